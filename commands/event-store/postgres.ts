@@ -1,0 +1,319 @@
+import { randomUUID } from 'node:crypto'
+import { EventEmitter } from 'node:events'
+import pg from 'pg'
+import {
+  DuplicateEventIdError,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+} from './port.js'
+
+/** NOTIFY channel raised once per appending statement (a statement-level trigger, see migrations). */
+export const APPENDED_CHANNEL = 'rr_es_appended'
+
+const BATCH = 500
+/** Polling fallback when no NOTIFY arrives (lost listener connection, or an unrelated open transaction). */
+const IDLE_POLL_MS = 1000
+/** After a wake-up that showed nothing, an older transaction may still hold the snapshot back: poll soon. */
+const PENDING_POLL_MS = 25
+const FAST_POLLS_AFTER_WAKE = 40
+
+/**
+ * Positions are `<transaction id>/<global position>`: the log's order is (transaction_id, global_position),
+ * and readers only see transactions below pg_snapshot_xmin, so an append that commits late is never skipped.
+ */
+export function parsePosition(position: Position): { txid: string; seq: string } {
+  const match = /^(\d+)\/(\d+)$/.exec(position)
+  if (!match) throw new TypeError(`Not a PostgreSQL event-store position: ${position}`)
+  return { txid: match[1]!, seq: match[2]! }
+}
+
+function formatPosition(txid: string, seq: string): Position {
+  return `${txid}/${seq}`
+}
+
+/** The CAS on `es_streams` for each expected-revision mode; each returns the revision before the append. */
+const casByMode = {
+  any: `insert into es_streams (stream_name, revision) values ($1, $2 - 1)
+        on conflict (stream_name) do update set revision = es_streams.revision + $2
+        returning revision - $2 as prev`,
+  no_stream: `insert into es_streams (stream_name, revision) values ($1, $2 - 1)
+              on conflict (stream_name) do nothing returning revision - $2 as prev`,
+  stream_exists: `update es_streams set revision = revision + $2 where stream_name = $1
+                  returning revision - $2 as prev`,
+  exact: `update es_streams set revision = revision + $2 where stream_name = $1 and revision = $3::bigint
+          returning revision - $2 as prev`,
+} as const
+
+function appendSql(mode: keyof typeof casByMode): string {
+  // One statement per batch: the CAS and the inserts commit together or not at all.
+  return `with s as (${casByMode[mode]}),
+  e as (
+    insert into es_events (event_id, stream_name, stream_revision, type, data, metadata)
+    select x.id, $1, s.prev + x.ord, x.type, x.data, x.metadata
+    from s, unnest($4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[]) with ordinality as x(id, type, data, metadata, ord)
+    order by x.ord
+    returning global_position, transaction_id, stream_revision
+  )
+  select $3::bigint as expected, max(stream_revision)::text as revision, max(global_position)::text as seq,
+         max(transaction_id::text) as txid
+  from e`
+}
+
+const SELECT_COLUMNS = `event_id, type, data, metadata, stream_name, stream_revision::text as stream_revision,
+  transaction_id::text as txid, global_position::text as seq, recorded_at`
+
+interface EventRow {
+  event_id: string
+  type: string
+  data: unknown
+  metadata: unknown
+  stream_name: string
+  stream_revision: string
+  txid: string
+  seq: string
+  recorded_at: Date
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    stream: row.stream_name,
+    revision: BigInt(row.stream_revision),
+    position: formatPosition(row.txid, row.seq),
+    recordedAt: row.recorded_at,
+  }
+}
+
+export interface PostgresEventStoreOptions {
+  /** Used for the LISTEN connection of live subscriptions. */
+  readonly connectionString: string
+  readonly pool: pg.Pool
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly #pool: pg.Pool
+  readonly #connectionString: string
+  /** In-process wake-ups: local appends and NOTIFYs from other processes both land here. */
+  readonly #wake = new EventEmitter()
+  #listener: pg.Client | undefined
+  #listening: Promise<void> | undefined
+  #closed = false
+  /** Counts wake-ups, so a wake that lands while a page is being read is not lost. */
+  #wakes = 0
+
+  constructor(options: PostgresEventStoreOptions) {
+    this.#pool = options.pool
+    this.#connectionString = options.connectionString
+    this.#wake.setMaxListeners(0)
+    this.#wake.on('appended', () => {
+      this.#wakes++
+    })
+  }
+
+  async append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return this.#checkOnly(stream, expected)
+    const ids = events.map((e) => e.id ?? randomUUID())
+    const mode = typeof expected === 'bigint' ? 'exact' : expected
+    const params = [
+      stream,
+      events.length,
+      typeof expected === 'bigint' ? expected.toString() : null,
+      ids,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data ?? null)),
+      events.map((e) => JSON.stringify(e.metadata)),
+    ]
+    let row: { revision: string | null; seq: string | null; txid: string | null } | undefined
+    try {
+      const result = await this.#pool.query(appendSql(mode), params)
+      row = result.rows[0]
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error
+      // A unique violation: either these exact ids were appended before (idempotent), or a race.
+      return this.#afterConflict(stream, ids, expected)
+    }
+    if (!row || row.seq === null || row.revision === null || row.txid === null) {
+      return this.#afterConflict(stream, ids, expected)
+    }
+    this.#wake.emit('appended')
+    return { nextRevision: BigInt(row.revision), position: formatPosition(row.txid, row.seq) }
+  }
+
+  async #checkOnly(stream: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const actual = await this.#currentRevision(stream)
+    const ok =
+      expected === 'any' ||
+      (expected === 'no_stream' && actual === 'no_stream') ||
+      (expected === 'stream_exists' && actual !== 'no_stream') ||
+      (typeof expected === 'bigint' && actual === expected)
+    if (!ok) throw new WrongExpectedRevisionError(stream, expected, actual)
+    return { nextRevision: actual === 'no_stream' ? -1n : actual, position: formatPosition('0', '0') }
+  }
+
+  async #currentRevision(stream: string): Promise<bigint | 'no_stream'> {
+    const { rows } = await this.#pool.query<{ revision: string }>(
+      'select revision::text as revision from es_streams where stream_name = $1',
+      [stream],
+    )
+    return rows[0] ? BigInt(rows[0].revision) : 'no_stream'
+  }
+
+  /** Decides between an idempotent re-append, a duplicate id used elsewhere, and a revision conflict. */
+  async #afterConflict(stream: string, ids: readonly string[], expected: ExpectedRevision): Promise<AppendResult> {
+    const { rows } = await this.#pool.query<EventRow>(
+      `select ${SELECT_COLUMNS} from es_events where event_id = any($1::uuid[]) order by stream_revision`,
+      [ids],
+    )
+    if (rows.length === ids.length && rows.every((r) => r.stream_name === stream)) {
+      const last = rows[rows.length - 1]!
+      const revisions = rows.map((r) => BigInt(r.stream_revision))
+      const contiguous = revisions.every((r, i) => i === 0 || r === revisions[i - 1]! + 1n)
+      if (contiguous) return { nextRevision: BigInt(last.stream_revision), position: formatPosition(last.txid, last.seq) }
+    }
+    if (rows.length > 0) throw new DuplicateEventIdError(stream, rows.map((r) => r.event_id))
+    throw new WrongExpectedRevisionError(stream, expected, await this.#currentRevision(stream))
+  }
+
+  async *readStream(stream: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
+    let from = options.fromRevision ?? 0n
+    let remaining = options.maxCount ?? Number.POSITIVE_INFINITY
+    while (remaining > 0) {
+      const limit = Math.min(BATCH, remaining)
+      const { rows } = await this.#pool.query<EventRow>(
+        `select ${SELECT_COLUMNS} from es_events where stream_name = $1 and stream_revision >= $2
+         order by stream_revision limit $3`,
+        [stream, from.toString(), limit],
+      )
+      for (const row of rows) yield toRecorded(row)
+      if (rows.length < limit) return
+      remaining -= rows.length
+      from = BigInt(rows[rows.length - 1]!.stream_revision) + 1n
+    }
+  }
+
+  /** One page of the global log after `after`, limited to transactions every reader can already see. */
+  async readPage(after: Position | undefined, limit: number): Promise<RecordedEvent[]> {
+    const { txid, seq } = after ? parsePosition(after) : { txid: '0', seq: '0' }
+    const { rows } = await this.#pool.query<EventRow>(
+      `select ${SELECT_COLUMNS} from es_events
+       where (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+         and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id, global_position
+       limit $3`,
+      [txid, seq, limit],
+    )
+    return rows.map(toRecorded)
+  }
+
+  async *readAll(options: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
+    let after = options.after
+    let remaining = options.maxCount ?? Number.POSITIVE_INFINITY
+    while (remaining > 0) {
+      const limit = Math.min(BATCH, remaining)
+      const page = await this.readPage(after, limit)
+      for (const event of page) yield event
+      if (page.length < limit) return
+      remaining -= page.length
+      after = page[page.length - 1]!.position
+    }
+  }
+
+  async *subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
+    const signal = options.signal
+    let after = options.after
+    // Empty reads left to do quickly after a wake-up: an older transaction (or an unrelated one) may still
+    // hold pg_snapshot_xmin back, and when that one is not an append no NOTIFY will announce its end.
+    let fastPolls = 0
+    await this.#ensureListening()
+    while (!signal?.aborted && !this.#closed) {
+      const wakesBefore = this.#wakes
+      const page = await this.readPage(after, BATCH)
+      for (const event of page) {
+        if (signal?.aborted) return
+        yield event
+        after = event.position
+      }
+      if (page.length === BATCH) continue
+      if (page.length === 0 && fastPolls > 0) fastPolls--
+      if (this.#wakes !== wakesBefore) {
+        fastPolls = FAST_POLLS_AFTER_WAKE
+        continue
+      }
+      const reason = await this.#waitForWake(fastPolls > 0 ? PENDING_POLL_MS : IDLE_POLL_MS, signal)
+      if (reason === 'wake') fastPolls = FAST_POLLS_AFTER_WAKE
+    }
+  }
+
+  #waitForWake(timeoutMs: number, signal?: AbortSignal): Promise<'wake' | 'timeout' | 'abort'> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve('abort')
+      const finish = (reason: 'wake' | 'timeout' | 'abort') => {
+        clearTimeout(timer)
+        this.#wake.off('appended', onWake)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(reason)
+      }
+      const onWake = () => finish('wake')
+      const onAbort = () => finish('abort')
+      const timer = setTimeout(() => finish('timeout'), timeoutMs)
+      this.#wake.once('appended', onWake)
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  #ensureListening(): Promise<void> {
+    this.#listening ??= this.#listen()
+    return this.#listening
+  }
+
+  async #listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.#connectionString })
+    client.on('notification', () => this.#wake.emit('appended'))
+    client.on('error', () => {
+      // Subscribers fall back to polling; reconnect on the next subscription.
+      this.#listener = undefined
+      this.#listening = undefined
+      client.end().catch(() => {})
+    })
+    await client.connect()
+    await client.query(`listen ${APPENDED_CHANNEL}`)
+    this.#listener = client
+  }
+
+  comparePositions(a: Position, b: Position): number {
+    const pa = parsePosition(a)
+    const pb = parsePosition(b)
+    const byTx = BigInt(pa.txid) - BigInt(pb.txid)
+    if (byTx !== 0n) return byTx < 0n ? -1 : 1
+    const bySeq = BigInt(pa.seq) - BigInt(pb.seq)
+    return bySeq === 0n ? 0 : bySeq < 0n ? -1 : 1
+  }
+
+  async countAfter(after?: Position): Promise<number> {
+    const { txid, seq } = after ? parsePosition(after) : { txid: '0', seq: '0' }
+    const { rows } = await this.#pool.query<{ n: string }>(
+      `select count(*)::text as n from es_events where (transaction_id, global_position) > ($1::text::xid8, $2::bigint)`,
+      [txid, seq],
+    )
+    return Number(rows[0]?.n ?? 0)
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    this.#wake.emit('appended')
+    const listener = this.#listener
+    this.#listener = undefined
+    if (listener) await listener.end().catch(() => {})
+  }
+}

@@ -1,0 +1,25 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely'
+import * as eventStore from './0001-event-store.js'
+import * as idSequences from './0002-id-sequences.js'
+import * as serviceSettings from './0003-service-settings.js'
+
+/**
+ * The durable schema, in order. Names are never changed once released; a change is a new migration.
+ * Read models are not here: they are disposable and rebuilt from the log (see read-models/).
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-event-store': eventStore,
+  '0002-id-sequences': idSequences,
+  '0003-service-settings': serviceSettings,
+}
+
+/** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+  const result = await migrator.migrateToLatest()
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
+    throw new Error(`Migration ${failed} failed: ${String((result.error as Error).message ?? result.error)}`)
+  }
+  return result
+}

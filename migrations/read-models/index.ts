@@ -1,0 +1,27 @@
+import { sql, type Kysely } from 'kysely'
+import { createClientTables } from './clients.js'
+import { createOrganizationTables } from './organizations.js'
+
+/**
+ * Read models are disposable: they are built by projections from the log into a named schema, so that
+ * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
+ * DDL below changes: a service that finds an older version rebuilds blue/green on start.
+ */
+export const READ_MODEL_VERSION = 1
+
+/** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
+export const LIVE_SCHEMA = 'read_models'
+
+export async function createReadModelSchema(db: Kysely<any>, schema: string): Promise<void> {
+  await sql`create schema ${sql.id(schema)}`.execute(db)
+  await sql`
+    create table ${sql.id(schema, 'projection_checkpoint')} (
+      group_name text primary key,
+      position text,
+      read_model_version integer not null,
+      events_applied bigint not null default 0,
+      updated_at timestamptz not null default now()
+    )`.execute(db)
+  await createOrganizationTables(db, schema)
+  await createClientTables(db, schema)
+}

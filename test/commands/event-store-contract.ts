@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto'
+import type { Test } from 'tap'
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+} from '../../commands/event-store/port.js'
+
+/**
+ * The one contract both event-store adapters must pass. Stream names are unique per run so the suite can
+ * share an EventStoreDB server with other data.
+ */
+export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<EventStore>): void {
+  const stream = (name: string) => `${name}-${randomUUID().replaceAll('-', '')}`
+  const event = (n: number, extra: Partial<NewEvent> = {}): NewEvent => ({
+    type: 'ThingHappened',
+    data: { n, text: 'héllo ✓' },
+    metadata: { org_id: 7, actor: { kind: 'system', id: null }, occurred_at: '2026-01-01T00:00:00.000Z' },
+    ...extra,
+  })
+  const collect = async (iterable: AsyncIterable<RecordedEvent>) => {
+    const out: RecordedEvent[] = []
+    for await (const e of iterable) out.push(e)
+    return out
+  }
+  const rejectsWrongRevision = async (t: Test, promise: Promise<unknown>, actual: bigint | 'no_stream') => {
+    const error = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    )
+    t.ok(error instanceof WrongExpectedRevisionError, 'throws WrongExpectedRevisionError')
+    t.equal((error as WrongExpectedRevisionError).actual, actual, 'reports the actual revision')
+  }
+
+  t.test('no_stream creates a stream; events read back in order with data and metadata', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('thing')
+    const result = await store.append(s, [event(1), event(2), event(3)], 'no_stream')
+    t.equal(result.nextRevision, 2n)
+    const events = await collect(store.readStream(s))
+    t.same(events.map((e) => e.revision), [0n, 1n, 2n])
+    t.same(events.map((e) => e.data.n), [1, 2, 3])
+    t.equal(events[0]!.data.text, 'héllo ✓')
+    t.equal(events[0]!.metadata.org_id, 7)
+    t.equal(events[0]!.type, 'ThingHappened')
+    t.equal(events[2]!.stream, s)
+    t.equal(store.comparePositions(events[2]!.position, result.position), 0, 'append returns the last position')
+    t.ok(events[0]!.recordedAt instanceof Date)
+  })
+
+  t.test('no_stream on an existing stream is refused', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('thing')
+    await store.append(s, [event(1)], 'no_stream')
+    await rejectsWrongRevision(t, store.append(s, [event(2)], 'no_stream'), 0n)
+    t.equal((await collect(store.readStream(s))).length, 1, 'nothing appended')
+  })
+
+  t.test('exact revision: the current one appends, a stale one is refused', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('thing')
+    const first = await store.append(s, [event(1), event(2)], 'no_stream')
+    const second = await store.append(s, [event(3)], first.nextRevision)
+    t.equal(second.nextRevision, 2n)
+    await rejectsWrongRevision(t, store.append(s, [event(4)], first.nextRevision), 2n)
+    await rejectsWrongRevision(t, store.append(stream('missing'), [event(1)], 0n), 'no_stream')
+  })
+
+  t.test('stream_exists needs the stream; any takes both', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('thing')
+    await rejectsWrongRevision(t, store.append(s, [event(1)], 'stream_exists'), 'no_stream')
+    const a = await store.append(s, [event(1)], 'any')
+    t.equal(a.nextRevision, 0n)
+    const b = await store.append(s, [event(2)], 'stream_exists')
+    t.equal(b.nextRevision, 1n)
+    const c = await store.append(s, [event(3)], 'any')
+    t.equal(c.nextRevision, 2n)
+  })
+
+  t.test('re-appending the same event ids is idempotent', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('thing')
+    const batch = [event(1, { id: randomUUID() }), event(2, { id: randomUUID() })]
+    const first = await store.append(s, batch, 'no_stream')
+    const again = await store.append(s, batch, 'no_stream')
+    t.equal(again.nextRevision, first.nextRevision)
+    t.equal(store.comparePositions(again.position, first.position), 0)
+    const againAny = await store.append(s, batch, 'any')
+    t.equal(againAny.nextRevision, first.nextRevision)
+    t.equal((await collect(store.readStream(s))).length, 2, 'no duplicates')
+  })
+
+  t.test('readStream honours fromRevision and maxCount; a missing stream is empty', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('thing')
+    await store.append(s, Array.from({ length: 10 }, (_, i) => event(i)), 'no_stream')
+    const page = await collect(store.readStream(s, { fromRevision: 3n, maxCount: 4 }))
+    t.same(page.map((e) => e.data.n), [3, 4, 5, 6])
+    t.same(await collect(store.readStream(stream('missing'))), [])
+  })
+
+  t.test('readAll is in global order, resumes after a position and honours maxCount', async (t) => {
+    const store = await makeStore(t)
+    const a = stream('a')
+    const b = stream('b')
+    const start = await store.append(stream('marker'), [event(0)], 'no_stream')
+    await store.append(a, [event(1)], 'no_stream')
+    await store.append(b, [event(2)], 'no_stream')
+    await store.append(a, [event(3)], 0n)
+    const mine = (await collect(store.readAll({ after: start.position }))).filter((e) => e.stream === a || e.stream === b)
+    t.same(mine.map((e) => e.data.n), [1, 2, 3])
+    for (let i = 1; i < mine.length; i++) t.ok(store.comparePositions(mine[i - 1]!.position, mine[i]!.position) < 0)
+    const resumed = (await collect(store.readAll({ after: mine[0]!.position }))).filter((e) => e.stream === a || e.stream === b)
+    t.same(resumed.map((e) => e.data.n), [2, 3])
+    t.equal((await collect(store.readAll({ after: start.position, maxCount: 2 }))).length, 2)
+  })
+
+  t.test('concurrent appends at the same revision: exactly one wins', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('race')
+    const created = await store.append(s, [event(0)], 'no_stream')
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => store.append(s, [event(i + 1)], created.nextRevision)),
+    )
+    t.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1)
+    t.ok(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof WrongExpectedRevisionError))
+    t.equal((await collect(store.readStream(s))).length, 2)
+  })
+
+  t.test('subscribeToAll catches up, then delivers live appends in order, and stops on abort', async (t) => {
+    const store = await makeStore(t)
+    const s = stream('live')
+    const start = await store.append(stream('marker'), [event(0)], 'no_stream')
+    await store.append(s, [event(1)], 'no_stream')
+    const controller = new AbortController()
+    const seen: number[] = []
+    const done = (async () => {
+      for await (const e of store.subscribeToAll({ after: start.position, signal: controller.signal })) {
+        if (e.stream !== s) continue
+        seen.push(e.data.n)
+        if (seen.length === 4) controller.abort()
+      }
+    })()
+    await new Promise((r) => setTimeout(r, 100))
+    await store.append(s, [event(2), event(3)], 0n)
+    await store.append(s, [event(4)], 2n)
+    await done
+    t.same(seen, [1, 2, 3, 4])
+  })
+}
