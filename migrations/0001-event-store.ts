@@ -25,10 +25,6 @@ export async function up(db: Kysely<any>): Promise<void> {
       unique (stream_name, stream_revision)
     )`.execute(db)
   await sql`create index es_events_log_order on es_events (transaction_id, global_position)`.execute(db)
-  // Auditors replay one organization's history: keep that read an index scan.
-  await sql`
-    create index es_events_org_order on es_events (((metadata->>'org_id')::bigint), transaction_id, global_position)
-  `.execute(db)
   // One NOTIFY per appending statement wakes live subscribers in every process.
   await sql`
     create function es_events_notify() returns trigger language plpgsql as $$

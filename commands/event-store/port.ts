@@ -63,6 +63,8 @@ export interface EventStore {
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>
   /** Negative when a is before b, 0 when equal, positive after. */
   comparePositions(a: Position, b: Position): number
+  /** Position of the last event readAll can return now, or null for an empty log (read-your-writes, lag, ETA). */
+  headPosition(): Promise<Position | null>
   /** Events after `after`, or null when the store cannot tell cheaply (used for progress and ETA). */
   countAfter(after?: Position): Promise<number | null>
   close(): Promise<void>

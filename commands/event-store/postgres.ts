@@ -300,6 +300,15 @@ export class PostgresEventStore implements EventStore {
     return bySeq === 0n ? 0 : bySeq < 0n ? -1 : 1
   }
 
+  async headPosition(): Promise<Position | null> {
+    const { rows } = await this.#pool.query<{ txid: string; seq: string }>(
+      `select transaction_id::text as txid, global_position::text as seq from es_events
+       where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id desc, global_position desc limit 1`,
+    )
+    return rows[0] ? formatPosition(rows[0].txid, rows[0].seq) : null
+  }
+
   async countAfter(after?: Position): Promise<number> {
     const { txid, seq } = after ? parsePosition(after) : { txid: '0', seq: '0' }
     const { rows } = await this.#pool.query<{ n: string }>(

@@ -15,8 +15,8 @@ export async function createClientTables(db: Kysely<any>, schema: string): Promi
       deactivated_at timestamptz,
       deleted_at timestamptz
     )`.execute(db)
-  await sql`create index ${sql.id(`${schema}_clients_org`)} on ${t('clients')} (org_id, status, id)`.execute(db)
-  await sql`create index ${sql.id(`${schema}_clients_slug`)} on ${t('clients')} (org_id, slug)`.execute(db)
+  await sql`create index ${sql.id('clients_org')} on ${t('clients')} (org_id, status, id)`.execute(db)
+  await sql`create index ${sql.id('clients_slug')} on ${t('clients')} (org_id, slug)`.execute(db)
   await sql`
     create table ${t('client_services')} (
       id bigint primary key,
@@ -26,7 +26,7 @@ export async function createClientTables(db: Kysely<any>, schema: string): Promi
       description text not null default '',
       created_at timestamptz not null
     )`.execute(db)
-  await sql`create index ${sql.id(`${schema}_client_services_client`)} on ${t('client_services')} (client_id, id)`.execute(db)
+  await sql`create index ${sql.id('client_services_client')} on ${t('client_services')} (client_id, id)`.execute(db)
   await sql`
     create table ${t('client_locations')} (
       id bigint primary key,
@@ -39,7 +39,7 @@ export async function createClientTables(db: Kysely<any>, schema: string): Promi
       created_at timestamptz not null,
       removed_at timestamptz
     )`.execute(db)
-  await sql`create index ${sql.id(`${schema}_client_locations_client`)} on ${t('client_locations')} (client_id, id)`.execute(db)
+  await sql`create index ${sql.id('client_locations_client')} on ${t('client_locations')} (client_id, id)`.execute(db)
   await sql`
     create table ${t('client_settings')} (
       client_id bigint not null,

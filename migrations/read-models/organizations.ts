@@ -22,7 +22,7 @@ export async function createOrganizationTables(db: Kysely<any>, schema: string):
       created_at timestamptz not null,
       revoked_at timestamptz
     )`.execute(db)
-  await sql`create index ${sql.id(`${schema}_api_keys_org`)} on ${t('api_keys')} (org_id, id)`.execute(db)
+  await sql`create index ${sql.id('api_keys_org')} on ${t('api_keys')} (org_id, id)`.execute(db)
   await sql`
     create table ${t('org_activity')} (
       event_id uuid primary key,
@@ -33,9 +33,10 @@ export async function createOrganizationTables(db: Kysely<any>, schema: string):
       actor_kind text not null,
       actor_id text,
       occurred_at timestamptz not null,
+      stream_revision bigint not null,
       position text not null
     )`.execute(db)
   await sql`
-    create index ${sql.id(`${schema}_org_activity_org_time`)} on ${t('org_activity')} (org_id, occurred_at desc)
+    create index ${sql.id('org_activity_org_time')} on ${t('org_activity')} (org_id, occurred_at desc)
   `.execute(db)
 }

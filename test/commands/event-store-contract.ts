@@ -115,6 +115,8 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     const resumed = (await collect(store.readAll({ after: mine[0]!.position }))).filter((e) => e.stream === a || e.stream === b)
     t.same(resumed.map((e) => e.data.n), [2, 3])
     t.equal((await collect(store.readAll({ after: start.position, maxCount: 2 }))).length, 2)
+    const head = await store.headPosition()
+    t.ok(head !== null && store.comparePositions(head, mine[2]!.position) >= 0, 'headPosition is at or after the last append')
   })
 
   t.test('concurrent appends at the same revision: exactly one wins', async (t) => {

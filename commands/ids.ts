@@ -1,0 +1,32 @@
+import type pg from 'pg'
+import type { ID_KINDS } from '../migrations/0002-id-sequences.js'
+
+export type IdKind = (typeof ID_KINDS)[number]
+
+/** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
+export interface IdAllocator {
+  next(kind: IdKind): Promise<number>
+  nextMany(kind: IdKind, count: number): Promise<number[]>
+}
+
+export class SequenceIds implements IdAllocator {
+  readonly #pool: pg.Pool
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool
+  }
+
+  async next(kind: IdKind): Promise<number> {
+    const [id] = await this.nextMany(kind, 1)
+    return id!
+  }
+
+  async nextMany(kind: IdKind, count: number): Promise<number[]> {
+    if (count <= 0) return []
+    const { rows } = await this.#pool.query<{ id: string }>(
+      `select nextval($1::regclass)::text as id from generate_series(1, $2)`,
+      [`${kind}_id_seq`, count],
+    )
+    return rows.map((r) => Number(r.id))
+  }
+}

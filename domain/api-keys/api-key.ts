@@ -1,0 +1,73 @@
+import type { Aggregate } from '../shared/aggregate.js'
+import { DomainError, NotFoundError } from '../shared/errors.js'
+import type { ApiKeyEvent } from './events.js'
+import type { Scope } from './scopes.js'
+
+/** One key, one stream: `api_key-<id>`. */
+export const apiKeyStream = (keyId: number) => `api_key-${keyId}`
+
+export interface ApiKeyState {
+  readonly exists: boolean
+  readonly orgId: number | null
+  readonly revoked: boolean
+}
+
+/** Who is asking: an org-scoped caller (orgId set) or a platform caller (orgId null), and its scopes. */
+export interface KeyCreator {
+  readonly orgId: number | null
+  readonly scopes: readonly Scope[]
+}
+
+export type ApiKeyCommand =
+  | {
+      type: 'CreateApiKey'
+      key_id: number
+      org_id: number | null
+      name: string
+      notes: string
+      scopes: Scope[]
+      key_hash: string
+      key_hint: string
+      created_by_user_id: number | null
+      creator: KeyCreator
+    }
+  | { type: 'RevokeApiKey'; key_id: number; caller_org_id: number | null }
+
+export const apiKey: Aggregate<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
+  initialState: () => ({ exists: false, orgId: null, revoked: false }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ApiKeyCreated':
+        return { exists: true, orgId: event.data.org_id, revoked: false }
+      case 'ApiKeyRevoked':
+        return { ...state, revoked: true }
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateApiKey': {
+        if (state.exists) throw new DomainError('already_exists', 'API key already exists', `api_key ${command.key_id}`)
+        // An organization's key can only mint keys for its own organization, never platform keys.
+        if (command.creator.orgId !== null && command.org_id !== command.creator.orgId) {
+          throw new DomainError('forbidden', 'An organization key can only create keys for its own organization')
+        }
+        // No privilege escalation: a key cannot grant scopes it does not hold itself.
+        const excess = command.scopes.filter((s) => !command.creator.scopes.includes(s))
+        if (excess.length > 0) {
+          throw new DomainError('forbidden', 'A key cannot grant scopes it does not hold', `not held: ${excess.join(', ')}`)
+        }
+        const { type: _type, creator: _creator, ...data } = command
+        return [{ type: 'ApiKeyCreated', data }]
+      }
+      case 'RevokeApiKey': {
+        if (!state.exists || (command.caller_org_id !== null && state.orgId !== command.caller_org_id)) {
+          throw new NotFoundError('api_key', command.key_id)
+        }
+        if (state.revoked) return []
+        return [{ type: 'ApiKeyRevoked', data: { key_id: command.key_id } }]
+      }
+    }
+  },
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod'
+
+export const CLIENT_STATUSES = ['active', 'paused', 'deleted', 'staging'] as const
+export type ClientStatus = (typeof CLIENT_STATUSES)[number]
+export const ClientStatus = z.enum(CLIENT_STATUSES)
+
+/** Lower-case letters, digits and single hyphens; empty means "no slug". */
+export const Slug = z
+  .string()
+  .trim()
+  .max(100)
+  .regex(/^([a-z0-9]+(-[a-z0-9]+)*)?$/, 'a slug is lower-case letters, digits and single hyphens')
+
+/** An absolute http(s) URL, normalized without a trailing slash on the bare origin. */
+export const WebsiteUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((value) => {
+    try {
+      const url = new URL(value)
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.')
+    } catch {
+      return false
+    }
+  }, 'expected an absolute http(s) URL such as https://example.com')
+
+/** Setting keys are identifiers; values are text (settings such as `attention_flag` are free text). */
+export const SettingKey = z.string().trim().min(1).max(100).regex(/^[a-zA-Z0-9_.-]+$/, 'letters, digits, _ . -')
+export const SettingValue = z.string().max(10_000)
+
+/** Case- and whitespace-insensitive identity of a service or location name within one client. */
+export function nameKey(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, ' ')
+}
+
+/** "Austin, TX" from its parts when no display name is given. */
+export function locationDisplayName(parts: { name?: string | undefined; city?: string; state?: string; country?: string }): string {
+  if (parts.name && parts.name.trim()) return parts.name.trim()
+  return [parts.city, parts.state, parts.country].filter((p) => p && p.trim()).join(', ')
+}
+
+/** "Austin, TX" or "Austin, TX, US" into its parts; a name without commas is a city. */
+export function parseLocationName(name: string): { name: string; city: string; state: string; country: string } {
+  const [city = '', state = '', country = ''] = name.split(',').map((part) => part.trim())
+  return { name: name.trim(), city, state, country }
+}

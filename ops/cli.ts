@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from './config.js'
+import { DataDirInUseError } from './data-dir.js'
+import { migrate } from './commands/migrate.js'
+import { createPlatformKey } from './commands/platform-key.js'
+import { rebuild } from './commands/rebuild.js'
+import { replay } from './commands/replay.js'
+import { ROLES, serve, type Role } from './commands/serve.js'
+
+const HELP = `RankRelay operations
+
+Usage: npm start                      serve the API (same as: npm run ops -- serve)
+       npm run ops -- <command> [options]
+
+Commands:
+  serve [--role all|api|projections]   Run the service: migrations, projections and the HTTP API (role all),
+                                       or one role of a split deployment.
+  rebuild                              Rebuild every read model from the log into a fresh schema while the
+                                       service keeps serving, then swap; prints progress (events/s, ETA).
+                                       Side effects (webhooks, jobs) are never re-fired.
+  replay --org <id> [--from <pos>]     Print an organization's history as NDJSON (type, data, metadata,
+                                       position, stream, revision), after position <pos> when given.
+  create-platform-key [--name <name>]  Mint another platform (cross-organization) key; printed once.
+  migrate                              Apply pending migrations and create missing read models.
+  help                                 This text.
+
+Every command works while the service runs, against the same DATA_DIR or DATABASE_URL.
+
+Settings (environment): PORT (8080), HOST (127.0.0.1), BASE_URL, DATA_DIR (./.data), DATABASE_URL,
+EVENTSTORE_URL, LOG_LEVEL (info), PLATFORM_KEY, READ_YOUR_WRITES_TIMEOUT_MS (5000), BODY_LIMIT_BYTES (1048576).
+`
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'help', ...rest] = argv
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(HELP)
+    return 0
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      role: { type: 'string', default: 'all' },
+      org: { type: 'string' },
+      from: { type: 'string' },
+      name: { type: 'string', default: 'Platform key' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  })
+  if (values.help) {
+    process.stdout.write(HELP)
+    return 0
+  }
+  const config = loadConfig()
+  switch (command) {
+    case 'serve': {
+      if (!(ROLES as readonly string[]).includes(values.role!)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`)
+      await serve(config, values.role as Role)
+      return -1 // keeps running
+    }
+    case 'rebuild':
+      await rebuild(config)
+      return 0
+    case 'replay': {
+      const org = Number(values.org)
+      if (!values.org || !Number.isInteger(org) || org <= 0) throw new UsageError('replay needs --org <organization id>')
+      return replay(config, org, values.from)
+    }
+    case 'create-platform-key':
+      await createPlatformKey(config, values.name!)
+      return 0
+    case 'migrate':
+      await migrate(config)
+      return 0
+    default:
+      throw new UsageError(`Unknown command "${command}"`)
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code)
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n\n${HELP}`)
+      process.exit(2)
+    }
+    if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify'
+import { bootstrapPlatform } from '../bootstrap.js'
+import type { Config } from '../config.js'
+import { startDataDir, type DataDirDatabase } from '../data-dir.js'
+import { createLogger } from '../logger.js'
+import { openSystem, type System } from '../system.js'
+
+export const ROLES = ['all', 'api', 'projections'] as const
+export type Role = (typeof ROLES)[number]
+
+/**
+ * `npm start`: migrations, projections and the API in one process (role all), over the embedded
+ * PostgreSQL in DATA_DIR unless DATABASE_URL is set. Roles split the work across processes.
+ */
+export async function serve(config: Config, role: Role): Promise<void> {
+  const log = createLogger(config.logLevel)
+  let database: DataDirDatabase | undefined
+  let system: System | undefined
+  let app: FastifyInstance | undefined
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal }, 'shutting down')
+    await app?.close().catch((error) => log.error({ err: error }, 'closing the HTTP server failed'))
+    await system?.close().catch((error) => log.error({ err: error }, 'closing the system failed'))
+    await database?.close().catch((error) => log.error({ err: error }, 'stopping PostgreSQL failed'))
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+
+  database = config.databaseUrl
+    ? { url: config.databaseUrl, close: async () => {} }
+    : await startDataDir(config.dataDir, 'npm start', (line) => log.debug({ postgres: line }))
+  system = await openSystem({
+    databaseUrl: database.url,
+    eventStoreUrl: config.eventStoreUrl,
+    log,
+    readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+    bodyLimit: config.bodyLimit,
+    onRebuildProgress: (p) => log.info(p, 'rebuilding read models'),
+  })
+  if (role === 'all' || role === 'projections') system.runner.start()
+  if (role === 'projections') {
+    log.info('projection runner started')
+    return
+  }
+
+  const outcome = await bootstrapPlatform(system, config.platformKey)
+  app = await system.buildApp()
+  await app.listen({ port: config.port, host: config.host })
+  const where = config.databaseUrl ? 'DATABASE_URL' : config.dataDir
+  const lines = [
+    `RankRelay is serving on ${config.baseUrl} (role ${role}, event store ${system.eventStoreKind}, data ${where})`,
+    `Health: ${config.baseUrl}/api/v1/health`,
+  ]
+  if (outcome.mintedKey) {
+    lines.push(
+      '',
+      'First start: a platform key was minted. It is shown this once and cannot be recovered; keep it safe:',
+      '',
+      `  ${outcome.mintedKey}`,
+      '',
+      `  curl -s -X POST ${config.baseUrl}/api/v1/rpc/create_organization \\`,
+      `    -H 'Authorization: Bearer ${outcome.mintedKey}' -H 'Content-Type: application/json' -d '{"name":"My agency"}'`,
+    )
+  }
+  process.stdout.write(`${lines.join('\n')}\n`)
+}

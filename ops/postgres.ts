@@ -1,0 +1,37 @@
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+
+// int8 columns (the ids the API shows, counts) as numbers: every id is a safe integer. Log positions are
+// selected as text, so they never pass through this parser.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
+
+export interface Database {
+  readonly url: string
+  readonly pool: pg.Pool
+  readonly db: Kysely<any>
+  close(): Promise<void>
+}
+
+/** A pool and a kysely instance over it. Idle-client errors (a restarted server) are logged, not fatal. */
+export function openPool(url: string, options: { max?: number; onError?: (error: Error) => void } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 })
+  pool.on('error', (error) => options.onError?.(error))
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  return { url, pool, db, close: () => db.destroy() }
+}
+
+/** Creates the database on its server when missing (the embedded cluster starts with only `postgres`). */
+export async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl })
+  await client.connect()
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name])
+    if (!rowCount) {
+      await client.query(`create database ${client.escapeIdentifier(name)}`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error // created concurrently: fine
+      })
+    }
+  } finally {
+    await client.end()
+  }
+}

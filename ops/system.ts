@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import type { WriteDeps } from '../commands/command-handler.js'
+import { EventStoreDbEventStore } from '../commands/event-store/eventstoredb.js'
+import type { EventStore } from '../commands/event-store/port.js'
+import { PostgresEventStore } from '../commands/event-store/postgres.js'
+import { SequenceIds } from '../commands/ids.js'
+import { migrateToLatest } from '../migrations/index.js'
+import { LIVE_SCHEMA, READ_MODEL_VERSION } from '../migrations/read-models/index.js'
+import { MAIN_GROUP, projectors } from '../projections/index.js'
+import { rebuildReadModels, type RebuildProgress } from '../projections/rebuild.js'
+import { ProjectionRunner } from '../projections/runner.js'
+import { ensureLiveReadModels } from '../projections/setup.js'
+import type { ReadDb } from '../projections/tables.js'
+import { ProjectionWatermark } from '../projections/watermark.js'
+import { buildApp } from '../read-api/app.js'
+import { createRegistry } from '../read-api/rpc/index.js'
+import type { RpcRegistry } from '../read-api/registry.js'
+import { openPool, type Database } from './postgres.js'
+
+export interface SystemOptions {
+  readonly databaseUrl: string
+  readonly eventStoreUrl?: string | undefined
+  readonly log: Logger
+  readonly readYourWritesTimeoutMs?: number
+  readonly bodyLimit?: number
+  readonly clock?: () => Date
+  readonly onRebuildProgress?: (progress: RebuildProgress) => void
+}
+
+/** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
+export interface System {
+  readonly database: Database
+  readonly store: EventStore
+  readonly eventStoreKind: 'postgres' | 'eventstoredb'
+  readonly write: WriteDeps
+  readonly read: ReadDb
+  readonly watermark: ProjectionWatermark
+  readonly runner: ProjectionRunner
+  readonly registry: RpcRegistry
+  readonly log: Logger
+  buildApp(): Promise<FastifyInstance>
+  close(): Promise<void>
+}
+
+export function createEventStore(databaseUrl: string, database: Database, eventStoreUrl?: string): EventStore {
+  if (eventStoreUrl) return EventStoreDbEventStore.fromConnectionString(eventStoreUrl)
+  return new PostgresEventStore({ connectionString: databaseUrl, pool: database.pool })
+}
+
+/**
+ * Opens the database, applies migrations, makes sure the read models exist (rebuilding them blue/green when
+ * the code expects a newer read-model version) and wires the parts. Starts nothing: callers start the
+ * runner and the HTTP app as their role needs.
+ */
+export async function openSystem(options: SystemOptions): Promise<System> {
+  const log = options.log
+  const database = openPool(options.databaseUrl, { onError: (error) => log.warn({ err: error }, 'idle database client error') })
+  try {
+    await migrateToLatest(database.db)
+    const store = createEventStore(options.databaseUrl, database, options.eventStoreUrl)
+    const { version } = await ensureLiveReadModels(database.db, [MAIN_GROUP])
+    if (version < READ_MODEL_VERSION) {
+      log.info({ from: version, to: READ_MODEL_VERSION }, 'read models are older than this code: rebuilding them')
+      await rebuildReadModels({ store, db: database.db, projectors, group: MAIN_GROUP, onProgress: options.onRebuildProgress })
+    }
+    const read = database.db.withSchema(LIVE_SCHEMA) as ReadDb
+    const watermark = new ProjectionWatermark({ db: database.db, store, schema: LIVE_SCHEMA, group: MAIN_GROUP })
+    const runner = new ProjectionRunner({ store, db: database.db, projectors, group: MAIN_GROUP, schema: LIVE_SCHEMA, watermark, log })
+    const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
+    const registry = createRegistry()
+    return {
+      database,
+      store,
+      eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
+      write,
+      read,
+      watermark,
+      runner,
+      registry,
+      log,
+      buildApp: () =>
+        buildApp({
+          logger: log,
+          bodyLimit: options.bodyLimit ?? 1024 * 1024,
+          registry,
+          read,
+          write,
+          watermark,
+          readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
+          eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
+        }),
+      async close() {
+        await runner.stop()
+        await store.close()
+        await database.close()
+      },
+    }
+  } catch (error) {
+    await database.close().catch(() => {})
+    throw error
+  }
+}

@@ -1,0 +1,118 @@
+import { sql } from 'kysely'
+import type { RecordedEvent } from '../../commands/event-store/port.js'
+import type { Projector } from '../projector.js'
+import { occurredAt } from '../projector.js'
+import type { ReadDb } from '../tables.js'
+
+/** Any change to a client's stream moves its updated_at (never backwards, so a replay is harmless). */
+async function touch(db: ReadDb, event: RecordedEvent): Promise<void> {
+  const at = occurredAt(event)
+  await db
+    .updateTable('clients')
+    .set({ updated_at: sql`greatest(updated_at, ${at})` })
+    .where('id', '=', event.data.client_id)
+    .execute()
+}
+
+export const clientsProjector: Projector = {
+  name: 'clients',
+  handlers: {
+    async ClientAdded(db, event) {
+      const d = event.data
+      const at = occurredAt(event)
+      await db
+        .insertInto('clients')
+        .values({
+          id: d.client_id,
+          org_id: d.org_id,
+          name: d.name,
+          website_url: d.website_url,
+          slug: d.slug,
+          status: d.status,
+          created_at: at,
+          updated_at: at,
+          deactivated_at: d.status === 'active' ? null : at,
+          deleted_at: d.status === 'deleted' ? at : null,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+    },
+    async ClientUpdated(db, event) {
+      const { client_id, ...changes } = event.data as { client_id: number; name?: string; website_url?: string; slug?: string }
+      if (Object.keys(changes).length > 0) await db.updateTable('clients').set(changes).where('id', '=', client_id).execute()
+      await touch(db, event)
+    },
+    async ClientStatusChanged(db, event) {
+      const at = occurredAt(event)
+      const to = event.data.to as string
+      await db
+        .updateTable('clients')
+        .set({
+          status: to,
+          // deactivated_at: when it stopped being active; cleared when it is active again.
+          deactivated_at: to === 'active' ? null : event.data.from === 'active' ? at : sql`coalesce(deactivated_at, ${at})`,
+          deleted_at: to === 'deleted' ? at : null,
+        })
+        .where('id', '=', event.data.client_id)
+        .execute()
+      await touch(db, event)
+    },
+    async ClientServiceAdded(db, event) {
+      const d = event.data
+      await db
+        .insertInto('client_services')
+        .values({
+          id: d.service_id,
+          client_id: d.client_id,
+          org_id: event.metadata.org_id,
+          name: d.name,
+          description: d.description,
+          created_at: occurredAt(event),
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+      await touch(db, event)
+    },
+    async ClientLocationAdded(db, event) {
+      const d = event.data
+      await db
+        .insertInto('client_locations')
+        .values({
+          id: d.location_id,
+          client_id: d.client_id,
+          org_id: event.metadata.org_id,
+          name: d.name,
+          city: d.city,
+          state: d.state,
+          country: d.country,
+          created_at: occurredAt(event),
+          removed_at: null,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+      await touch(db, event)
+    },
+    async ClientLocationsRemoved(db, event) {
+      const ids = event.data.location_ids as number[]
+      if (ids.length > 0) {
+        await db
+          .updateTable('client_locations')
+          .set({ removed_at: occurredAt(event) })
+          .where('id', 'in', ids)
+          .where('removed_at', 'is', null)
+          .execute()
+      }
+      await touch(db, event)
+    },
+    async ClientSettingSet(db, event) {
+      const d = event.data
+      const at = occurredAt(event)
+      await db
+        .insertInto('client_settings')
+        .values({ client_id: d.client_id, key: d.key, org_id: event.metadata.org_id, value: d.value, updated_at: at })
+        .onConflict((oc) => oc.columns(['client_id', 'key']).doUpdateSet({ value: d.value, updated_at: at }))
+        .execute()
+      await touch(db, event)
+    },
+  },
+}

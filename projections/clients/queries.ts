@@ -1,0 +1,166 @@
+import { NotFoundError } from '../../domain/shared/errors.js'
+import { sql } from 'kysely'
+import type { ClientsTable, ReadDb } from '../tables.js'
+import type { Selectable } from 'kysely'
+import type { ClientStatus } from '../../domain/clients/values.js'
+
+export type ClientRow = Selectable<ClientsTable>
+
+/** The client as the API shows it (get_client, get_all_clients). */
+export interface ClientView {
+  id: number
+  org_id: number
+  name: string
+  website_url: string
+  slug: string
+  status: ClientStatus
+  services: string[]
+  locations: string[]
+  created_at: string
+  updated_at: string
+  deactivated_at: string | null
+  deleted_at: string | null
+}
+
+const iso = (value: Date | null) => (value === null ? null : value.toISOString())
+
+/** A client visible in `orgId` (null: any organization, for platform callers). */
+export async function findClient(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientRow | undefined> {
+  let query = db.selectFrom('clients').selectAll().where('id', '=', clientId)
+  if (orgId !== null) query = query.where('org_id', '=', orgId)
+  return query.executeTakeFirst()
+}
+
+export async function clientViews(db: ReadDb, rows: readonly ClientRow[]): Promise<ClientView[]> {
+  if (rows.length === 0) return []
+  const ids = rows.map((r) => r.id)
+  const [services, locations] = await Promise.all([
+    db.selectFrom('client_services').select(['client_id', 'name']).where('client_id', 'in', ids).orderBy('id').execute(),
+    db
+      .selectFrom('client_locations')
+      .select(['client_id', 'name'])
+      .where('client_id', 'in', ids)
+      .where('removed_at', 'is', null)
+      .orderBy('id')
+      .execute(),
+  ])
+  const group = (list: { client_id: number; name: string }[]) => {
+    const map = new Map<number, string[]>()
+    for (const item of list) map.set(item.client_id, [...(map.get(item.client_id) ?? []), item.name])
+    return map
+  }
+  const servicesBy = group(services)
+  const locationsBy = group(locations)
+  return rows.map((r) => ({
+    id: r.id,
+    org_id: r.org_id,
+    name: r.name,
+    website_url: r.website_url,
+    slug: r.slug,
+    status: r.status as ClientStatus,
+    services: servicesBy.get(r.id) ?? [],
+    locations: locationsBy.get(r.id) ?? [],
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+    deactivated_at: iso(r.deactivated_at),
+    deleted_at: iso(r.deleted_at),
+  }))
+}
+
+export interface ClientListFilter {
+  readonly activeOnly: boolean
+  readonly includeDeleted: boolean
+  readonly includePaused: boolean
+  readonly includeStaging: boolean
+}
+
+/** The statuses a list includes: deleted clients only when asked; active_only narrows to active. */
+export function statusesFor(filter: ClientListFilter): string[] {
+  if (filter.activeOnly) return ['active']
+  const statuses = ['active']
+  if (filter.includePaused) statuses.push('paused')
+  if (filter.includeStaging) statuses.push('staging')
+  if (filter.includeDeleted) statuses.push('deleted')
+  return statuses
+}
+
+export async function listClients(db: ReadDb, orgId: number, statuses: readonly string[]): Promise<ClientRow[]> {
+  if (statuses.length === 0) return []
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('status', 'in', [...statuses])
+    .orderBy('id')
+    .execute()
+}
+
+export async function countActiveClients(db: ReadDb, orgId: number): Promise<number> {
+  const row = await db
+    .selectFrom('clients')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('org_id', '=', orgId)
+    .where('status', '=', 'active')
+    .executeTakeFirst()
+  return row?.n ?? 0
+}
+
+/** Another non-deleted client of the organization that already uses the slug, if any. */
+export async function clientWithSlug(db: ReadDb, orgId: number, slug: string, exceptId?: number): Promise<number | null> {
+  let query = db
+    .selectFrom('clients')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('slug', '=', slug)
+    .where('status', '<>', 'deleted')
+  if (exceptId !== undefined) query = query.where('id', '<>', exceptId)
+  const row = await query.orderBy('id').executeTakeFirst()
+  return row?.id ?? null
+}
+
+export async function clientSettings(db: ReadDb, clientId: number): Promise<Record<string, string>> {
+  const rows = await db.selectFrom('client_settings').select(['key', 'value']).where('client_id', '=', clientId).orderBy('key').execute()
+  return Object.fromEntries(rows.map((r) => [r.key, r.value]))
+}
+
+export async function attentionFlags(db: ReadDb, orgId: number) {
+  const rows = await db
+    .selectFrom('client_settings as s')
+    .innerJoin('clients as c', 'c.id', 's.client_id')
+    .select(['c.id as client_id', 'c.name as client_name', 's.value as attention_flag', 's.updated_at'])
+    .where('s.org_id', '=', orgId)
+    .where('s.key', '=', 'attention_flag')
+    .where('s.value', '<>', '')
+    .where('c.status', '<>', 'deleted')
+    .orderBy('c.id')
+    .execute()
+  return rows.map((r) => ({ ...r, updated_at: r.updated_at.toISOString() }))
+}
+
+export async function servicesForClient(db: ReadDb, clientId: number) {
+  const rows = await db
+    .selectFrom('client_services')
+    .select(['id', 'client_id', 'name', 'description', 'created_at'])
+    .where('client_id', '=', clientId)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }))
+}
+
+export async function locationsForClient(db: ReadDb, clientId: number) {
+  const rows = await db
+    .selectFrom('client_locations')
+    .select(['id', 'client_id', 'name', 'city', 'state', 'country', 'created_at'])
+    .where('client_id', '=', clientId)
+    .where('removed_at', 'is', null)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }))
+}
+
+/** The client if the caller may see it; otherwise the same not-found whether it is missing or foreign. */
+export async function visibleClient(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientRow> {
+  const row = await findClient(db, orgId, clientId)
+  if (!row) throw new NotFoundError('client', clientId)
+  return row
+}

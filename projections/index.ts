@@ -1,0 +1,10 @@
+import { activityProjector } from './activity/projector.js'
+import { apiKeysProjector } from './api-keys/projector.js'
+import { clientsProjector } from './clients/projector.js'
+import { organizationsProjector } from './organizations/projector.js'
+import type { Projector } from './projector.js'
+
+/** Every projector of the main group, applied in this order to each event. */
+export const projectors: readonly Projector[] = [organizationsProjector, apiKeysProjector, clientsProjector, activityProjector]
+
+export const MAIN_GROUP = 'main'

@@ -1,0 +1,104 @@
+import type { ColumnType, Kysely } from 'kysely'
+
+/**
+ * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
+ * (ops/postgres.ts installs the int8 parser); timestamps as Date.
+ */
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+
+export interface ProjectionCheckpointTable {
+  group_name: string
+  position: string | null
+  read_model_version: number
+  events_applied: ColumnType<number, number | undefined, number>
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export interface OrganizationsTable {
+  id: number
+  name: string
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface ApiKeysTable {
+  id: number
+  org_id: number | null
+  name: string
+  notes: string
+  scopes: string
+  key_hash: string
+  key_hint: string
+  created_by_user_id: number | null
+  created_at: Timestamp
+  revoked_at: Timestamp | null
+}
+
+export interface OrgActivityTable {
+  event_id: string
+  org_id: number
+  stream: string
+  event_type: string
+  client_id: number | null
+  actor_kind: string
+  actor_id: string | null
+  occurred_at: Timestamp
+  stream_revision: number
+  position: string
+}
+
+export interface ClientsTable {
+  id: number
+  org_id: number
+  name: string
+  website_url: string
+  slug: string
+  status: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  deactivated_at: Timestamp | null
+  deleted_at: Timestamp | null
+}
+
+export interface ClientServicesTable {
+  id: number
+  client_id: number
+  org_id: number
+  name: string
+  description: string
+  created_at: Timestamp
+}
+
+export interface ClientLocationsTable {
+  id: number
+  client_id: number
+  org_id: number
+  name: string
+  city: string
+  state: string
+  country: string
+  created_at: Timestamp
+  removed_at: Timestamp | null
+}
+
+export interface ClientSettingsTable {
+  client_id: number
+  key: string
+  org_id: number
+  value: string
+  updated_at: Timestamp
+}
+
+export interface ReadModels {
+  projection_checkpoint: ProjectionCheckpointTable
+  organizations: OrganizationsTable
+  api_keys: ApiKeysTable
+  org_activity: OrgActivityTable
+  clients: ClientsTable
+  client_services: ClientServicesTable
+  client_locations: ClientLocationsTable
+  client_settings: ClientSettingsTable
+}
+
+/** A kysely instance bound to one read-model schema (the live one, or a rebuild's). */
+export type ReadDb = Kysely<ReadModels>

@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely'
+import type { EventStore, Position } from '../commands/event-store/port.js'
+import { readCheckpoint } from './checkpoint.js'
+
+const POLL_MS = 10
+
+/**
+ * Read-your-writes: a write RPC waits until the projections have reached the position its events were
+ * appended at. A runner in this process announces each checkpoint at once; otherwise (API-only
+ * processes) the checkpoint row is polled, only while someone is waiting.
+ */
+export class ProjectionWatermark {
+  readonly #db: Kysely<any>
+  readonly #store: EventStore
+  readonly #schema: string
+  readonly #group: string
+  #known: Position | null = null
+  readonly #waiters = new Set<() => void>()
+  #polling = false
+
+  constructor(options: { db: Kysely<any>; store: EventStore; schema: string; group: string }) {
+    this.#db = options.db
+    this.#store = options.store
+    this.#schema = options.schema
+    this.#group = options.group
+  }
+
+  /** Called by a runner after it committed a checkpoint. */
+  advance(position: Position): void {
+    if (this.#known === null || this.#store.comparePositions(position, this.#known) > 0) this.#known = position
+    for (const wake of this.#waiters) wake()
+  }
+
+  #reached(target: Position): boolean {
+    return this.#known !== null && this.#store.comparePositions(this.#known, target) >= 0
+  }
+
+  /** Resolves true once the projections reached `target`, false after `timeoutMs`. Never throws. */
+  async waitFor(target: Position, timeoutMs: number): Promise<boolean> {
+    if (this.#reached(target)) return true
+    const deadline = Date.now() + timeoutMs
+    this.#startPolling()
+    while (!this.#reached(target)) {
+      const left = deadline - Date.now()
+      if (left <= 0) return false
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer)
+          this.#waiters.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, left)
+        this.#waiters.add(wake)
+      })
+    }
+    return true
+  }
+
+  #startPolling(): void {
+    if (this.#polling) return
+    this.#polling = true
+    void (async () => {
+      try {
+        while (this.#waiters.size > 0 || this.#polling) {
+          const position = await readCheckpoint(this.#db, this.#schema, this.#group).catch(() => null)
+          if (position !== null) this.advance(position)
+          if (this.#waiters.size === 0) break
+          await new Promise((r) => setTimeout(r, POLL_MS))
+        }
+      } finally {
+        this.#polling = false
+      }
+    })()
+  }
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto'
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { ApiError, envelope, toApiError } from './errors.js'
+import { healthRoutes, type HealthDeps } from './routes/health.js'
+import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
+import { API_VERSION } from './version.js'
+
+export interface AppDeps extends RpcRouteDeps, HealthDeps {
+  readonly logger: Logger
+  /** Largest accepted request body, in bytes. */
+  readonly bodyLimit: number
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/** Maps fastify's own errors (body parsing, limits) to the error registry. */
+function fromFastify(error: FastifyError, bodyLimit: number): ApiError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('body_too_large', `the limit is ${bodyLimit} bytes`)
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', error.message)
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('invalid_json', error.message)
+    default:
+      return null
+  }
+}
+
+/** Builds the HTTP app (not listening), so tests can inject() and the CLI can listen. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.bodyLimit,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
+  })
+
+  // JSON bodies: an empty body is an empty parameter object; malformed JSON is a coded 400.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (text.trim() === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch (error) {
+      done(new ApiError('invalid_json', (error as Error).message), undefined)
+    }
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id)
+    if (request.url.startsWith('/api/')) reply.header('X-Service-API-Version', API_VERSION)
+    return payload
+  })
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = fromFastify(error, deps.bodyLimit) ?? toApiError(error)
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
+    reply.code(apiError.status).send(envelope(apiError))
+  })
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(envelope(new ApiError('route_not_found', `${request.method} ${request.url.split('?')[0]}`)))
+  })
+
+  await app.register(async (scope) => healthRoutes(scope, deps))
+  await app.register(async (scope) => rpcRoutes(scope, deps))
+  return app
+}

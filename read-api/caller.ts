@@ -1,0 +1,39 @@
+import type { Scope } from '../domain/api-keys/scopes.js'
+import type { Actor } from '../domain/shared/event.js'
+import { ApiError } from './errors.js'
+
+/** The authenticated principal of a request. */
+export interface Caller {
+  readonly actor: Actor
+  /** Set: an organization's key, confined to it. Null: a partner/platform key (cross-organization). */
+  readonly orgId: number | null
+  readonly scopes: readonly Scope[]
+}
+
+export function requireScope(caller: Caller, scope: Scope): void {
+  if (!caller.scopes.includes(scope)) {
+    throw new ApiError(
+      'insufficient_scope',
+      `this call needs the ${scope} scope; the key has ${caller.scopes.join(',') || 'none'}`,
+      scope === 'write'
+        ? 'This key is read-only: use a key with the write scope for write methods'
+        : `Use a key with the ${scope} scope`,
+    )
+  }
+}
+
+/**
+ * The organization a call is about. An organization key's own id is injected and any other org_id answers
+ * like a missing record (no existence leak); a platform key passes org_id explicitly, or null if it did not.
+ */
+export function resolveOrg(caller: Caller, requested: number | undefined): number | null {
+  if (caller.orgId === null) return requested ?? null
+  if (requested !== undefined && requested !== caller.orgId) throw new ApiError('not_found', `organization ${requested} not found`)
+  return caller.orgId
+}
+
+/** For methods about one organization's records: a platform key must name the organization. */
+export function requireOrgId(orgId: number | null): number {
+  if (orgId === null) throw new ApiError('org_id_required')
+  return orgId
+}

@@ -1,0 +1,80 @@
+import { DomainError } from '../domain/shared/errors.js'
+
+/**
+ * The one registry of error codes: status, message and the hint an agent should act on. Handlers throw
+ * `ApiError` (or a DomainError carrying one of these codes); one error handler renders the envelope
+ * `{error, code, detail?, hint?}`.
+ */
+export const ERRORS = {
+  invalid_json: { status: 400, message: 'The request body is not valid JSON', hint: 'Send a JSON object with Content-Type: application/json' },
+  validation_failed: { status: 400, message: 'The request parameters are invalid', hint: 'Fix the fields named in detail; describe_rpc shows every parameter' },
+  org_id_required: { status: 400, message: 'org_id is required for this method with a platform key', hint: 'Pass org_id in the body; organization keys get it injected' },
+  invalid_scopes: { status: 400, message: 'Invalid scopes', hint: 'Scopes are a comma-separated subset of read,write,jobs' },
+  unauthorized: {
+    status: 401,
+    message: 'Missing, unknown or revoked credentials',
+    hint: 'Send Authorization: Bearer <rrk_ key>; a lost or revoked key cannot be recovered, mint a new one',
+  },
+  method_not_allowed: { status: 403, message: 'Unknown or unvetted method', hint: 'GET /api/v1/capabilities lists the methods your key may call' },
+  insufficient_scope: { status: 403, message: 'The key lacks the scope this call needs', hint: 'Use a key with the scope named in detail' },
+  platform_only: { status: 403, message: 'Only a platform (partner) key may call this method', hint: 'Ask the platform administrator' },
+  forbidden: { status: 403, message: 'Not permitted', hint: undefined },
+  not_found: { status: 404, message: 'Not found', hint: 'Check the id; records of other organizations are not visible' },
+  route_not_found: { status: 404, message: 'No such endpoint', hint: 'RPC calls are POST /api/v1/rpc/<method>' },
+  already_exists: { status: 409, message: 'Already exists', hint: undefined },
+  client_deleted: { status: 409, message: 'The client is deleted', hint: 'Restore it first with set_client_status(client_id, "active")' },
+  slug_taken: { status: 409, message: 'Another client of the organization has this slug', hint: 'Choose another slug' },
+  concurrency_conflict: { status: 409, message: 'The record changed concurrently', hint: 'Retry the request' },
+  body_too_large: { status: 413, message: 'The request body is too large', hint: 'Keep request bodies under the limit named in detail' },
+  unsupported_media_type: { status: 415, message: 'Unsupported Content-Type', hint: 'Send Content-Type: application/json' },
+  internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
+  service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
+} as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>
+
+export type ErrorCode = keyof typeof ERRORS
+
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly detail: string | undefined
+  readonly hint: string | undefined
+
+  constructor(code: ErrorCode, detail?: string, hint?: string) {
+    super(ERRORS[code].message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = ERRORS[code].status
+    this.detail = detail
+    this.hint = hint ?? ERRORS[code].hint
+  }
+}
+
+export interface ErrorEnvelope {
+  error: string
+  code: string
+  detail?: string
+  hint?: string
+}
+
+function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERRORS, code)
+}
+
+/** Maps anything thrown to an ApiError; unknown errors become internal_error (and are logged by the caller). */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
+  if (error instanceof DomainError) {
+    if (isErrorCode(error.code)) return new ApiError(error.code, error.detail ?? error.message)
+    // A rule the registry has no code for yet is still the caller's mistake, not ours.
+    const mapped = new ApiError('validation_failed', `${error.code}: ${error.message}${error.detail ? ` (${error.detail})` : ''}`)
+    return mapped
+  }
+  return new ApiError('internal_error')
+}
+
+export function envelope(error: ApiError): ErrorEnvelope {
+  const body: ErrorEnvelope = { error: error.message, code: error.code }
+  if (error.detail !== undefined) body.detail = error.detail
+  if (error.hint !== undefined) body.hint = error.hint
+  return body
+}

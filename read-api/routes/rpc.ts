@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import type { WriteDeps } from '../../commands/command-handler.js'
+import type { EventStore } from '../../commands/event-store/port.js'
+import { RecordingEventStore } from '../../commands/event-store/recording.js'
+import type { ProjectionWatermark } from '../../projections/watermark.js'
+import type { ReadDb } from '../../projections/tables.js'
+import { authenticateApiKey } from '../auth/api-keys.js'
+import { requireScope, resolveOrg } from '../caller.js'
+import { ApiError } from '../errors.js'
+import type { RpcRegistry } from '../registry.js'
+
+export interface RpcRouteDeps {
+  readonly registry: RpcRegistry
+  readonly read: ReadDb
+  readonly write: WriteDeps
+  readonly watermark: ProjectionWatermark
+  /** How long a write waits for its events to reach the read models before answering anyway. */
+  readonly readYourWritesTimeoutMs: number
+}
+
+/** Renders zod issues as "field: message; field: message", naming each field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ')
+}
+
+/**
+ * POST /api/v1/rpc/<method>: authenticate, look the method up (deny by default), check scope and org,
+ * validate, run, and, for writes, wait until the projections show what was written.
+ */
+export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promise<void> {
+  app.post<{ Params: { method: string } }>('/api/v1/rpc/:method', async (request, reply) => {
+    const caller = await authenticateApiKey(deps.read, request.headers.authorization)
+    const definition = deps.registry.get(request.params.method)
+    if (!definition) throw new ApiError('method_not_allowed', `method ${request.params.method} is not available`)
+    requireScope(caller, definition.access)
+    if (definition.platformOnly && caller.orgId !== null) throw new ApiError('platform_only', `${definition.name} needs a platform key`)
+
+    const body = request.body ?? {}
+    if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('validation_failed', '(body): expected a JSON object of parameters')
+    const parsed = definition.params.safeParse(body)
+    if (!parsed.success) throw new ApiError('validation_failed', describeIssues(parsed.error))
+    const params = parsed.data as Record<string, unknown>
+    const requestedOrg = typeof params.org_id === 'number' ? params.org_id : undefined
+    const orgId = definition.orgScoped ? resolveOrg(caller, requestedOrg) : caller.orgId
+
+    const store: EventStore = new RecordingEventStore(deps.write.store)
+    const result = await definition.handler({
+      params,
+      caller,
+      orgId,
+      read: deps.read,
+      write: { ...deps.write, store },
+      command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
+      store,
+    })
+
+    const appended = (store as RecordingEventStore).lastAppended
+    if (appended !== null) {
+      const reached = await deps.watermark.waitFor(appended, deps.readYourWritesTimeoutMs)
+      reply.header('X-Read-Your-Writes', reached ? 'reached' : 'timeout')
+    }
+    return { result: result === undefined ? null : result }
+  })
+}

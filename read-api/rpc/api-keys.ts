@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import { createApiKey, revokeApiKey } from '../../commands/api-keys.js'
+import { DEFAULT_SCOPES, parseScopes } from '../../domain/api-keys/scopes.js'
+import { Id, Name } from '../../domain/shared/values.js'
+import { rpc } from '../registry.js'
+
+const domain = 'org-admin'
+
+const ApiKeyView = z.object({
+  id: Id,
+  org_id: Id.nullable(),
+  name: z.string(),
+  notes: z.string(),
+  scopes: z.string(),
+  key_hint: z.string(),
+  created_by_user_id: Id.nullable(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+})
+
+export const apiKeyRpcs = [
+  rpc({
+    name: 'create_api_key',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary:
+      "Mint an API key. An organization key mints keys for its own organization; a platform key passes org_id, or omits it for another platform key. The plaintext key is returned once; only its sha256 is stored.",
+    params: z.strictObject({
+      name: Name,
+      created_by_user_id: Id.nullable().default(null),
+      notes: z.string().max(2000).default(''),
+      org_id: Id.nullable().optional(),
+      scopes: z.string().max(100).default(DEFAULT_SCOPES),
+    }),
+    result: z.object({ id: Id, key: z.string(), name: z.string(), scopes: z.string(), org_id: Id.nullable() }),
+    async handler(ctx) {
+      const p = ctx.params
+      const created = await createApiKey(ctx.write, ctx.command, {
+        name: p.name,
+        notes: p.notes,
+        scopes: parseScopes(p.scopes),
+        orgId: ctx.orgId,
+        createdByUserId: p.created_by_user_id,
+        creator: { orgId: ctx.caller.orgId, scopes: ctx.caller.scopes },
+      })
+      return { id: created.id, key: created.key, name: created.name, scopes: created.scopes, org_id: created.org_id }
+    },
+  }),
+  rpc({
+    name: 'list_api_keys',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary:
+      "The organization's API keys (a platform key without org_id lists platform keys). Never returns keys or hashes, only a short hint.",
+    params: z.strictObject({ org_id: Id.optional(), include_revoked: z.boolean().default(false) }),
+    result: z.array(ApiKeyView),
+    async handler(ctx) {
+      let query = ctx.read
+        .selectFrom('api_keys')
+        .select(['id', 'org_id', 'name', 'notes', 'scopes', 'key_hint', 'created_by_user_id', 'created_at', 'revoked_at'])
+        .orderBy('id')
+      query = ctx.orgId === null ? query.where('org_id', 'is', null) : query.where('org_id', '=', ctx.orgId)
+      if (!ctx.params.include_revoked) query = query.where('revoked_at', 'is', null)
+      const rows = await query.execute()
+      return rows.map((r) => ({
+        ...r,
+        created_at: r.created_at.toISOString(),
+        revoked_at: r.revoked_at === null ? null : r.revoked_at.toISOString(),
+      }))
+    },
+  }),
+  rpc({
+    name: 'revoke_api_key',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: 'Revoke an API key at once (it answers 401 from then on). Revoking twice is harmless.',
+    params: z.strictObject({ key_id: Id, org_id: Id.optional() }),
+    result: z.object({ id: Id, revoked: z.literal(true) }),
+    async handler(ctx) {
+      await revokeApiKey(ctx.write, ctx.command, { keyId: ctx.params.key_id, callerOrgId: ctx.caller.orgId })
+      return { id: ctx.params.key_id, revoked: true as const }
+    },
+  }),
+]

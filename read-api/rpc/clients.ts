@@ -1,0 +1,450 @@
+import { z } from 'zod'
+import {
+  addClient,
+  addLocation,
+  addService,
+  loadClientAsOf,
+  removeLocations,
+  setClientSetting,
+  setClientStatus,
+  updateClient,
+} from '../../commands/clients.js'
+import type { ClientState } from '../../domain/clients/client.js'
+import { ClientStatus, SettingKey, SettingValue, Slug, WebsiteUrl, locationDisplayName, parseLocationName } from '../../domain/clients/values.js'
+import { NotFoundError } from '../../domain/shared/errors.js'
+import { Id, Name } from '../../domain/shared/values.js'
+import {
+  attentionFlags,
+  clientSettings,
+  clientViews,
+  clientWithSlug,
+  countActiveClients,
+  listClients,
+  locationsForClient,
+  servicesForClient,
+  statusesFor,
+  visibleClient,
+  type ClientView,
+} from '../../projections/clients/queries.js'
+import type { ReadDb } from '../../projections/tables.js'
+import { requireOrgId } from '../caller.js'
+import { ApiError } from '../errors.js'
+import { rpc, type RpcContext } from '../registry.js'
+
+const domain = 'clients'
+
+const ServiceInput = z.union([
+  Name.transform((name) => ({ name, description: '' })),
+  z.strictObject({ name: Name, description: z.string().max(2000).default('') }),
+])
+
+const LocationFields = {
+  name: z.string().trim().max(200).optional(),
+  city: z.string().trim().max(200).default(''),
+  state: z.string().trim().max(100).default(''),
+  country: z.string().trim().max(100).default(''),
+}
+
+type LocationParts = { name?: string | undefined; city: string; state: string; country: string }
+
+/** The display name is the given name, or "City, ST, Country" from the parts; one of them is required. */
+function withDisplayName(l: LocationParts, ctx: z.RefinementCtx) {
+  const name = locationDisplayName(l)
+  if (!name) {
+    ctx.addIssue({ code: 'custom', message: 'a location needs a name or a city/state/country' })
+    return z.NEVER
+  }
+  return { name, city: l.city, state: l.state, country: l.country }
+}
+
+/** A location is a display name ("Austin, TX") or its parts. */
+const LocationInput = z
+  .union([Name.transform(parseLocationName), z.strictObject(LocationFields)])
+  .transform(withDisplayName)
+
+const ClientInput = z.strictObject({
+  name: Name,
+  website_url: WebsiteUrl,
+  services: z.array(ServiceInput).max(200).default([]),
+  locations: z.array(LocationInput).max(500).default([]),
+  slug: Slug.default(''),
+  status: ClientStatus.default('active'),
+  settings: z.record(SettingKey, SettingValue).default({}),
+})
+
+const ClientViewSchema = z.object({
+  id: Id,
+  org_id: Id,
+  name: z.string(),
+  website_url: z.string(),
+  slug: z.string(),
+  status: ClientStatus,
+  services: z.array(z.string()),
+  locations: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deactivated_at: z.string().nullable(),
+  deleted_at: z.string().nullable(),
+  as_of: z.string().optional(),
+})
+
+const ServiceView = z.object({ id: Id, client_id: Id, name: z.string(), description: z.string(), created_at: z.string() })
+const LocationView = z.object({
+  id: Id,
+  client_id: Id,
+  name: z.string(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string(),
+  created_at: z.string(),
+})
+
+async function viewOf(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientView> {
+  const [view] = await clientViews(db, [await visibleClient(db, orgId, clientId)])
+  return view!
+}
+
+async function assertSlugFree(ctx: RpcContext<unknown>, orgId: number, slug: string, exceptId?: number): Promise<void> {
+  // Checked against the read model (read-your-writes keeps it current for one writer); an empty slug is "none".
+  if (slug === '') return
+  const other = await clientWithSlug(ctx.read, orgId, slug, exceptId)
+  if (other !== null) throw new ApiError('slug_taken', `slug "${slug}" is used by client ${other}`)
+}
+
+/** The point-in-time view, folded from the client's stream; same shape as the live one. */
+function asOfView(state: ClientState, createdAt: string, updatedAt: string, asOf: string): ClientView & { as_of: string } {
+  return {
+    id: state.id,
+    org_id: state.orgId,
+    name: state.name,
+    website_url: state.websiteUrl,
+    slug: state.slug,
+    status: state.status,
+    services: state.services.map((s) => s.name),
+    locations: state.locations.map((l) => l.name),
+    created_at: createdAt,
+    updated_at: updatedAt,
+    deactivated_at: null,
+    deleted_at: null,
+    as_of: asOf,
+  }
+}
+
+export const clientRpcs = [
+  rpc({
+    name: 'add_client',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: 'Create a client (a tracked website) with its services, locations, slug, status and settings. Returns the new client id.',
+    params: z.strictObject({ client: ClientInput, org_id: Id.optional() }),
+    result: Id,
+    async handler(ctx) {
+      const orgId = requireOrgId(ctx.orgId)
+      const c = ctx.params.client
+      await assertSlugFree(ctx, orgId, c.slug)
+      const { clientId } = await addClient(ctx.write, ctx.command, {
+        orgId,
+        name: c.name,
+        websiteUrl: c.website_url,
+        slug: c.slug,
+        status: c.status,
+        services: c.services,
+        locations: c.locations,
+        settings: c.settings,
+      })
+      return clientId
+    },
+  }),
+  rpc({
+    name: 'get_client',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'One client with its services and locations. With as_of (ISO time), the client as it was then, folded from its history.',
+    params: z.strictObject({ client_id: Id, as_of: z.iso.datetime({ offset: true }).optional(), org_id: Id.optional() }),
+    result: ClientViewSchema,
+    async handler(ctx) {
+      const { client_id, as_of } = ctx.params
+      if (as_of === undefined) return viewOf(ctx.read, ctx.orgId, client_id)
+      const folded = await loadClientAsOf(ctx, client_id, new Date(as_of))
+      // Not yet created at that time, or another organization's: the same not-found.
+      if (!folded || (ctx.orgId !== null && folded.state.orgId !== ctx.orgId)) throw new NotFoundError('client', client_id)
+      return asOfView(folded.state, folded.createdAt, folded.updatedAt, new Date(as_of).toISOString())
+    },
+  }),
+  rpc({
+    name: 'get_all_clients',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary:
+      "The organization's clients: active, paused and staging by default; deleted only with include_deleted; active_only narrows to active.",
+    params: z.strictObject({
+      active_only: z.boolean().default(false),
+      include_deleted: z.boolean().default(false),
+      include_paused: z.boolean().default(true),
+      include_staging: z.boolean().default(true),
+      org_id: Id.optional(),
+    }),
+    result: z.array(ClientViewSchema),
+    async handler(ctx) {
+      const p = ctx.params
+      const statuses = statusesFor({
+        activeOnly: p.active_only,
+        includeDeleted: p.include_deleted,
+        includePaused: p.include_paused,
+        includeStaging: p.include_staging,
+      })
+      return clientViews(ctx.read, await listClients(ctx.read, requireOrgId(ctx.orgId), statuses))
+    },
+  }),
+  rpc({
+    name: 'get_deleted_clients',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "The organization's deleted clients.",
+    params: z.strictObject({ org_id: Id.optional() }),
+    result: z.array(ClientViewSchema),
+    async handler(ctx) {
+      return clientViews(ctx.read, await listClients(ctx.read, requireOrgId(ctx.orgId), ['deleted']))
+    },
+  }),
+  rpc({
+    name: 'count_active_clients',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'Clients with status active (paused, staging and deleted are not counted: the billable seats).',
+    params: z.strictObject({ org_id: Id.optional() }),
+    result: z.number().int(),
+    handler: async (ctx) => countActiveClients(ctx.read, requireOrgId(ctx.orgId)),
+  }),
+  rpc({
+    name: 'get_client_org_id',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'The organization id a client belongs to.',
+    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
+    result: Id,
+    handler: async (ctx) => (await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)).org_id,
+  }),
+  rpc({
+    name: 'update_client',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: "Change a client's name, website_url or slug (only the fields given). Returns the client.",
+    params: z.strictObject({
+      client_id: Id,
+      name: Name.optional(),
+      website_url: WebsiteUrl.optional(),
+      slug: Slug.optional(),
+      org_id: Id.optional(),
+    }),
+    result: ClientViewSchema,
+    async handler(ctx) {
+      const p = ctx.params
+      const current = await visibleClient(ctx.read, ctx.orgId, p.client_id)
+      if (p.slug !== undefined) await assertSlugFree(ctx, current.org_id, p.slug, p.client_id)
+      const input: Parameters<typeof updateClient>[2] = { clientId: p.client_id, callerOrgId: ctx.caller.orgId }
+      if (p.name !== undefined) input.name = p.name
+      if (p.website_url !== undefined) input.websiteUrl = p.website_url
+      if (p.slug !== undefined) input.slug = p.slug
+      await updateClient(ctx.write, ctx.command, input)
+      return viewOf(ctx.read, ctx.orgId, p.client_id)
+    },
+  }),
+  rpc({
+    name: 'set_client_status',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: 'Set a client active, paused, staging or deleted (a deleted client can be restored by setting it active).',
+    params: z.strictObject({ client_id: Id, status: ClientStatus, org_id: Id.optional() }),
+    result: ClientViewSchema,
+    async handler(ctx) {
+      const { client_id, status } = ctx.params
+      await setClientStatus(ctx.write, ctx.command, { clientId: client_id, status, callerOrgId: ctx.orgId })
+      return viewOf(ctx.read, ctx.orgId, client_id)
+    },
+  }),
+  rpc({
+    name: 'get_all_client_settings',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "A client's settings as an object of key to text value.",
+    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
+    result: z.record(z.string(), z.string()),
+    async handler(ctx) {
+      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      return clientSettings(ctx.read, ctx.params.client_id)
+    },
+  }),
+  rpc({
+    name: 'get_client_setting',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'One setting of a client, or null when it was never set.',
+    params: z.strictObject({ client_id: Id, key: SettingKey, org_id: Id.optional() }),
+    result: z.string().nullable(),
+    async handler(ctx) {
+      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      return (await clientSettings(ctx.read, ctx.params.client_id))[ctx.params.key] ?? null
+    },
+  }),
+  rpc({
+    name: 'set_client_setting',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: 'Set one client setting (text). The setting attention_flag flags the client for attention; empty clears it.',
+    params: z.strictObject({ client_id: Id, key: SettingKey, value: SettingValue, org_id: Id.optional() }),
+    result: z.object({ client_id: Id, key: z.string(), value: z.string() }),
+    async handler(ctx) {
+      const { client_id, key, value } = ctx.params
+      await setClientSetting(ctx.write, ctx.command, { clientId: client_id, key, value, callerOrgId: ctx.orgId })
+      return { client_id, key, value }
+    },
+  }),
+  rpc({
+    name: 'get_attention_flags_for_org',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'Clients of the organization whose attention_flag setting is not empty, with the flag text.',
+    params: z.strictObject({ org_id: Id.optional() }),
+    result: z.array(z.object({ client_id: Id, client_name: z.string(), attention_flag: z.string(), updated_at: z.string() })),
+    handler: async (ctx) => attentionFlags(ctx.read, requireOrgId(ctx.orgId)),
+  }),
+  rpc({
+    name: 'get_client_slug',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "A client's URL slug (empty when it has none).",
+    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
+    result: z.string(),
+    handler: async (ctx) => (await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)).slug,
+  }),
+  rpc({
+    name: 'get_client_id_by_slug',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'The id of the non-deleted client with this slug in the organization, or null.',
+    params: z.strictObject({ slug: z.string().trim().min(1).max(100), org_id: Id.optional() }),
+    result: Id.nullable(),
+    handler: async (ctx) => clientWithSlug(ctx.read, requireOrgId(ctx.orgId), ctx.params.slug),
+  }),
+  rpc({
+    name: 'get_all_client_slugs',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'Every non-deleted client of the organization that has a slug, as {client_id, slug}.',
+    params: z.strictObject({ org_id: Id.optional() }),
+    result: z.array(z.object({ client_id: Id, slug: z.string() })),
+    async handler(ctx) {
+      return ctx.read
+        .selectFrom('clients')
+        .select(['id as client_id', 'slug'])
+        .where('org_id', '=', requireOrgId(ctx.orgId))
+        .where('slug', '<>', '')
+        .where('status', '<>', 'deleted')
+        .orderBy('id')
+        .execute()
+    },
+  }),
+  rpc({
+    name: 'add_service',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: 'Add a service to a client (get-or-create by name, case-insensitive). Returns the service id.',
+    params: z.strictObject({
+      service: z.strictObject({ client_id: Id, name: Name, description: z.string().max(2000).default('') }),
+      org_id: Id.optional(),
+    }),
+    result: Id,
+    async handler(ctx) {
+      const s = ctx.params.service
+      const { serviceId } = await addService(ctx.write, ctx.command, {
+        clientId: s.client_id,
+        name: s.name,
+        description: s.description,
+        callerOrgId: ctx.orgId,
+      })
+      return serviceId
+    },
+  }),
+  rpc({
+    name: 'add_location',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: 'Add a location to a client: a name ("Austin, TX") or city/state/country (get-or-create by name). Returns the location id.',
+    params: z.strictObject({
+      location: z
+        .strictObject({ client_id: Id, ...LocationFields })
+        .transform((l, ctx) => ({ client_id: l.client_id, ...withDisplayName(l, ctx) })),
+      org_id: Id.optional(),
+    }),
+    result: Id,
+    async handler(ctx) {
+      const l = ctx.params.location
+      const { locationId } = await addLocation(ctx.write, ctx.command, {
+        clientId: l.client_id,
+        name: l.name,
+        city: l.city,
+        state: l.state,
+        country: l.country,
+        callerOrgId: ctx.orgId,
+      })
+      return locationId
+    },
+  }),
+  rpc({
+    name: 'get_services_for_client',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "A client's services.",
+    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
+    result: z.array(ServiceView),
+    async handler(ctx) {
+      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      return servicesForClient(ctx.read, ctx.params.client_id)
+    },
+  }),
+  rpc({
+    name: 'get_locations_for_client',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "A client's current locations.",
+    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
+    result: z.array(LocationView),
+    async handler(ctx) {
+      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      return locationsForClient(ctx.read, ctx.params.client_id)
+    },
+  }),
+  rpc({
+    name: 'delete_locations_for_client',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: "Remove all of a client's locations. Returns how many were removed.",
+    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
+    result: z.object({ deleted: z.number().int() }),
+    async handler(ctx) {
+      const { removed } = await removeLocations(ctx.write, ctx.command, { clientId: ctx.params.client_id, callerOrgId: ctx.orgId })
+      return { deleted: removed }
+    },
+  }),
+]

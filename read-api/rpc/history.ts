@@ -1,0 +1,143 @@
+import { z } from 'zod'
+import type { EventStore, RecordedEvent } from '../../commands/event-store/port.js'
+import { clientStream } from '../../domain/clients/client.js'
+import { NotFoundError } from '../../domain/shared/errors.js'
+import { Id } from '../../domain/shared/values.js'
+import { requireOrgId } from '../caller.js'
+import { rpc } from '../registry.js'
+
+const domain = 'history'
+
+/** Entity kinds whose history is a stream of their own (`<kind>-<id>`). */
+const ENTITY_TYPES = ['organization', 'client', 'api_key'] as const
+
+/** Fields that stay in the log but never leave through the API (a key's digest is not shown anywhere). */
+const HIDDEN_FIELDS = new Set(['key_hash'])
+
+const HistoryEntry = z.object({
+  event_id: z.string(),
+  type: z.string(),
+  revision: z.number().int(),
+  occurred_at: z.string(),
+  actor: z.object({ kind: z.string(), id: z.union([z.string(), z.number(), z.null()]) }),
+  data: z.record(z.string(), z.unknown()),
+})
+
+type Entry = z.infer<typeof HistoryEntry>
+
+function toEntry(event: RecordedEvent): Entry {
+  const data = Object.fromEntries(Object.entries(event.data ?? {}).filter(([key]) => !HIDDEN_FIELDS.has(key)))
+  return {
+    event_id: event.id,
+    type: event.type,
+    revision: Number(event.revision),
+    occurred_at: event.metadata.occurred_at,
+    actor: event.metadata.actor,
+    data,
+  }
+}
+
+/**
+ * A stream's events, newest first, if the caller may see the entity: its organization is the one in the
+ * stream's first event. Missing and foreign entities answer alike.
+ */
+async function visibleHistory(store: EventStore, stream: string, orgId: number | null, notFound: () => Error): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = []
+  for await (const event of store.readStream(stream)) events.push(event)
+  if (events.length === 0) throw notFound()
+  if (orgId !== null && events[0]!.metadata.org_id !== orgId) throw notFound()
+  return events.reverse()
+}
+
+/** Which part of a client an event is about, for get_client_change_history's entity_type filter. */
+function clientEntityOf(type: string): 'client' | 'service' | 'location' | 'setting' {
+  if (type.startsWith('ClientService')) return 'service'
+  if (type.startsWith('ClientLocation')) return 'location'
+  if (type.startsWith('ClientSetting')) return 'setting'
+  return 'client'
+}
+
+const Limit = z.number().int().min(1).max(1000)
+
+export const historyRpcs = [
+  rpc({
+    name: 'get_entity_history',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "An entity's full history from the event log, newest first: every change with its actor and time.",
+    params: z.strictObject({ entity_type: z.enum(ENTITY_TYPES), entity_id: Id, limit: Limit.default(50), org_id: Id.optional() }),
+    result: z.array(HistoryEntry),
+    async handler(ctx) {
+      const { entity_type, entity_id, limit } = ctx.params
+      const events = await visibleHistory(ctx.store, `${entity_type}-${entity_id}`, ctx.orgId, () => new NotFoundError(entity_type, entity_id))
+      return events.slice(0, limit).map(toEntry)
+    },
+  }),
+  rpc({
+    name: 'get_client_change_history',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "A client's changes (the client, its services, locations and settings), newest first; entity_type narrows to one part.",
+    params: z.strictObject({
+      client_id: Id,
+      limit: Limit.default(50),
+      entity_type: z.enum(['client', 'service', 'location', 'setting']).optional(),
+      org_id: Id.optional(),
+    }),
+    result: z.array(HistoryEntry.extend({ entity_type: z.string() })),
+    async handler(ctx) {
+      const { client_id, limit, entity_type } = ctx.params
+      const events = await visibleHistory(ctx.store, clientStream(client_id), ctx.orgId, () => new NotFoundError('client', client_id))
+      return events
+        .map((e) => ({ ...toEntry(e), entity_type: clientEntityOf(e.type) }))
+        .filter((e) => entity_type === undefined || e.entity_type === entity_type)
+        .slice(0, limit)
+    },
+  }),
+  rpc({
+    name: 'get_org_activity',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "The organization's recent activity from the log, newest first; filter by user_id or client_id.",
+    params: z.strictObject({
+      org_id: Id.optional(),
+      days: z.number().int().min(1).max(3660).default(30),
+      user_id: Id.optional(),
+      client_id: Id.optional(),
+      limit: Limit.default(100),
+    }),
+    result: z.array(
+      z.object({
+        event_id: z.string(),
+        type: z.string(),
+        stream: z.string(),
+        client_id: Id.nullable(),
+        actor: z.object({ kind: z.string(), id: z.string().nullable() }),
+        occurred_at: z.string(),
+      }),
+    ),
+    async handler(ctx) {
+      const { days, user_id, client_id, limit } = ctx.params
+      const since = new Date(ctx.write.clock().getTime() - days * 86_400_000)
+      let query = ctx.read
+        .selectFrom('org_activity')
+        .select(['event_id', 'event_type', 'stream', 'client_id', 'actor_kind', 'actor_id', 'occurred_at'])
+        .where('org_id', '=', requireOrgId(ctx.orgId))
+        .where('occurred_at', '>=', since)
+      if (user_id !== undefined) query = query.where('actor_kind', '=', 'user').where('actor_id', '=', String(user_id))
+      if (client_id !== undefined) query = query.where('client_id', '=', client_id)
+      const rows = await query.orderBy('occurred_at', 'desc').orderBy('stream_revision', 'desc').limit(limit).execute()
+      return rows.map((r) => ({
+        event_id: r.event_id,
+        type: r.event_type,
+        stream: r.stream,
+        client_id: r.client_id,
+        actor: { kind: r.actor_kind, id: r.actor_id },
+        occurred_at: r.occurred_at.toISOString(),
+      }))
+    },
+  }),
+]

@@ -1,0 +1,10 @@
+import { RpcRegistry, type AnyRpc } from '../registry.js'
+import { apiKeyRpcs } from './api-keys.js'
+import { clientRpcs } from './clients.js'
+import { historyRpcs } from './history.js'
+import { organizationRpcs } from './organizations.js'
+
+/** Every RPC the service exposes. A method not listed here answers 403. */
+export function createRegistry(): RpcRegistry {
+  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs] as AnyRpc[])
+}
