@@ -1,5 +1,5 @@
 import { client, clientStream, findLocation, findService, type ClientCommand, type ClientState } from '../domain/clients/client.js'
-import type { ClientStatus } from '../domain/clients/values.js'
+import { nextStatusTimes, type ClientStatus, type StatusTimes } from '../domain/clients/values.js'
 import { handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
 import type { Position, RecordedEvent } from './event-store/port.js'
 import { assertOrganizationExists } from './organizations.js'
@@ -138,16 +138,22 @@ export async function loadClientAsOf(
   deps: Pick<WriteDeps, 'store'>,
   clientId: number,
   asOf: Date,
-): Promise<{ state: ClientState; createdAt: string; updatedAt: string } | null> {
+): Promise<{ state: ClientState; createdAt: string; updatedAt: string; times: StatusTimes } | null> {
   let state = client.initialState()
+  let times: StatusTimes = { deactivatedAt: null, deletedAt: null }
   let first: RecordedEvent | undefined
   let last: RecordedEvent | undefined
   for await (const event of deps.store.readStream(clientStream(clientId))) {
     if (new Date(event.metadata.occurred_at).getTime() > asOf.getTime()) break
-    state = client.evolve(state, { type: event.type, data: event.data } as ClientEvent)
+    const domainEvent = { type: event.type, data: event.data } as ClientEvent
+    if (domainEvent.type === 'ClientAdded') times = nextStatusTimes(times, null, domainEvent.data.status, event.metadata.occurred_at)
+    if (domainEvent.type === 'ClientStatusChanged') {
+      times = nextStatusTimes(times, domainEvent.data.from, domainEvent.data.to, event.metadata.occurred_at)
+    }
+    state = client.evolve(state, domainEvent)
     first ??= event
     last = event
   }
   if (!first || !last) return null
-  return { state, createdAt: first.metadata.occurred_at, updatedAt: last.metadata.occurred_at }
+  return { state, createdAt: first.metadata.occurred_at, updatedAt: last.metadata.occurred_at, times }
 }

@@ -61,12 +61,12 @@ export class ProjectionWatermark {
     this.#polling = true
     void (async () => {
       try {
-        while (this.#waiters.size > 0 || this.#polling) {
+        // Polls only while someone waits; a local runner's advance() usually wakes them first.
+        do {
           const position = await readCheckpoint(this.#db, this.#schema, this.#group).catch(() => null)
           if (position !== null) this.advance(position)
-          if (this.#waiters.size === 0) break
-          await new Promise((r) => setTimeout(r, POLL_MS))
-        }
+          if (this.#waiters.size > 0) await new Promise((r) => setTimeout(r, POLL_MS))
+        } while (this.#waiters.size > 0)
       } finally {
         this.#polling = false
       }

@@ -24,13 +24,31 @@ if (!serverUrl) {
 let code = 1
 try {
   await prepareTemplate(serverUrl)
+  let summary: Record<string, number> | undefined
   code = await new Promise<number>((resolve) => {
     const tap = spawn(path.resolve('node_modules/.bin/tap'), args, {
-      stdio: 'inherit',
+      stdio: ['inherit', 'pipe', 'inherit'],
       env: { ...process.env, RR_TEST_SERVER_URL: serverUrl, RR_TEST_TEMPLATE: TEMPLATE_DATABASE },
+    })
+    // Pass tap's output through, and keep its closing count line ("# { total: 9, pass: 8, fail: 1 }").
+    let tail = ''
+    tap.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk)
+      tail = (tail + chunk.toString('utf8')).slice(-4096)
+      const match = /#\s*\{\s*(total:[^}]*)\}/.exec(tail)
+      if (match) summary = Object.fromEntries(match[1]!.split(',').map((kv) => kv.split(':').map((s) => s.trim())).map(([k, v]) => [k, Number(v)]))
     })
     tap.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)))
   })
+  // The plain closing line CI reads: passed, failed, skipped (todo counts as skipped).
+  if (summary) {
+    const failed = summary.fail ?? 0
+    const skipped = (summary.skip ?? 0) + (summary.todo ?? 0)
+    process.stdout.write(`\n${summary.pass ?? 0} passed, ${failed} failed, ${skipped} skipped\n`)
+  } else {
+    process.stdout.write('\nNo test summary from tap: treating the run as failed\n')
+    if (code === 0) code = 1
+  }
 } finally {
   await cluster?.stop().catch(() => {})
   if (directory) await fs.rm(directory, { recursive: true, force: true }).catch(() => {})

@@ -45,3 +45,18 @@ export function parseLocationName(name: string): { name: string; city: string; s
   const [city = '', state = '', country = ''] = name.split(',').map((part) => part.trim())
   return { name: name.trim(), city, state, country }
 }
+
+export interface StatusTimes {
+  /** When the client stopped being active; null while active. */
+  readonly deactivatedAt: string | null
+  /** When it was deleted; null unless deleted. */
+  readonly deletedAt: string | null
+}
+
+/** The one rule for a client's status timestamps, used by the projection and by point-in-time reads. */
+export function nextStatusTimes(current: StatusTimes, from: ClientStatus | null, to: ClientStatus, at: string): StatusTimes {
+  return {
+    deactivatedAt: to === 'active' ? null : from === 'active' || from === null ? at : (current.deactivatedAt ?? at),
+    deletedAt: to === 'deleted' ? at : null,
+  }
+}

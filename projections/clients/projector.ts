@@ -3,6 +3,9 @@ import type { RecordedEvent } from '../../commands/event-store/port.js'
 import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
+import { nextStatusTimes, type StatusTimes } from '../../domain/clients/values.js'
+
+const statusColumns = (times: StatusTimes) => ({ deactivated_at: times.deactivatedAt, deleted_at: times.deletedAt })
 
 /** Any change to a client's stream moves its updated_at (never backwards, so a replay is harmless). */
 async function touch(db: ReadDb, event: RecordedEvent): Promise<void> {
@@ -31,8 +34,7 @@ export const clientsProjector: Projector = {
           status: d.status,
           created_at: at,
           updated_at: at,
-          deactivated_at: d.status === 'active' ? null : at,
-          deleted_at: d.status === 'deleted' ? at : null,
+          ...statusColumns(nextStatusTimes({ deactivatedAt: null, deletedAt: null }, null, d.status, at.toISOString())),
         })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute()
@@ -43,16 +45,17 @@ export const clientsProjector: Projector = {
       await touch(db, event)
     },
     async ClientStatusChanged(db, event) {
-      const at = occurredAt(event)
-      const to = event.data.to as string
+      const row = await db
+        .selectFrom('clients')
+        .select(['deactivated_at', 'deleted_at'])
+        .where('id', '=', event.data.client_id)
+        .executeTakeFirst()
+      if (!row) return
+      const current = { deactivatedAt: row.deactivated_at?.toISOString() ?? null, deletedAt: row.deleted_at?.toISOString() ?? null }
+      const times = nextStatusTimes(current, event.data.from, event.data.to, occurredAt(event).toISOString())
       await db
         .updateTable('clients')
-        .set({
-          status: to,
-          // deactivated_at: when it stopped being active; cleared when it is active again.
-          deactivated_at: to === 'active' ? null : event.data.from === 'active' ? at : sql`coalesce(deactivated_at, ${at})`,
-          deleted_at: to === 'deleted' ? at : null,
-        })
+        .set({ status: event.data.to, ...statusColumns(times) })
         .where('id', '=', event.data.client_id)
         .execute()
       await touch(db, event)

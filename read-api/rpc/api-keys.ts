@@ -80,7 +80,7 @@ export const apiKeyRpcs = [
     params: z.strictObject({ key_id: Id, org_id: Id.optional() }),
     result: z.object({ id: Id, revoked: z.literal(true) }),
     async handler(ctx) {
-      await revokeApiKey(ctx.write, ctx.command, { keyId: ctx.params.key_id, callerOrgId: ctx.caller.orgId })
+      await revokeApiKey(ctx.write, ctx.command, { keyId: ctx.params.key_id, callerOrgId: ctx.orgId })
       return { id: ctx.params.key_id, revoked: true as const }
     },
   }),

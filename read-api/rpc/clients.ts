@@ -10,7 +10,7 @@ import {
   updateClient,
 } from '../../commands/clients.js'
 import type { ClientState } from '../../domain/clients/client.js'
-import { ClientStatus, SettingKey, SettingValue, Slug, WebsiteUrl, locationDisplayName, parseLocationName } from '../../domain/clients/values.js'
+import { ClientStatus, SettingKey, SettingValue, Slug, WebsiteUrl, locationDisplayName, parseLocationName, type StatusTimes } from '../../domain/clients/values.js'
 import { NotFoundError } from '../../domain/shared/errors.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import {
@@ -112,7 +112,11 @@ async function assertSlugFree(ctx: RpcContext<unknown>, orgId: number, slug: str
 }
 
 /** The point-in-time view, folded from the client's stream; same shape as the live one. */
-function asOfView(state: ClientState, createdAt: string, updatedAt: string, asOf: string): ClientView & { as_of: string } {
+function asOfView(
+  state: ClientState,
+  folded: { createdAt: string; updatedAt: string; times: StatusTimes },
+  asOf: string,
+): ClientView & { as_of: string } {
   return {
     id: state.id,
     org_id: state.orgId,
@@ -122,10 +126,10 @@ function asOfView(state: ClientState, createdAt: string, updatedAt: string, asOf
     status: state.status,
     services: state.services.map((s) => s.name),
     locations: state.locations.map((l) => l.name),
-    created_at: createdAt,
-    updated_at: updatedAt,
-    deactivated_at: null,
-    deleted_at: null,
+    created_at: folded.createdAt,
+    updated_at: folded.updatedAt,
+    deactivated_at: folded.times.deactivatedAt,
+    deleted_at: folded.times.deletedAt,
     as_of: asOf,
   }
 }
@@ -170,7 +174,7 @@ export const clientRpcs = [
       const folded = await loadClientAsOf(ctx, client_id, new Date(as_of))
       // Not yet created at that time, or another organization's: the same not-found.
       if (!folded || (ctx.orgId !== null && folded.state.orgId !== ctx.orgId)) throw new NotFoundError('client', client_id)
-      return asOfView(folded.state, folded.createdAt, folded.updatedAt, new Date(as_of).toISOString())
+      return asOfView(folded.state, folded, new Date(as_of).toISOString())
     },
   }),
   rpc({
@@ -249,7 +253,7 @@ export const clientRpcs = [
       const p = ctx.params
       const current = await visibleClient(ctx.read, ctx.orgId, p.client_id)
       if (p.slug !== undefined) await assertSlugFree(ctx, current.org_id, p.slug, p.client_id)
-      const input: Parameters<typeof updateClient>[2] = { clientId: p.client_id, callerOrgId: ctx.caller.orgId }
+      const input: Parameters<typeof updateClient>[2] = { clientId: p.client_id, callerOrgId: ctx.orgId }
       if (p.name !== undefined) input.name = p.name
       if (p.website_url !== undefined) input.websiteUrl = p.website_url
       if (p.slug !== undefined) input.slug = p.slug
