@@ -19,11 +19,17 @@ export const WebsiteUrl = z
   .refine((value) => {
     try {
       const url = new URL(value)
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.')
+      const labels = url.hostname.split('.')
+      return (url.protocol === 'http:' || url.protocol === 'https:') && labels.length >= 2 && labels.every((l) => l.length > 0)
     } catch {
       return false
     }
   }, 'expected an absolute http(s) URL such as https://example.com')
+  // One form per site: "https://example.com/" and "https://example.com" are the same website.
+  .transform((value) => {
+    const url = new URL(value)
+    return url.pathname === '/' && !url.search && !url.hash ? `${url.protocol}//${url.host}` : value
+  })
 
 /** Setting keys are identifiers; values are text (settings such as `attention_flag` are free text). */
 export const SettingKey = z.string().trim().min(1).max(100).regex(/^[a-zA-Z0-9_.-]+$/, 'letters, digits, _ . -')
@@ -37,7 +43,10 @@ export function nameKey(name: string): string {
 /** "Austin, TX" from its parts when no display name is given. */
 export function locationDisplayName(parts: { name?: string | undefined; city?: string; state?: string; country?: string }): string {
   if (parts.name && parts.name.trim()) return parts.name.trim()
-  return [parts.city, parts.state, parts.country].filter((p) => p && p.trim()).join(', ')
+  return [parts.city, parts.state, parts.country]
+    .map((p) => (p ?? '').trim())
+    .filter((p) => p.length > 0)
+    .join(', ')
 }
 
 /** "Austin, TX" or "Austin, TX, US" into its parts; a name without commas is a city. */
