@@ -1,4 +1,14 @@
-import { client, clientStream, findLocation, findService, type ClientCommand, type ClientState } from '../domain/clients/client.js'
+import {
+  assertVisible,
+  client,
+  clientStream,
+  findLocation,
+  findService,
+  type ClientCommand,
+  type ClientState,
+} from '../domain/clients/client.js'
+import { clientSlug, clientSlugStream } from '../domain/clients/slug.js'
+import { fold } from '../domain/shared/aggregate.js'
 import { nextStatusTimes, type ClientStatus, type StatusTimes } from '../domain/clients/values.js'
 import { handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
 import type { Position, RecordedEvent } from './event-store/port.js'
@@ -9,6 +19,48 @@ type Outcome = CommandOutcome<ClientState, ClientEvent>
 
 function run(deps: WriteDeps, context: CommandContext, command: ClientCommand): Promise<Outcome> {
   return handleCommand(deps, client, clientStream(command.client_id), command, context, (state) => state.orgId)
+}
+
+/** The client's current state, folded from its stream. */
+async function loadClient(deps: WriteDeps, clientId: number): Promise<ClientState> {
+  const events: ClientEvent[] = []
+  for await (const event of deps.store.readStream(clientStream(clientId))) events.push({ type: event.type, data: event.data } as ClientEvent)
+  return fold(client, events)
+}
+
+function slugCommand(deps: WriteDeps, context: CommandContext, type: 'ClaimSlug' | 'ReleaseSlug', orgId: number, slug: string, clientId: number) {
+  return handleCommand(deps, clientSlug, clientSlugStream(orgId, slug), { type, org_id: orgId, slug, client_id: clientId }, context, () => orgId)
+}
+
+/**
+ * Runs a client write that gives the client `slug`, holding the organization's reservation of the slug
+ * (slug_taken when another live client has it). The claim is released if the write fails, or if the client
+ * ended up with another slug (a concurrent update won).
+ */
+async function withSlug(
+  deps: WriteDeps,
+  context: CommandContext,
+  orgId: number,
+  slug: string,
+  clientId: number,
+  write: () => Promise<Outcome>,
+): Promise<Outcome> {
+  if (slug === '') return write()
+  await slugCommand(deps, context, 'ClaimSlug', orgId, slug, clientId)
+  let outcome: Outcome
+  try {
+    outcome = await write()
+  } catch (error) {
+    await slugCommand(deps, context, 'ReleaseSlug', orgId, slug, clientId)
+    throw error
+  }
+  const holds = outcome.state.slug === slug && outcome.state.status !== 'deleted'
+  if (!holds) await slugCommand(deps, context, 'ReleaseSlug', orgId, slug, clientId)
+  return outcome
+}
+
+async function releaseSlug(deps: WriteDeps, context: CommandContext, orgId: number, slug: string, clientId: number): Promise<void> {
+  if (slug !== '') await slugCommand(deps, context, 'ReleaseSlug', orgId, slug, clientId)
 }
 
 export interface NewClientInput {
@@ -31,7 +83,9 @@ export async function addClient(
   const clientId = await deps.ids.next('client')
   const serviceIds = await deps.ids.nextMany('service', input.services.length)
   const locationIds = await deps.ids.nextMany('location', input.locations.length)
-  const outcome = await run(deps, context, {
+  const slug = input.status === 'deleted' ? '' : input.slug
+  const outcome = await withSlug(deps, context, input.orgId, slug, clientId, () =>
+    run(deps, context, {
     type: 'AddClient',
     client_id: clientId,
     org_id: input.orgId,
@@ -42,7 +96,8 @@ export async function addClient(
     services: input.services.map((s, i) => ({ service_id: serviceIds[i]!, ...s })),
     locations: input.locations.map((l, i) => ({ location_id: locationIds[i]!, ...l })),
     settings: input.settings,
-  })
+  }),
+  )
   return { clientId, position: outcome.position }
 }
 
@@ -57,15 +112,29 @@ export async function updateClient(
   if (input.name !== undefined) command.name = input.name
   if (input.websiteUrl !== undefined) command.website_url = input.websiteUrl
   if (input.slug !== undefined) command.slug = input.slug
-  return run(deps, context, command)
+  const current = await loadClient(deps, input.clientId)
+  assertVisible(current, input.callerOrgId, input.clientId)
+  if (input.slug === undefined || input.slug === current.slug || current.status === 'deleted') return run(deps, context, command)
+  const outcome = await withSlug(deps, context, current.orgId, input.slug, input.clientId, () => run(deps, context, command))
+  if (outcome.state.slug !== current.slug) await releaseSlug(deps, context, current.orgId, current.slug, input.clientId)
+  return outcome
 }
 
-export function setClientStatus(
+/** Deleting a client frees its slug; restoring it takes the slug back (slug_taken if another client has it now). */
+export async function setClientStatus(
   deps: WriteDeps,
   context: CommandContext,
   input: Caller & { clientId: number; status: ClientStatus },
 ): Promise<Outcome> {
-  return run(deps, context, { type: 'SetClientStatus', client_id: input.clientId, status: input.status, caller_org_id: input.callerOrgId })
+  const command: ClientCommand = { type: 'SetClientStatus', client_id: input.clientId, status: input.status, caller_org_id: input.callerOrgId }
+  const current = await loadClient(deps, input.clientId)
+  assertVisible(current, input.callerOrgId, input.clientId)
+  if (current.status === 'deleted' && input.status !== 'deleted') {
+    return withSlug(deps, context, current.orgId, current.slug, input.clientId, () => run(deps, context, command))
+  }
+  const outcome = await run(deps, context, command)
+  if (input.status === 'deleted' && current.status !== 'deleted') await releaseSlug(deps, context, current.orgId, current.slug, input.clientId)
+  return outcome
 }
 
 /** Get-or-create by name; returns the id of the new or the existing service. */

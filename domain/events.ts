@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { apiKeyEventSchemas } from './api-keys/events.js'
-import { clientEventSchemas } from './clients/events.js'
+import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
 
@@ -13,6 +13,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...organizationEventSchemas,
   ...apiKeyEventSchemas,
   ...clientEventSchemas,
+  ...clientSlugEventSchemas,
   ...platformEventSchemas,
 }
 

@@ -27,7 +27,9 @@ export class ProjectionWatermark {
 
   /** Called by a runner after it committed a checkpoint. */
   advance(position: Position): void {
-    if (this.#known === null || this.#store.comparePositions(position, this.#known) > 0) this.#known = position
+    // Waiters wake only on progress, so a poll that finds the same checkpoint does not spin them.
+    if (this.#known !== null && this.#store.comparePositions(position, this.#known) <= 0) return
+    this.#known = position
     for (const wake of this.#waiters) wake()
   }
 
@@ -37,9 +39,7 @@ export class ProjectionWatermark {
 
   /** Resolves true once the projections reached `target`, false after `timeoutMs`. Never throws. */
   async waitFor(target: Position, timeoutMs: number): Promise<boolean> {
-    if (this.#reached(target)) return true
     const deadline = Date.now() + timeoutMs
-    this.#startPolling()
     while (!this.#reached(target)) {
       const left = deadline - Date.now()
       if (left <= 0) return false
@@ -50,7 +50,9 @@ export class ProjectionWatermark {
           resolve()
         }
         const timer = setTimeout(wake, left)
+        // Registered before polling starts, so the poller sees a waiter and keeps going until none is left.
         this.#waiters.add(wake)
+        this.#startPolling()
       })
     }
     return true

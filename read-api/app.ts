@@ -40,8 +40,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   })
 
-  // JSON bodies: an empty body is an empty parameter object; malformed JSON is a coded 400.
-  app.removeContentTypeParser('application/json')
+  // JSON bodies only (anything else is 415): an empty body is an empty parameter object; malformed JSON is a
+  // coded 400.
+  app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
     if (text.trim() === '') return done(null, undefined)
@@ -61,6 +62,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = fromFastify(error, deps.bodyLimit) ?? toApiError(error)
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
+    // RFC 6750: a 401 names the scheme, and says the presented token was not accepted.
+    if (apiError.status === 401) {
+      reply.header('WWW-Authenticate', request.headers.authorization ? 'Bearer realm="RankRelay", error="invalid_token"' : 'Bearer realm="RankRelay"')
+    }
     reply.code(apiError.status).send(envelope(apiError))
   })
   app.setNotFoundHandler((request, reply) => {

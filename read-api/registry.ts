@@ -18,6 +18,11 @@ export interface RpcContext<TParams> {
   readonly command: CommandContext
   /** The log, for history and point-in-time reads. */
   readonly store: EventStore
+  /**
+   * Waits until the read models show this request's writes (bounded). A write handler that answers with a
+   * read calls it first; the edge calls it anyway before answering any write.
+   */
+  readonly settle: () => Promise<void>
 }
 
 export type Access = 'read' | 'write'

@@ -172,7 +172,7 @@ export class PostgresEventStore implements EventStore {
   /** Decides between an idempotent re-append, a duplicate id used elsewhere, and a revision conflict. */
   async #afterConflict(stream: string, ids: readonly string[], expected: ExpectedRevision): Promise<AppendResult> {
     const { rows } = await this.#pool.query<EventRow>(
-      `select ${SELECT_COLUMNS} from es_events where event_id = any($1::uuid[]) order by stream_revision`,
+      `select ${SELECT_COLUMNS} from es_events where event_id = any($1::uuid[]) order by es_events.stream_revision`,
       [ids],
     )
     if (rows.length === ids.length && rows.every((r) => r.stream_name === stream)) {
@@ -191,8 +191,9 @@ export class PostgresEventStore implements EventStore {
     while (remaining > 0) {
       const limit = Math.min(BATCH, remaining)
       const { rows } = await this.#pool.query<EventRow>(
+        // Qualified: the select list's text alias `stream_revision` would otherwise sort as text (0, 1, 10, 2).
         `select ${SELECT_COLUMNS} from es_events where stream_name = $1 and stream_revision >= $2
-         order by stream_revision limit $3`,
+         order by es_events.stream_revision limit $3`,
         [stream, from.toString(), limit],
       )
       for (const row of rows) yield toRecorded(row)

@@ -41,6 +41,15 @@ export const ClientLocationsRemoved = z.object({ client_id: Id, location_ids: z.
 
 export const ClientSettingSet = z.object({ client_id: Id, key: SettingKey, value: SettingValue })
 
+export const ClientSlugClaimed = z.object({ org_id: Id, slug: Slug, client_id: Id })
+export const ClientSlugReleased = z.object({ org_id: Id, slug: Slug, client_id: Id })
+
+export const clientSlugEventSchemas = { ClientSlugClaimed, ClientSlugReleased } as const
+
+export type ClientSlugEvent =
+  | { type: 'ClientSlugClaimed'; data: z.infer<typeof ClientSlugClaimed> }
+  | { type: 'ClientSlugReleased'; data: z.infer<typeof ClientSlugReleased> }
+
 export const clientEventSchemas = {
   ClientAdded,
   ClientUpdated,

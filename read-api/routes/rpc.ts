@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { WriteDeps } from '../../commands/command-handler.js'
-import type { EventStore } from '../../commands/event-store/port.js'
 import { RecordingEventStore } from '../../commands/event-store/recording.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
@@ -46,7 +45,13 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
     const requestedOrg = typeof params.org_id === 'number' ? params.org_id : undefined
     const orgId = definition.orgScoped ? resolveOrg(caller, requestedOrg) : caller.orgId
 
-    const store: EventStore = new RecordingEventStore(deps.write.store)
+    const store = new RecordingEventStore(deps.write.store)
+    let readYourWrites: 'reached' | 'timeout' | undefined
+    const settle = async () => {
+      const appended = store.lastAppended
+      if (appended === null) return
+      readYourWrites = (await deps.watermark.waitFor(appended, deps.readYourWritesTimeoutMs)) ? 'reached' : 'timeout'
+    }
     const result = await definition.handler({
       params,
       caller,
@@ -55,13 +60,10 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
       write: { ...deps.write, store },
       command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
       store,
+      settle,
     })
-
-    const appended = (store as RecordingEventStore).lastAppended
-    if (appended !== null) {
-      const reached = await deps.watermark.waitFor(appended, deps.readYourWritesTimeoutMs)
-      reply.header('X-Read-Your-Writes', reached ? 'reached' : 'timeout')
-    }
+    await settle()
+    if (readYourWrites) reply.header('X-Read-Your-Writes', readYourWrites)
     return { result: result === undefined ? null : result }
   })
 }

@@ -28,8 +28,7 @@ import {
 } from '../../projections/clients/queries.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { requireOrgId } from '../caller.js'
-import { ApiError } from '../errors.js'
-import { rpc, type RpcContext } from '../registry.js'
+import { rpc } from '../registry.js'
 
 const domain = 'clients'
 
@@ -49,6 +48,8 @@ type LocationParts = { name?: string | undefined; city: string; state: string; c
 
 /** The display name is the given name, or "City, ST, Country" from the parts; one of them is required. */
 function withDisplayName(l: LocationParts, ctx: z.RefinementCtx) {
+  // A name alone ("Austin, TX") is read into its parts, as a plain string is.
+  if (l.name && !l.city && !l.state && !l.country) return parseLocationName(l.name)
   const name = locationDisplayName(l)
   if (!name) {
     ctx.addIssue({ code: 'custom', message: 'a location needs a name or a city/state/country' })
@@ -104,13 +105,6 @@ async function viewOf(db: ReadDb, orgId: number | null, clientId: number): Promi
   return view!
 }
 
-async function assertSlugFree(ctx: RpcContext<unknown>, orgId: number, slug: string, exceptId?: number): Promise<void> {
-  // Checked against the read model (read-your-writes keeps it current for one writer); an empty slug is "none".
-  if (slug === '') return
-  const other = await clientWithSlug(ctx.read, orgId, slug, exceptId)
-  if (other !== null) throw new ApiError('slug_taken', `slug "${slug}" is used by client ${other}`)
-}
-
 /** The point-in-time view, folded from the client's stream; same shape as the live one. */
 function asOfView(
   state: ClientState,
@@ -146,7 +140,6 @@ export const clientRpcs = [
     async handler(ctx) {
       const orgId = requireOrgId(ctx.orgId)
       const c = ctx.params.client
-      await assertSlugFree(ctx, orgId, c.slug)
       const { clientId } = await addClient(ctx.write, ctx.command, {
         orgId,
         name: c.name,
@@ -251,13 +244,12 @@ export const clientRpcs = [
     result: ClientViewSchema,
     async handler(ctx) {
       const p = ctx.params
-      const current = await visibleClient(ctx.read, ctx.orgId, p.client_id)
-      if (p.slug !== undefined) await assertSlugFree(ctx, current.org_id, p.slug, p.client_id)
       const input: Parameters<typeof updateClient>[2] = { clientId: p.client_id, callerOrgId: ctx.orgId }
       if (p.name !== undefined) input.name = p.name
       if (p.website_url !== undefined) input.websiteUrl = p.website_url
       if (p.slug !== undefined) input.slug = p.slug
       await updateClient(ctx.write, ctx.command, input)
+      await ctx.settle()
       return viewOf(ctx.read, ctx.orgId, p.client_id)
     },
   }),
@@ -272,6 +264,7 @@ export const clientRpcs = [
     async handler(ctx) {
       const { client_id, status } = ctx.params
       await setClientStatus(ctx.write, ctx.command, { clientId: client_id, status, callerOrgId: ctx.orgId })
+      await ctx.settle()
       return viewOf(ctx.read, ctx.orgId, client_id)
     },
   }),

@@ -1,0 +1,58 @@
+/** GET /api/v1/health: public liveness with row counts from the read models. */
+import t from 'tap'
+import { startTestSystem } from '../support/system.js'
+import { clientPayload, orgWithKey } from './helpers.js'
+
+interface Health {
+  status: string
+  version: string
+  event_store: string
+  projections: { position: string | null; events_applied: number; updated_at: string | null }
+  counts: { organizations: number; clients: number; api_keys: number; events: number }
+}
+
+t.test('health is public and its counts follow what was created', async (t) => {
+  const ts = await startTestSystem(t)
+  const health = async (headers: Record<string, string> = {}) => {
+    const response = await ts.app.inject({ method: 'GET', url: '/api/v1/health', headers })
+    t.equal(response.statusCode, 200, 'health answers 200')
+    t.equal(response.headers['x-service-api-version'], '1.0.0', 'version header')
+    t.ok(response.headers['x-request-id'], 'request id header')
+    return response.json() as Health
+  }
+
+  const initial = await health()
+  t.equal(initial.status, 'ok')
+  t.equal(initial.version, '1.0.0')
+  t.equal(initial.event_store, 'postgres')
+  t.same(
+    { organizations: initial.counts.organizations, clients: initial.counts.clients, api_keys: initial.counts.api_keys },
+    { organizations: 0, clients: 0, api_keys: 1 },
+    'a fresh system: only the platform key',
+  )
+  t.equal(initial.counts.events, initial.projections.events_applied)
+
+  const a = await orgWithKey(ts, 'A')
+  const b = await orgWithKey(ts, 'B')
+  await ts.call('add_client', clientPayload('One'), a.key)
+  await ts.call('add_client', clientPayload('Two', { status: 'deleted' }), a.key)
+  await ts.call('add_client', clientPayload('Three', { services: ['SEO'] }), b.key)
+
+  const after = await health()
+  t.equal(after.status, 'ok')
+  t.same(
+    { organizations: after.counts.organizations, clients: after.counts.clients, api_keys: after.counts.api_keys },
+    { organizations: 2, clients: 3, api_keys: 3 },
+    'two organizations, three clients (deleted ones count), three keys',
+  )
+  // 1 platform key + 2 × (organization + key) + 3 clients + 1 service = 9 events.
+  t.equal(after.counts.events, 9, 'events applied by the projections')
+  t.equal(after.projections.events_applied, 9)
+  t.type(after.projections.position, 'string')
+  t.match(after.projections.updated_at, /^\d{4}-\d{2}-\d{2}T/)
+
+  // Public: no key needed, and a bad key does not matter.
+  const withBadKey = await health({ authorization: 'Bearer rrk_not_a_real_key' })
+  t.equal(withBadKey.status, 'ok')
+  t.same(withBadKey.counts, after.counts)
+})

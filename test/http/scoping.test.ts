@@ -1,0 +1,302 @@
+/**
+ * Organization scoping and the no-leak rule: another organization's record answers exactly like a missing
+ * one (same status, same body but for the id), org keys get their org_id injected, platform keys name the
+ * organization for list methods and can reach any organization's records.
+ */
+import t, { type Test } from 'tap'
+import { startTestSystem, type TestSystem } from '../support/system.js'
+import { clientPayload, eventCount, expectError, orgWithKey, withoutIds, type Envelope, type OrgWithKey } from './helpers.js'
+
+interface World {
+  ts: TestSystem
+  a: OrgWithKey
+  b: OrgWithKey
+  /** A's client. */
+  clientA: number
+  /** B's live client, with services, locations, settings and a slug. */
+  clientB: number
+  /** B's deleted client. */
+  deletedB: number
+  /** An id no client has. */
+  missing: number
+}
+
+async function world(t: Test): Promise<World> {
+  const ts = await startTestSystem(t)
+  const a = await orgWithKey(ts, 'Org A')
+  const b = await orgWithKey(ts, 'Org B')
+  const clientA = await ts.call<number>(
+    'add_client',
+    clientPayload('Alpha', { slug: 'alpha', services: ['SEO'], locations: ['Austin, TX'], settings: { attention_flag: 'A needs care' } }),
+    a.key,
+  )
+  const clientB = await ts.call<number>(
+    'add_client',
+    clientPayload('Bravo', {
+      slug: 'bravo',
+      services: ['Roofing'],
+      locations: ['Boston, MA'],
+      settings: { tier: 'gold', attention_flag: 'B needs care' },
+    }),
+    b.key,
+  )
+  const deletedB = await ts.call<number>('add_client', clientPayload('Bravo Gone', { slug: 'bravo-gone', status: 'deleted' }), b.key)
+  // Ids come from a sequence, so an id far past the last one is surely unused.
+  const missing = deletedB + 10_000
+  return { ts, a, b, clientA, clientB, deletedB, missing }
+}
+
+interface ClientCase {
+  label: string
+  method: string
+  body: (clientId: number) => Record<string, unknown>
+}
+
+/** Every RPC that takes a client, with a body that would be valid for a client the caller owns. */
+const CLIENT_CASES: ClientCase[] = [
+  { label: 'get_client', method: 'get_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_client as_of', method: 'get_client', body: (id) => ({ client_id: id, as_of: new Date(Date.now() + 60_000).toISOString() }) },
+  { label: 'get_client_org_id', method: 'get_client_org_id', body: (id) => ({ client_id: id }) },
+  { label: 'update_client', method: 'update_client', body: (id) => ({ client_id: id, name: 'Hijacked' }) },
+  { label: 'update_client slug', method: 'update_client', body: (id) => ({ client_id: id, slug: 'alpha' }) },
+  { label: 'set_client_status', method: 'set_client_status', body: (id) => ({ client_id: id, status: 'paused' }) },
+  { label: 'set_client_status active', method: 'set_client_status', body: (id) => ({ client_id: id, status: 'active' }) },
+  { label: 'get_all_client_settings', method: 'get_all_client_settings', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_setting', method: 'get_client_setting', body: (id) => ({ client_id: id, key: 'tier' }) },
+  { label: 'set_client_setting', method: 'set_client_setting', body: (id) => ({ client_id: id, key: 'tier', value: 'stolen' }) },
+  { label: 'get_client_slug', method: 'get_client_slug', body: (id) => ({ client_id: id }) },
+  { label: 'add_service', method: 'add_service', body: (id) => ({ service: { client_id: id, name: 'Injected' } }) },
+  { label: 'add_service existing name', method: 'add_service', body: (id) => ({ service: { client_id: id, name: 'Roofing' } }) },
+  { label: 'add_location', method: 'add_location', body: (id) => ({ location: { client_id: id, name: 'Nowhere, ZZ' } }) },
+  { label: 'add_location parts', method: 'add_location', body: (id) => ({ location: { client_id: id, city: 'Boston', state: 'MA' } }) },
+  { label: 'get_services_for_client', method: 'get_services_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_locations_for_client', method: 'get_locations_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'delete_locations_for_client', method: 'delete_locations_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_change_history', method: 'get_client_change_history', body: (id) => ({ client_id: id }) },
+  {
+    label: 'get_client_change_history filtered',
+    method: 'get_client_change_history',
+    body: (id) => ({ client_id: id, entity_type: 'setting', limit: 5 }),
+  },
+  { label: 'get_entity_history client', method: 'get_entity_history', body: (id) => ({ entity_type: 'client', entity_id: id }) },
+]
+
+/** B's client as B sees it, to prove that nothing A tried changed it. */
+async function snapshotOf(ts: TestSystem, key: string, clientId: number) {
+  return {
+    client: await ts.call('get_client', { client_id: clientId }, key),
+    settings: await ts.call('get_all_client_settings', { client_id: clientId }, key),
+    services: await ts.call('get_services_for_client', { client_id: clientId }, key),
+    locations: await ts.call('get_locations_for_client', { client_id: clientId }, key),
+    history: await ts.call('get_client_change_history', { client_id: clientId }, key),
+  }
+}
+
+t.test("another organization's client answers exactly like a missing one, on every client RPC", async (t) => {
+  const w = await world(t)
+  const { ts, a, b } = w
+  const before = await eventCount(ts)
+  const snapshotB = await snapshotOf(ts, b.key, w.clientB)
+  const snapshotDeleted = await snapshotOf(ts, b.key, w.deletedB)
+
+  // Guard: every registered RPC that requires a top-level client_id is covered here (get_org_activity's
+  // optional client_id is a filter, checked separately below).
+  const covered = new Set(CLIENT_CASES.map((c) => c.method))
+  for (const definition of ts.system.registry.all()) {
+    const shape = (definition.params as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }).shape ?? {}
+    const clientId = shape.client_id
+    if (clientId && !clientId.safeParse(undefined).success) {
+      t.ok(covered.has(definition.name), `${definition.name} requires client_id and is covered`)
+    }
+  }
+
+  const callers: { label: string; key: string; extra: Record<string, unknown> }[] = [
+    { label: 'org A key', key: a.key, extra: {} },
+    { label: 'org A key with its own org_id', key: a.key, extra: { org_id: a.orgId } },
+    { label: 'platform key acting for A', key: ts.platformKey, extra: { org_id: a.orgId } },
+  ]
+
+  for (const c of CLIENT_CASES) {
+    for (const caller of callers) {
+      const label = `${caller.label}, ${c.label}`
+      const missingResponse = await ts.rpc(c.method, { ...c.body(w.missing), ...caller.extra }, caller.key)
+      const missing = expectError(t, missingResponse, 404, 'not_found', `${label} on a missing id`)
+      t.equal(missing.detail, `client ${w.missing} not found`, `${label}: detail names the client`)
+      t.ok(missing.hint, `${label}: carries a hint`)
+
+      for (const [what, foreignId] of [
+        ['B live client', w.clientB],
+        ['B deleted client', w.deletedB],
+      ] as const) {
+        const response = await ts.rpc(c.method, { ...c.body(foreignId), ...caller.extra }, caller.key)
+        t.equal(response.statusCode, missingResponse.statusCode, `${label} on ${what}: same status as missing`)
+        const body = response.json() as Envelope
+        t.same(withoutIds(body, [foreignId]), withoutIds(missing, [w.missing]), `${label} on ${what}: same body as missing`)
+        t.same(Object.keys(body).sort(), Object.keys(missing).sort(), `${label} on ${what}: same keys`)
+        t.equal(response.headers['content-type'], missingResponse.headers['content-type'], `${label} on ${what}: same content type`)
+      }
+    }
+  }
+
+  t.equal(await eventCount(ts), before, 'nothing was appended to the log')
+  t.same(await snapshotOf(ts, b.key, w.clientB), snapshotB, "B's client is unchanged")
+  t.same(await snapshotOf(ts, b.key, w.deletedB), snapshotDeleted, "B's deleted client is unchanged")
+})
+
+t.test('an organization key passing another org_id answers like a missing organization', async (t) => {
+  const w = await world(t)
+  const { ts, a, b } = w
+  const before = await eventCount(ts)
+  const missingOrg = b.orgId + 1000
+  const cases: [string, Record<string, unknown>][] = [
+    ['get_organization', {}],
+    ['get_all_clients', {}],
+    ['get_deleted_clients', {}],
+    ['count_active_clients', {}],
+    ['get_all_client_slugs', {}],
+    ['get_client_id_by_slug', { slug: 'bravo' }],
+    ['get_attention_flags_for_org', {}],
+    ['list_api_keys', {}],
+    ['get_org_activity', {}],
+    ['add_client', clientPayload('Planted')],
+    ['create_api_key', { name: 'planted', scopes: 'read' }],
+    // Even on A's own client, naming B's organization is refused the same way.
+    ['get_client', { client_id: w.clientA }],
+    ['set_client_setting', { client_id: w.clientA, key: 'k', value: 'v' }],
+    ['get_entity_history', { entity_type: 'client', entity_id: w.clientA }],
+  ]
+  for (const [method, body] of cases) {
+    const missing = expectError(t, await ts.rpc(method, { ...body, org_id: missingOrg }, a.key), 404, 'not_found', `${method} missing org`)
+    const foreign = expectError(t, await ts.rpc(method, { ...body, org_id: b.orgId }, a.key), 404, 'not_found', `${method} B's org`)
+    t.same(withoutIds(foreign, [b.orgId]), withoutIds(missing, [missingOrg]), `${method}: B's org answers like a missing one`)
+  }
+  t.equal(await eventCount(ts), before, 'nothing appended')
+})
+
+t.test('other entities of another organization answer like missing ones in get_entity_history', async (t) => {
+  const w = await world(t)
+  const { ts, a, b } = w
+  const pairs: [string, number, number][] = [
+    ['organization', b.orgId, b.orgId + 1000],
+    ['api_key', b.keyId, b.keyId + 1000],
+    ['client', w.clientB, w.missing],
+  ]
+  for (const [entityType, foreignId, missingId] of pairs) {
+    const missing = expectError(t, await ts.rpc('get_entity_history', { entity_type: entityType, entity_id: missingId }, a.key), 404, 'not_found')
+    const foreign = expectError(t, await ts.rpc('get_entity_history', { entity_type: entityType, entity_id: foreignId }, a.key), 404, 'not_found')
+    t.same(withoutIds(foreign, [foreignId]), withoutIds(missing, [missingId]), `${entityType}: foreign answers like missing`)
+  }
+  // The platform key's own stream (org_id null) is not an organization's either.
+  const platformKeys = await ts.call<{ id: number }[]>('list_api_keys', {})
+  const platformKeyId = platformKeys[0]!.id
+  const missing = expectError(t, await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: 999_999 }, a.key), 404, 'not_found')
+  const platform = expectError(t, await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: platformKeyId }, a.key), 404, 'not_found')
+  t.same(withoutIds(platform, [platformKeyId]), withoutIds(missing, [999_999]), "a platform key's history is hidden from organizations")
+})
+
+t.test("organization keys get their organization injected: lists show only the caller's data", async (t) => {
+  const w = await world(t)
+  const { ts, a, b } = w
+  await ts.call('add_client', clientPayload('Alpha Paused', { status: 'paused', slug: 'alpha-paused' }), a.key)
+  await ts.call('add_client', clientPayload('Alpha Deleted', { status: 'deleted' }), a.key)
+
+  const all = await ts.call<{ id: number; org_id: number; name: string }[]>('get_all_clients', {}, a.key)
+  t.same(all.map((c) => c.name), ['Alpha', 'Alpha Paused'], "A's clients only, deleted excluded")
+  t.ok(all.every((c) => c.org_id === a.orgId), 'every client is A')
+  const withDeleted = await ts.call<{ org_id: number; name: string }[]>('get_all_clients', { include_deleted: true }, a.key)
+  t.same(withDeleted.map((c) => c.name), ['Alpha', 'Alpha Paused', 'Alpha Deleted'])
+  const deleted = await ts.call<{ name: string }[]>('get_deleted_clients', {}, a.key)
+  t.same(deleted.map((c) => c.name), ['Alpha Deleted'], "A's deleted clients only")
+  t.equal(await ts.call('count_active_clients', {}, a.key), 1)
+  t.equal(await ts.call('count_active_clients', {}, b.key), 1)
+  t.same(await ts.call('get_all_client_slugs', {}, a.key), [
+    { client_id: w.clientA, slug: 'alpha' },
+    { client_id: all[1]!.id, slug: 'alpha-paused' },
+  ])
+  t.same(await ts.call('get_all_client_slugs', {}, b.key), [{ client_id: w.clientB, slug: 'bravo' }])
+  t.equal(await ts.call('get_client_id_by_slug', { slug: 'alpha' }, a.key), w.clientA)
+  t.equal(await ts.call('get_client_id_by_slug', { slug: 'bravo' }, a.key), null, "B's slug is invisible to A (same as unknown)")
+  t.equal(await ts.call('get_client_id_by_slug', { slug: 'no-such-slug' }, a.key), null)
+
+  const flags = await ts.call<{ client_id: number; attention_flag: string }[]>('get_attention_flags_for_org', {}, a.key)
+  t.same(
+    flags.map((f) => [f.client_id, f.attention_flag]),
+    [[w.clientA, 'A needs care']],
+    "A's attention flags only",
+  )
+
+  const keys = await ts.call<{ org_id: number | null; id: number }[]>('list_api_keys', {}, a.key)
+  t.same(keys.map((k) => k.id), [a.keyId], "A's keys only")
+
+  const activity = await ts.call<{ stream: string; client_id: number | null }[]>('get_org_activity', {}, a.key)
+  t.ok(activity.length > 0, 'A has activity')
+  t.notOk(
+    activity.some((e) => e.client_id === w.clientB || e.client_id === w.deletedB || e.stream === `organization-${b.orgId}`),
+    "no event of B in A's activity",
+  )
+
+  // Filtering A's activity by B's client finds nothing, exactly like filtering by a missing client.
+  t.same(await ts.call('get_org_activity', { client_id: w.clientB }, a.key), [])
+  t.same(await ts.call('get_org_activity', { client_id: w.missing }, a.key), [])
+
+  const org = await ts.call('get_organization', {}, a.key)
+  t.equal(org.id, a.orgId)
+  t.equal(org.name, 'Org A')
+})
+
+t.test('platform keys must name the organization for list methods', async (t) => {
+  const w = await world(t)
+  const { ts, b } = w
+  const before = await eventCount(ts)
+  const needOrg: [string, Record<string, unknown>][] = [
+    ['get_all_clients', {}],
+    ['get_deleted_clients', {}],
+    ['count_active_clients', {}],
+    ['get_all_client_slugs', {}],
+    ['get_client_id_by_slug', { slug: 'bravo' }],
+    ['get_attention_flags_for_org', {}],
+    ['get_org_activity', {}],
+    ['get_organization', {}],
+    ['add_client', clientPayload('Orphan')],
+  ]
+  for (const [method, body] of needOrg) {
+    const envelope = expectError(t, await ts.rpc(method, body), 400, 'org_id_required', method)
+    t.match(envelope.hint ?? '', /org_id/, `${method}: hint names org_id`)
+  }
+  t.equal(await eventCount(ts), before, 'nothing appended')
+
+  // Naming the organization works and shows that organization's data.
+  const all = await ts.call<{ id: number }[]>('get_all_clients', { org_id: b.orgId })
+  t.same(all.map((c) => c.id), [w.clientB])
+  t.same((await ts.call<{ id: number }[]>('get_deleted_clients', { org_id: b.orgId })).map((c) => c.id), [w.deletedB])
+  t.equal(await ts.call('count_active_clients', { org_id: b.orgId }), 1)
+  t.equal(await ts.call('get_client_id_by_slug', { slug: 'bravo', org_id: b.orgId }), w.clientB)
+  t.equal((await ts.call('get_organization', { org_id: b.orgId })).name, 'Org B')
+  const placed = await ts.call<number>('add_client', { ...clientPayload('Placed'), org_id: b.orgId })
+  t.equal(await ts.call('get_client_org_id', { client_id: placed }, b.key), b.orgId, 'the client landed in B')
+
+  // A platform key without org_id lists platform keys, not every organization's keys.
+  const platformKeys = await ts.call<{ org_id: number | null }[]>('list_api_keys', {})
+  t.ok(platformKeys.length >= 1)
+  t.ok(platformKeys.every((k) => k.org_id === null), 'only platform keys')
+  const bKeys = await ts.call<{ id: number }[]>('list_api_keys', { org_id: b.orgId })
+  t.same(bKeys.map((k) => k.id), [b.keyId])
+})
+
+t.test("platform keys reach any organization's client", async (t) => {
+  const w = await world(t)
+  const { ts, a, b } = w
+  t.equal((await ts.call('get_client', { client_id: w.clientA })).org_id, a.orgId)
+  t.equal((await ts.call('get_client', { client_id: w.clientB })).org_id, b.orgId)
+  t.equal(await ts.call('get_client_org_id', { client_id: w.clientB }), b.orgId)
+  t.same(await ts.call('get_all_client_settings', { client_id: w.clientB }), { attention_flag: 'B needs care', tier: 'gold' })
+  await ts.call('set_client_setting', { client_id: w.clientB, key: 'tier', value: 'platinum' })
+  t.equal(await ts.call('get_client_setting', { client_id: w.clientB, key: 'tier' }, b.key), 'platinum', 'B sees the platform write')
+  await ts.call('update_client', { client_id: w.clientB, name: 'Bravo Renamed', org_id: b.orgId })
+  // (The update's own answer is checked in clients.test.ts; here: the write reached B's client.)
+  t.equal((await ts.call('get_client', { client_id: w.clientB }, b.key)).name, 'Bravo Renamed', 'with the right org_id too')
+  const history = await ts.call<unknown[]>('get_entity_history', { entity_type: 'client', entity_id: w.clientB })
+  t.ok(history.length > 0)
+  // A platform key missing client answers 404 like everyone else.
+  expectError(t, await ts.rpc('get_client', { client_id: w.missing }), 404, 'not_found')
+})
