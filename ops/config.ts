@@ -1,3 +1,4 @@
+import net from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
@@ -7,7 +8,7 @@ import { API_KEY_PATTERN } from '../commands/api-keys.js'
  * message naming the variable, rather than failing later.
  */
 const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: z.string().regex(/^\d{1,5}$/, 'expected a port number 0-65535').transform(Number).pipe(z.number().max(65535)).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
@@ -29,6 +30,8 @@ export interface Config {
   readonly port: number
   readonly host: string
   readonly baseUrl: string
+  /** False when baseUrl was derived from HOST and PORT (serve then uses the port it really bound). */
+  readonly baseUrlGiven: boolean
   readonly dataDir: string
   readonly databaseUrl: string | undefined
   readonly eventStoreUrl: string | undefined
@@ -47,16 +50,22 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty variables count as unset, as shells and compose files often produce them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+  const present = Object.fromEntries(
+    Object.entries(env)
+      .map(([key, value]) => [key, value?.trim()] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  )
   const parsed = Env.safeParse(present)
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')
     throw new ConfigError(`Invalid configuration:\n  ${problems}`)
   }
   const e = parsed.data
-  const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST
+  const listensEverywhere = e.HOST === '0.0.0.0' || e.HOST === '::'
+  const shownHost = listensEverywhere ? '127.0.0.1' : net.isIPv6(e.HOST) ? `[${e.HOST}]` : e.HOST
   return {
     port: e.PORT,
+    baseUrlGiven: e.BASE_URL !== undefined,
     host: e.HOST,
     baseUrl: (e.BASE_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),

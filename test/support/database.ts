@@ -26,7 +26,8 @@ export async function createTestDatabase(t: Teardown): Promise<TestDatabase> {
   url.pathname = `/${name}`
   const pool = new pg.Pool({ connectionString: url.toString(), max: 20 })
   // Dropping the database ends its connections; an idle client reporting that must not crash the test.
-  pool.on("error", () => {})
+  pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
   t.teardown(async () => {
     await db.destroy().catch(() => {})

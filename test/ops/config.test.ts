@@ -1,0 +1,181 @@
+/**
+ * ops/config.ts: every setting from the environment, validated once. A bad value is a ConfigError that
+ * names the variable; empty strings count as unset.
+ */
+import path from 'node:path'
+import t from 'tap'
+import { ConfigError, loadConfig } from '../../ops/config.js'
+
+const KEY = `rrk_${'a1B2c3D4e5'.repeat(4)}`
+
+t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:8080', async (t) => {
+  const config = loadConfig({})
+  t.same(config, {
+    port: 8080,
+    host: '127.0.0.1',
+    baseUrl: 'http://127.0.0.1:8080',
+    baseUrlGiven: false,
+    dataDir: path.resolve('./.data'),
+    databaseUrl: undefined,
+    eventStoreUrl: undefined,
+    logLevel: 'info',
+    platformKey: undefined,
+    readYourWritesTimeoutMs: 5000,
+    bodyLimit: 1024 * 1024,
+  })
+  t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
+})
+
+t.test('unrelated variables are ignored', async (t) => {
+  t.same(loadConfig({ PATH: '/usr/bin', HOME: '/root', SOMETHING_ELSE: 'x' }), loadConfig({}))
+})
+
+t.test('every setting is read and typed', async (t) => {
+  const config = loadConfig({
+    PORT: '9090',
+    HOST: '10.1.2.3',
+    BASE_URL: 'https://api.example.com',
+    DATA_DIR: '/var/lib/rankrelay',
+    DATABASE_URL: 'postgresql://rr:secret@db.internal:5432/rankrelay',
+    EVENTSTORE_URL: 'esdb+discover://es.internal:2113?tls=false',
+    LOG_LEVEL: 'debug',
+    PLATFORM_KEY: KEY,
+    READ_YOUR_WRITES_TIMEOUT_MS: '250',
+    BODY_LIMIT_BYTES: '2048',
+  })
+  t.same(config, {
+    port: 9090,
+    host: '10.1.2.3',
+    baseUrl: 'https://api.example.com',
+    baseUrlGiven: true,
+    dataDir: '/var/lib/rankrelay',
+    databaseUrl: 'postgresql://rr:secret@db.internal:5432/rankrelay',
+    eventStoreUrl: 'esdb+discover://es.internal:2113?tls=false',
+    logLevel: 'debug',
+    platformKey: KEY,
+    readYourWritesTimeoutMs: 250,
+    bodyLimit: 2048,
+  })
+  t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
+  t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
+  t.equal(loadConfig({ PORT: '0' }).port, 0, 'PORT=0 (any free port) is allowed')
+  t.equal(loadConfig({ DATA_DIR: 'relative/dir' }).dataDir, path.resolve('relative/dir'), 'a relative DATA_DIR resolves against the cwd')
+  for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
+    t.equal(loadConfig({ LOG_LEVEL: level }).logLevel, level, `LOG_LEVEL=${level}`)
+  }
+})
+
+t.test('BASE_URL: derived from HOST and PORT unless given', async (t) => {
+  t.equal(loadConfig({ PORT: '3000' }).baseUrl, 'http://127.0.0.1:3000', 'from PORT')
+  t.equal(loadConfig({ HOST: 'rr.internal', PORT: '81' }).baseUrl, 'http://rr.internal:81', 'from HOST and PORT')
+  t.equal(loadConfig({ HOST: '0.0.0.0', PORT: '8081' }).baseUrl, 'http://127.0.0.1:8081', 'a wildcard IPv4 host is shown as 127.0.0.1')
+  t.equal(loadConfig({ HOST: '::', PORT: '8082' }).baseUrl, 'http://127.0.0.1:8082', 'a wildcard IPv6 host is shown as 127.0.0.1')
+  t.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0', 'the listen host itself is kept')
+  t.equal(loadConfig({ BASE_URL: 'https://rr.example.com', PORT: '9000' }).baseUrl, 'https://rr.example.com', 'BASE_URL wins over HOST/PORT')
+  t.equal(loadConfig({ BASE_URL: 'https://rr.example.com///' }).baseUrl, 'https://rr.example.com', 'trailing slashes are dropped')
+  t.equal(loadConfig({ BASE_URL: 'https://example.com/rankrelay/' }).baseUrl, 'https://example.com/rankrelay', 'a path prefix is kept, without its slash')
+})
+
+t.test('BASE_URL derived from an IPv6 HOST is a valid URL', async (t) => {
+  const { baseUrl } = loadConfig({ HOST: '::1', PORT: '8080' })
+  t.doesNotThrow(() => new URL(baseUrl), `${baseUrl} parses as a URL`)
+  t.equal(baseUrl, 'http://[::1]:8080')
+})
+
+t.test('empty strings count as unset', async (t) => {
+  const empty = Object.fromEntries(
+    [
+      'PORT',
+      'HOST',
+      'BASE_URL',
+      'DATA_DIR',
+      'DATABASE_URL',
+      'EVENTSTORE_URL',
+      'LOG_LEVEL',
+      'PLATFORM_KEY',
+      'READ_YOUR_WRITES_TIMEOUT_MS',
+      'BODY_LIMIT_BYTES',
+    ].map((name) => [name, '']),
+  )
+  t.same(loadConfig(empty), loadConfig({}), 'all empty equals none set')
+  t.equal(loadConfig({ PORT: '', HOST: 'rr.internal' }).baseUrl, 'http://rr.internal:8080', 'an empty PORT takes the default')
+  t.equal(loadConfig({ PLATFORM_KEY: '' }).platformKey, undefined, 'an empty PLATFORM_KEY means none (not an invalid key)')
+  t.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined, 'an empty DATABASE_URL means the embedded database')
+  t.equal(loadConfig({ EVENTSTORE_URL: '' }).eventStoreUrl, undefined, 'an empty EVENTSTORE_URL means the PostgreSQL event store')
+  t.equal(loadConfig({ BASE_URL: '', PORT: '7000' }).baseUrl, 'http://127.0.0.1:7000', 'an empty BASE_URL is derived')
+  t.equal(loadConfig({ DATA_DIR: '' }).dataDir, path.resolve('./.data'), 'an empty DATA_DIR takes the default')
+})
+
+t.test('a whitespace-only PORT is not silently port 0', async (t) => {
+  let port: number | undefined
+  try {
+    port = loadConfig({ PORT: ' ' }).port
+  } catch (error) {
+    t.type(error, ConfigError, 'rejected as a ConfigError')
+    return
+  }
+  t.equal(port, 8080, 'or treated as unset')
+})
+
+t.test('invalid values are rejected with a ConfigError naming the variable', async (t) => {
+  const bad: [string, string][] = [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['BASE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://u:p@localhost/db'],
+    ['DATABASE_URL', 'localhost:5432'],
+    ['EVENTSTORE_URL', 'http://localhost:2113'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_LEVEL', 'INFO'],
+    ['PLATFORM_KEY', 'bad'],
+    ['PLATFORM_KEY', 'rrk_short'],
+    ['PLATFORM_KEY', `sk_${'a'.repeat(40)}`],
+    ['PLATFORM_KEY', `rrk_${'a'.repeat(30)} spaces`],
+    ['READ_YOUR_WRITES_TIMEOUT_MS', '-5'],
+    ['READ_YOUR_WRITES_TIMEOUT_MS', '60001'],
+    ['READ_YOUR_WRITES_TIMEOUT_MS', 'soon'],
+    ['BODY_LIMIT_BYTES', '10'],
+    ['BODY_LIMIT_BYTES', String(200 * 1024 * 1024)],
+  ]
+  for (const [name, value] of bad) {
+    const label = `${name}=${JSON.stringify(value)}`
+    let caught: unknown
+    try {
+      loadConfig({ [name]: value })
+    } catch (error) {
+      caught = error
+    }
+    t.type(caught, ConfigError, `${label}: a ConfigError`)
+    t.equal((caught as Error | undefined)?.name, 'ConfigError', `${label}: named ConfigError`)
+    t.match((caught as Error | undefined)?.message ?? '', new RegExp(`^ {2}${name}: `, 'm'), `${label}: the message names ${name}`)
+  }
+})
+
+t.test('a ConfigError names every bad variable at once, and only those', async (t) => {
+  let caught: unknown
+  try {
+    loadConfig({ PORT: 'abc', PLATFORM_KEY: 'bad', HOST: 'fine.example' })
+  } catch (error) {
+    caught = error
+  }
+  t.type(caught, ConfigError)
+  t.type(caught, Error)
+  const message = (caught as Error).message
+  t.match(message, /^Invalid configuration:\n/)
+  t.match(message, /^ {2}PORT: /m)
+  t.match(message, /^ {2}PLATFORM_KEY: expected an rrk_ key/m)
+  t.notMatch(message, /HOST/)
+  t.notMatch(message, /bad/, 'the rejected value (it may be a secret) is not echoed')
+})
+
+t.test('reads process.env by default', async (t) => {
+  const saved = process.env.PORT
+  t.teardown(() => {
+    if (saved === undefined) delete process.env.PORT
+    else process.env.PORT = saved
+  })
+  process.env.PORT = '6543'
+  t.equal(loadConfig().port, 6543)
+})
