@@ -3,6 +3,7 @@ import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
 import type { EventStore } from '../commands/event-store/port.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
+import { Id } from '../domain/shared/values.js'
 
 /** What a handler gets: validated params, who calls, the read models, and the write side. */
 export interface RpcContext<TParams> {
@@ -27,47 +28,63 @@ export interface RpcContext<TParams> {
 
 export type Access = 'read' | 'write'
 
-export interface RpcDefinition<TParams extends z.ZodType = z.ZodType, TResult extends z.ZodType = z.ZodType> {
+export interface RpcDefinition<TParams extends z.ZodObject = z.ZodObject, TResult extends z.ZodType = z.ZodType> {
   readonly name: string
   /** The product domain the method is listed under (clients, org-admin, …). */
   readonly domain: string
   /** read needs the read scope; write needs write and waits for read-your-writes. */
   readonly access: Access
-  /** Takes an org_id: injected for organization keys, passed by platform keys. */
+  /**
+   * About an organization's records: the registry adds an optional `org_id` parameter, injected for
+   * organization keys and passed by platform keys (handlers read `ctx.orgId`, never the parameter).
+   */
   readonly orgScoped: boolean
   /** Only partner/platform keys (org_id null) may call it. */
   readonly platformOnly?: boolean
   readonly summary: string
+  /** The method's own parameters, as a strict object (unknown keys are refused). */
   readonly params: TParams
   readonly result: TResult
   readonly handler: (context: RpcContext<z.infer<TParams>>) => Promise<z.infer<TResult>>
 }
 
 /** Declares an RPC. Everything else (route, auth, validation, documents) is derived from the declaration. */
-export function rpc<TParams extends z.ZodType, TResult extends z.ZodType>(
+export function rpc<TParams extends z.ZodObject, TResult extends z.ZodType>(
   definition: RpcDefinition<TParams, TResult>,
 ): RpcDefinition<TParams, TResult> {
   return definition
 }
 
-export type AnyRpc = RpcDefinition<z.ZodType, z.ZodType>
+export type AnyRpc = RpcDefinition<z.ZodObject, z.ZodType>
+
+/** A declaration and the schema its request body is validated with. */
+export interface RegisteredRpc {
+  readonly definition: AnyRpc
+  /** `params`, plus `org_id` (an id, or null for "none") when the method is org-scoped. */
+  readonly input: z.ZodType
+}
+
+const OrgIdParam = Id.nullable().optional()
 
 /** The registry: deny by default, so only what is listed here can be called. */
 export class RpcRegistry {
-  readonly #byName = new Map<string, AnyRpc>()
+  readonly #byName = new Map<string, RegisteredRpc>()
 
   constructor(definitions: readonly AnyRpc[]) {
     for (const definition of definitions) {
       if (this.#byName.has(definition.name)) throw new Error(`RPC ${definition.name} is declared twice`)
-      this.#byName.set(definition.name, definition)
+      if ('org_id' in definition.params.shape) throw new Error(`RPC ${definition.name} declares org_id itself; set orgScoped`)
+      const input = definition.orgScoped ? definition.params.extend({ org_id: OrgIdParam }) : definition.params
+      this.#byName.set(definition.name, { definition, input })
     }
   }
 
-  get(name: string): AnyRpc | undefined {
+  get(name: string): RegisteredRpc | undefined {
+    // Own keys only: "__proto__" or "constructor" are not methods.
     return this.#byName.get(name)
   }
 
-  all(): AnyRpc[] {
+  all(): RegisteredRpc[] {
     return [...this.#byName.values()]
   }
 }

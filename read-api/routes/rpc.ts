@@ -32,14 +32,15 @@ export function describeIssues(error: z.ZodError): string {
 export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promise<void> {
   app.post<{ Params: { method: string } }>('/api/v1/rpc/:method', async (request, reply) => {
     const caller = await authenticateApiKey(deps.read, request.headers.authorization)
-    const definition = deps.registry.get(request.params.method)
-    if (!definition) throw new ApiError('method_not_allowed', `method ${request.params.method} is not available`)
+    const registered = deps.registry.get(request.params.method)
+    if (!registered) throw new ApiError('method_not_allowed', `method ${request.params.method} is not available`)
+    const definition = registered.definition
     requireScope(caller, definition.access)
     if (definition.platformOnly && caller.orgId !== null) throw new ApiError('platform_only', `${definition.name} needs a platform key`)
 
     const body = request.body ?? {}
     if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('validation_failed', '(body): expected a JSON object of parameters')
-    const parsed = definition.params.safeParse(body)
+    const parsed = registered.input.safeParse(body)
     if (!parsed.success) throw new ApiError('validation_failed', describeIssues(parsed.error))
     const params = parsed.data as Record<string, unknown>
     const requestedOrg = typeof params.org_id === 'number' ? params.org_id : undefined

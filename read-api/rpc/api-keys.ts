@@ -30,7 +30,6 @@ export const apiKeyRpcs = [
       name: Name,
       created_by_user_id: Id.nullable().default(null),
       notes: z.string().max(2000).default(''),
-      org_id: Id.nullable().optional(),
       scopes: z.string().max(100).default(DEFAULT_SCOPES),
     }),
     result: z.object({ id: Id, key: z.string(), name: z.string(), scopes: z.string(), org_id: Id.nullable() }),
@@ -54,7 +53,7 @@ export const apiKeyRpcs = [
     orgScoped: true,
     summary:
       "The organization's API keys (a platform key without org_id lists platform keys). Never returns keys or hashes, only a short hint.",
-    params: z.strictObject({ org_id: Id.optional(), include_revoked: z.boolean().default(false) }),
+    params: z.strictObject({ include_revoked: z.boolean().default(false) }),
     result: z.array(ApiKeyView),
     async handler(ctx) {
       let query = ctx.read
@@ -77,7 +76,7 @@ export const apiKeyRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Revoke an API key at once (it answers 401 from then on). Revoking twice is harmless.',
-    params: z.strictObject({ key_id: Id, org_id: Id.optional() }),
+    params: z.strictObject({ key_id: Id }),
     result: z.object({ id: Id, revoked: z.literal(true) }),
     async handler(ctx) {
       await revokeApiKey(ctx.write, ctx.command, { keyId: ctx.params.key_id, callerOrgId: ctx.orgId })

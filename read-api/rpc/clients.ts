@@ -24,6 +24,7 @@ import {
   servicesForClient,
   statusesFor,
   visibleClient,
+  type ClientRow,
   type ClientView,
 } from '../../projections/clients/queries.js'
 import type { ReadDb } from '../../projections/tables.js'
@@ -128,6 +129,25 @@ function asOfView(
   }
 }
 
+/** A read about one client, by client_id: the client if the caller may see it, else the same not-found. */
+function clientRead<TResult extends z.ZodType>(
+  name: string,
+  summary: string,
+  result: TResult,
+  read: (db: ReadDb, client: ClientRow) => Promise<z.infer<TResult>>,
+) {
+  return rpc({
+    name,
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary,
+    params: z.strictObject({ client_id: Id }),
+    result,
+    handler: async (ctx) => read(ctx.read, await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)),
+  })
+}
+
 export const clientRpcs = [
   rpc({
     name: 'add_client',
@@ -135,7 +155,7 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Create a client (a tracked website) with its services, locations, slug, status and settings. Returns the new client id.',
-    params: z.strictObject({ client: ClientInput, org_id: Id.optional() }),
+    params: z.strictObject({ client: ClientInput }),
     result: Id,
     async handler(ctx) {
       const orgId = requireOrgId(ctx.orgId)
@@ -159,7 +179,7 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'One client with its services and locations. With as_of (ISO time), the client as it was then, folded from its history.',
-    params: z.strictObject({ client_id: Id, as_of: z.iso.datetime({ offset: true }).optional(), org_id: Id.optional() }),
+    params: z.strictObject({ client_id: Id, as_of: z.iso.datetime({ offset: true }).optional() }),
     result: ClientViewSchema,
     async handler(ctx) {
       const { client_id, as_of } = ctx.params
@@ -182,7 +202,6 @@ export const clientRpcs = [
       include_deleted: z.boolean().default(false),
       include_paused: z.boolean().default(true),
       include_staging: z.boolean().default(true),
-      org_id: Id.optional(),
     }),
     result: z.array(ClientViewSchema),
     async handler(ctx) {
@@ -202,7 +221,7 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's deleted clients.",
-    params: z.strictObject({ org_id: Id.optional() }),
+    params: z.strictObject({}),
     result: z.array(ClientViewSchema),
     async handler(ctx) {
       return clientViews(ctx.read, await listClients(ctx.read, requireOrgId(ctx.orgId), ['deleted']))
@@ -214,20 +233,11 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'Clients with status active (paused, staging and deleted are not counted: the billable seats).',
-    params: z.strictObject({ org_id: Id.optional() }),
+    params: z.strictObject({}),
     result: z.number().int(),
     handler: async (ctx) => countActiveClients(ctx.read, requireOrgId(ctx.orgId)),
   }),
-  rpc({
-    name: 'get_client_org_id',
-    domain,
-    access: 'read',
-    orgScoped: true,
-    summary: 'The organization id a client belongs to.',
-    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
-    result: Id,
-    handler: async (ctx) => (await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)).org_id,
-  }),
+  clientRead('get_client_org_id', 'The organization id a client belongs to.', Id, async (_db, client) => client.org_id),
   rpc({
     name: 'update_client',
     domain,
@@ -239,7 +249,6 @@ export const clientRpcs = [
       name: Name.optional(),
       website_url: WebsiteUrl.optional(),
       slug: Slug.optional(),
-      org_id: Id.optional(),
     }),
     result: ClientViewSchema,
     async handler(ctx) {
@@ -259,7 +268,7 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Set a client active, paused, staging or deleted (a deleted client can be restored by setting it active).',
-    params: z.strictObject({ client_id: Id, status: ClientStatus, org_id: Id.optional() }),
+    params: z.strictObject({ client_id: Id, status: ClientStatus }),
     result: ClientViewSchema,
     async handler(ctx) {
       const { client_id, status } = ctx.params
@@ -268,26 +277,16 @@ export const clientRpcs = [
       return viewOf(ctx.read, ctx.orgId, client_id)
     },
   }),
-  rpc({
-    name: 'get_all_client_settings',
-    domain,
-    access: 'read',
-    orgScoped: true,
-    summary: "A client's settings as an object of key to text value.",
-    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
-    result: z.record(z.string(), z.string()),
-    async handler(ctx) {
-      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
-      return clientSettings(ctx.read, ctx.params.client_id)
-    },
-  }),
+  clientRead('get_all_client_settings', "A client's settings as an object of key to text value.", z.record(z.string(), z.string()), (db, client) =>
+    clientSettings(db, client.id),
+  ),
   rpc({
     name: 'get_client_setting',
     domain,
     access: 'read',
     orgScoped: true,
     summary: 'One setting of a client, or null when it was never set.',
-    params: z.strictObject({ client_id: Id, key: SettingKey, org_id: Id.optional() }),
+    params: z.strictObject({ client_id: Id, key: SettingKey }),
     result: z.string().nullable(),
     async handler(ctx) {
       await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -300,7 +299,7 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Set one client setting (text). The setting attention_flag flags the client for attention; empty clears it.',
-    params: z.strictObject({ client_id: Id, key: SettingKey, value: SettingValue, org_id: Id.optional() }),
+    params: z.strictObject({ client_id: Id, key: SettingKey, value: SettingValue }),
     result: z.object({ client_id: Id, key: z.string(), value: z.string() }),
     async handler(ctx) {
       const { client_id, key, value } = ctx.params
@@ -314,27 +313,18 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'Clients of the organization whose attention_flag setting is not empty, with the flag text.',
-    params: z.strictObject({ org_id: Id.optional() }),
+    params: z.strictObject({}),
     result: z.array(z.object({ client_id: Id, client_name: z.string(), attention_flag: z.string(), updated_at: z.string() })),
     handler: async (ctx) => attentionFlags(ctx.read, requireOrgId(ctx.orgId)),
   }),
-  rpc({
-    name: 'get_client_slug',
-    domain,
-    access: 'read',
-    orgScoped: true,
-    summary: "A client's URL slug (empty when it has none).",
-    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
-    result: z.string(),
-    handler: async (ctx) => (await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)).slug,
-  }),
+  clientRead('get_client_slug', "A client's URL slug (empty when it has none).", z.string(), async (_db, client) => client.slug),
   rpc({
     name: 'get_client_id_by_slug',
     domain,
     access: 'read',
     orgScoped: true,
     summary: 'The id of the non-deleted client with this slug in the organization, or null.',
-    params: z.strictObject({ slug: z.string().trim().min(1).max(100), org_id: Id.optional() }),
+    params: z.strictObject({ slug: z.string().trim().min(1).max(100) }),
     result: Id.nullable(),
     handler: async (ctx) => clientWithSlug(ctx.read, requireOrgId(ctx.orgId), ctx.params.slug),
   }),
@@ -344,7 +334,7 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'Every non-deleted client of the organization that has a slug, as {client_id, slug}.',
-    params: z.strictObject({ org_id: Id.optional() }),
+    params: z.strictObject({}),
     result: z.array(z.object({ client_id: Id, slug: z.string() })),
     async handler(ctx) {
       return ctx.read
@@ -365,7 +355,6 @@ export const clientRpcs = [
     summary: 'Add a service to a client (get-or-create by name, case-insensitive). Returns the service id.',
     params: z.strictObject({
       service: z.strictObject({ client_id: Id, name: Name, description: z.string().max(2000).default('') }),
-      org_id: Id.optional(),
     }),
     result: Id,
     async handler(ctx) {
@@ -389,7 +378,6 @@ export const clientRpcs = [
       location: z
         .strictObject({ client_id: Id, ...LocationFields })
         .transform((l, ctx) => ({ client_id: l.client_id, ...withDisplayName(l, ctx) })),
-      org_id: Id.optional(),
     }),
     result: Id,
     async handler(ctx) {
@@ -405,39 +393,17 @@ export const clientRpcs = [
       return locationId
     },
   }),
-  rpc({
-    name: 'get_services_for_client',
-    domain,
-    access: 'read',
-    orgScoped: true,
-    summary: "A client's services.",
-    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
-    result: z.array(ServiceView),
-    async handler(ctx) {
-      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
-      return servicesForClient(ctx.read, ctx.params.client_id)
-    },
-  }),
-  rpc({
-    name: 'get_locations_for_client',
-    domain,
-    access: 'read',
-    orgScoped: true,
-    summary: "A client's current locations.",
-    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
-    result: z.array(LocationView),
-    async handler(ctx) {
-      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
-      return locationsForClient(ctx.read, ctx.params.client_id)
-    },
-  }),
+  clientRead('get_services_for_client', "A client's services.", z.array(ServiceView), (db, client) => servicesForClient(db, client.id)),
+  clientRead('get_locations_for_client', "A client's current locations.", z.array(LocationView), (db, client) =>
+    locationsForClient(db, client.id),
+  ),
   rpc({
     name: 'delete_locations_for_client',
     domain,
     access: 'write',
     orgScoped: true,
     summary: "Remove all of a client's locations. Returns how many were removed.",
-    params: z.strictObject({ client_id: Id, org_id: Id.optional() }),
+    params: z.strictObject({ client_id: Id }),
     result: z.object({ deleted: z.number().int() }),
     async handler(ctx) {
       const { removed } = await removeLocations(ctx.write, ctx.command, { clientId: ctx.params.client_id, callerOrgId: ctx.orgId })

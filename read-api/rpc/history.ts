@@ -66,7 +66,7 @@ export const historyRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "An entity's full history from the event log, newest first: every change with its actor and time.",
-    params: z.strictObject({ entity_type: z.enum(ENTITY_TYPES), entity_id: Id, limit: Limit.default(50), org_id: Id.optional() }),
+    params: z.strictObject({ entity_type: z.enum(ENTITY_TYPES), entity_id: Id, limit: Limit.default(50) }),
     result: z.array(HistoryEntry),
     async handler(ctx) {
       const { entity_type, entity_id, limit } = ctx.params
@@ -84,7 +84,6 @@ export const historyRpcs = [
       client_id: Id,
       limit: Limit.default(50),
       entity_type: z.enum(['client', 'service', 'location', 'setting']).optional(),
-      org_id: Id.optional(),
     }),
     result: z.array(HistoryEntry.extend({ entity_type: z.string() })),
     async handler(ctx) {
@@ -103,7 +102,6 @@ export const historyRpcs = [
     orgScoped: true,
     summary: "The organization's recent activity from the log, newest first; filter by user_id or client_id.",
     params: z.strictObject({
-      org_id: Id.optional(),
       days: z.number().int().min(1).max(3660).default(30),
       user_id: Id.optional(),
       client_id: Id.optional(),

@@ -27,7 +27,7 @@ export const organizationRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The caller's organization (platform keys pass org_id).",
-    params: z.strictObject({ org_id: Id.optional() }),
+    params: z.strictObject({}),
     result: OrganizationView,
     async handler(ctx) {
       const orgId = requireOrgId(ctx.orgId)

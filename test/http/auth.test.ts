@@ -79,7 +79,7 @@ t.test('a read-only key gets 403 insufficient_scope on every write RPC, and noth
   const readOnly = await keyFor(ts, org.orgId, 'read')
   const platformReadOnly = await keyFor(ts, null, 'read', 'platform read-only')
 
-  const writes = ts.system.registry.all().filter((d) => d.access === 'write').map((d) => d.name)
+  const writes = ts.system.registry.all().map((r) => r.definition).filter((d) => d.access === 'write').map((d) => d.name)
   for (const expected of [
     'create_organization',
     'create_api_key',

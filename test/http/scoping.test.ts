@@ -102,7 +102,7 @@ t.test("another organization's client answers exactly like a missing one, on eve
   // Guard: every registered RPC that requires a top-level client_id is covered here (get_org_activity's
   // optional client_id is a filter, checked separately below).
   const covered = new Set(CLIENT_CASES.map((c) => c.method))
-  for (const definition of ts.system.registry.all()) {
+  for (const { definition } of ts.system.registry.all()) {
     const shape = (definition.params as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }).shape ?? {}
     const clientId = shape.client_id
     if (clientId && !clientId.safeParse(undefined).success) {
