@@ -51,11 +51,11 @@ async function withSlug(
   try {
     outcome = await write()
   } catch (error) {
-    await slugCommand(deps, context, 'ReleaseSlug', orgId, slug, clientId)
+    await releaseSlug(deps, context, orgId, slug, clientId)
     throw error
   }
   const holds = outcome.state.slug === slug && outcome.state.status !== 'deleted'
-  if (!holds) await slugCommand(deps, context, 'ReleaseSlug', orgId, slug, clientId)
+  if (!holds) await releaseSlug(deps, context, orgId, slug, clientId)
   return outcome
 }
 
@@ -83,9 +83,7 @@ export async function addClient(
   const clientId = await deps.ids.next('client')
   const serviceIds = await deps.ids.nextMany('service', input.services.length)
   const locationIds = await deps.ids.nextMany('location', input.locations.length)
-  const slug = input.status === 'deleted' ? '' : input.slug
-  const outcome = await withSlug(deps, context, input.orgId, slug, clientId, () =>
-    run(deps, context, {
+  const command: ClientCommand = {
     type: 'AddClient',
     client_id: clientId,
     org_id: input.orgId,
@@ -96,8 +94,10 @@ export async function addClient(
     services: input.services.map((s, i) => ({ service_id: serviceIds[i]!, ...s })),
     locations: input.locations.map((l, i) => ({ location_id: locationIds[i]!, ...l })),
     settings: input.settings,
-  }),
-  )
+  }
+  // A client created deleted holds no slug; restoring it claims the slug then.
+  const slug = input.status === 'deleted' ? '' : input.slug
+  const outcome = await withSlug(deps, context, input.orgId, slug, clientId, () => run(deps, context, command))
   return { clientId, position: outcome.position }
 }
 
