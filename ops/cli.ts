@@ -1,4 +1,6 @@
+import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { runBench } from './bench/run.js'
 import { ConfigError, loadConfig } from './config.js'
 import { DataDirInUseError } from './data-dir.js'
 import { migrate } from './commands/migrate.js'
@@ -22,6 +24,8 @@ Commands:
                                        position, stream, revision), after position <pos> when given.
   create-platform-key [--name <name>]  Mint another platform (cross-organization) key; printed once.
   migrate                              Apply pending migrations and create missing read models.
+  bench [name…] [--repeat N] [--quick] Run the benchmarks (all, or the named scenarios) on a fresh embedded
+                                       PostgreSQL; prints a table and writes bench/results.json.
   help                                 This text.
 
 Every command works while the service runs, against the same DATA_DIR or DATABASE_URL.
@@ -36,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP)
     return 0
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
     options: {
       role: { type: 'string', default: 'all' },
@@ -44,13 +48,17 @@ async function main(argv: string[]): Promise<number> {
       from: { type: 'string' },
       name: { type: 'string', default: 'Platform key' },
       help: { type: 'boolean', short: 'h' },
+      repeat: { type: 'string', default: '3' },
+      quick: { type: 'boolean', default: false },
     },
     strict: true,
+    allowPositionals: true,
   })
   if (values.help) {
     process.stdout.write(HELP)
     return 0
   }
+  if (command !== 'bench' && positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`)
   const config = loadConfig()
   switch (command) {
     case 'serve': {
@@ -72,6 +80,12 @@ async function main(argv: string[]): Promise<number> {
     case 'migrate':
       await migrate(config)
       return 0
+    case 'bench': {
+      const repeat = Number(values.repeat)
+      if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new UsageError('--repeat must be 1 to 20')
+      await runBench({ names: positionals, repeat, quick: values.quick!, output: path.resolve('bench/results.json'), serverUrl: process.env.BENCH_DATABASE_URL })
+      return 0
+    }
     default:
       throw new UsageError(`Unknown command "${command}"`)
   }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { RecordedEvent } from '../commands/event-store/port.js'
 import { READ_MODEL_VERSION } from '../migrations/read-models/index.js'
-import type { Projector } from './projector.js'
+import { handlerFor, type Projector } from './projector.js'
 import type { ReadDb, ReadModels } from './tables.js'
 
 /**
@@ -28,11 +28,19 @@ export async function insertCheckpoint(db: Kysely<any>, schema: string, group: s
     .execute()
 }
 
-/** Applies each event to each projector that handles its type (or `*`), in order. */
+/**
+ * Applies the events, in order, to each projector that handles their type (or `*`). Projectors write only
+ * their own tables, so each one takes the whole batch in turn: in a few statements when it has a batch
+ * form, else event by event.
+ */
 export async function applyEvents(db: ReadDb, projectors: readonly Projector[], events: readonly RecordedEvent[]): Promise<void> {
-  for (const event of events) {
-    for (const projector of projectors) {
-      const handler = projector.handlers[event.type] ?? projector.handlers['*']
+  for (const projector of projectors) {
+    if (projector.applyBatch) {
+      await projector.applyBatch(db, events)
+      continue
+    }
+    for (const event of events) {
+      const handler = handlerFor(projector, event.type)
       if (handler) await handler(db, event)
     }
   }

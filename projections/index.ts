@@ -4,7 +4,7 @@ import { clientsProjector } from './clients/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import type { Projector } from './projector.js'
 
-/** Every projector of the main group, applied in this order to each event. */
+/** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [organizationsProjector, apiKeysProjector, clientsProjector, activityProjector]
 
 export const MAIN_GROUP = 'main'

@@ -4,13 +4,28 @@ import type { ReadDb } from './tables.js'
 /**
  * A projector maps event types to read-model writes. Every handler is idempotent (the same event applied
  * twice leaves the same rows), takes its times from the event's metadata (so a rebuild reproduces them),
- * and never reads the event store.
+ * and never reads the event store. A projector writes only its own tables, so projectors never see each
+ * other's writes and each can apply a whole batch before the next one does.
  */
 export type ProjectionHandler = (db: ReadDb, event: RecordedEvent) => Promise<void>
 
+/**
+ * Applies a batch of events (in log order; redeliveries included) with exactly the effect of calling the
+ * projector's handlers on each event in turn, in a few statements instead of one or more per event.
+ */
+export type BatchHandler = (db: ReadDb, events: readonly RecordedEvent[]) => Promise<void>
+
 export interface Projector {
   readonly name: string
+  /** The event types the projector handles (`*`: every type), and the write each one means. */
   readonly handlers: Readonly<Record<string, ProjectionHandler>>
+  /** Optional: the same writes for a whole batch (catch-up and rebuild apply thousands of events per batch). */
+  readonly applyBatch?: BatchHandler
+}
+
+/** The handler a projector applies to an event, if any. */
+export function handlerFor(projector: Projector, type: string): ProjectionHandler | undefined {
+  return projector.handlers[type] ?? projector.handlers['*']
 }
 
 /** The event's business time: metadata.occurred_at, falling back to when the store recorded it. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import type { EventStore, Position } from '../commands/event-store/port.js'
+import type { EventStore, Position, RecordedEvent } from '../commands/event-store/port.js'
 import { createReadModelSchema, LIVE_SCHEMA } from '../migrations/read-models/index.js'
 import { applyBatch, applyBatchLocked, insertCheckpoint, SWAP_LOCK_KEY } from './checkpoint.js'
 import type { Projector } from './projector.js'
@@ -43,7 +43,8 @@ export class RebuildInProgressError extends Error {
  */
 export async function rebuildReadModels(options: RebuildOptions): Promise<RebuildProgress> {
   const { store, db, projectors, group } = options
-  const batchSize = options.batchSize ?? 1000
+  // Large batches: the per-batch round trips (lock, checkpoint, commit) are paid once per 5,000 events.
+  const batchSize = options.batchSize ?? 5000
   return db.connection().execute(async (conn) => {
     const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext('read-models:rebuild')) as locked`.execute(conn)
     if (!rows[0]?.locked) throw new RebuildInProgressError()
@@ -72,9 +73,12 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
       }
 
       let position: Position | null = null
+      let next = readAhead(store, position, batchSize)
       for (;;) {
-        const page = await readPage(store, position, batchSize)
+        const page = await next
         if (page.length === 0) break
+        // The next page is read while this one is applied: reading and writing overlap.
+        next = readAhead(store, page[page.length - 1]!.position, batchSize)
         if (!(await applyBatch(db, NEXT_SCHEMA, group, projectors, page, position))) {
           throw new Error('The rebuild schema was changed by someone else; aborting')
         }
@@ -113,7 +117,14 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   })
 }
 
-async function readPage(store: EventStore, after: Position | null, limit: number) {
+/** A page read in the background; awaited later (a failure then surfaces there, not as an unhandled rejection). */
+function readAhead(store: EventStore, after: Position | null, limit: number): Promise<RecordedEvent[]> {
+  const page = readPage(store, after, limit)
+  page.catch(() => {})
+  return page
+}
+
+async function readPage(store: EventStore, after: Position | null, limit: number): Promise<RecordedEvent[]> {
   const page = []
   for await (const event of store.readAll({ after: after ?? undefined, maxCount: limit })) page.push(event)
   return page

@@ -52,13 +52,17 @@ const casByMode = {
           returning revision - $2 as prev`,
 } as const
 
-function appendSql(mode: keyof typeof casByMode): string {
-  // One statement per batch: the CAS and the inserts commit together or not at all.
+type AppendMode = keyof typeof casByMode
+
+function appendSql(mode: AppendMode): string {
+  // One statement per batch: the CAS and the inserts commit together or not at all. The events come as one
+  // jsonb array (one JSON.stringify, one parse on the server): cheaper on both sides than four arrays of
+  // escaped strings. `->` keeps a JSON null as jsonb 'null', never SQL NULL.
   return `with s as (${casByMode[mode]}),
   e as (
     insert into es_events (event_id, stream_name, stream_revision, type, data, metadata)
-    select x.id, $1, s.prev + x.ord, x.type, x.data, x.metadata
-    from s, unnest($4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[]) with ordinality as x(id, type, data, metadata, ord)
+    select (x.e->>'id')::uuid, $1, s.prev + x.ord, x.e->>'type', x.e->'data', x.e->'metadata'
+    from s, jsonb_array_elements($4::jsonb) with ordinality as x(e, ord)
     order by x.ord
     returning global_position, transaction_id, stream_revision
   )
@@ -66,6 +70,42 @@ function appendSql(mode: keyof typeof casByMode): string {
          max(transaction_id::text) as txid
   from e`
 }
+
+/**
+ * The CAS for a single-event append (the common case): each returns the stream's new revision, which is the
+ * event's. No arrays, no aggregate: about half the server time of the batch statement for one event.
+ */
+const casOneByMode = {
+  any: `insert into es_streams (stream_name, revision) values ($1, 0)
+        on conflict (stream_name) do update set revision = es_streams.revision + 1
+        returning revision`,
+  no_stream: `insert into es_streams (stream_name, revision) values ($1, 0)
+              on conflict (stream_name) do nothing returning revision`,
+  stream_exists: `update es_streams set revision = revision + 1 where stream_name = $1 returning revision`,
+  exact: `update es_streams set revision = revision + 1 where stream_name = $1 and revision = $6::bigint
+          returning revision`,
+} as const
+
+function appendOneSql(mode: AppendMode): string {
+  // No row when the CAS fails: the caller then tells a conflict from an idempotent re-append.
+  return `with s as (${casOneByMode[mode]})
+  insert into es_events (event_id, stream_name, stream_revision, type, data, metadata)
+  select $2::uuid, $1, s.revision, $3, $4::jsonb, $5::jsonb from s
+  returning stream_revision::text as revision, global_position::text as seq, transaction_id::text as txid`
+}
+
+const MODES = Object.keys(casByMode) as AppendMode[]
+
+/**
+ * Named statements: each connection parses and plans them once, then only binds and executes (an unnamed
+ * statement is parsed and planned on every append, which cost more than the append itself).
+ */
+const APPEND_STATEMENTS = Object.fromEntries(
+  MODES.map((mode) => [mode, { name: `rr_es_append_${mode}`, text: appendSql(mode) }]),
+) as Record<AppendMode, { readonly name: string; readonly text: string }>
+const APPEND_ONE_STATEMENTS = Object.fromEntries(
+  MODES.map((mode) => [mode, { name: `rr_es_append_one_${mode}`, text: appendOneSql(mode) }]),
+) as Record<AppendMode, { readonly name: string; readonly text: string }>
 
 const SELECT_COLUMNS = `event_id, type, data, metadata, stream_name, stream_revision::text as stream_revision,
   transaction_id::text as txid, global_position::text as seq, recorded_at`
@@ -124,19 +164,26 @@ export class PostgresEventStore implements EventStore {
   async append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return this.#checkOnly(stream, expected)
     const ids = events.map((e) => e.id ?? randomUUID())
-    const mode = typeof expected === 'bigint' ? 'exact' : expected
-    const params = [
-      stream,
-      events.length,
-      typeof expected === 'bigint' ? expected.toString() : null,
-      ids,
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data ?? null)),
-      events.map((e) => JSON.stringify(e.metadata)),
-    ]
+    const mode: AppendMode = typeof expected === 'bigint' ? 'exact' : expected
+    let values: unknown[]
+    let statement: { readonly name: string; readonly text: string }
+    if (events.length === 1) {
+      const event = events[0]!
+      statement = APPEND_ONE_STATEMENTS[mode]
+      values = [stream, ids[0], event.type, JSON.stringify(event.data ?? null), JSON.stringify(event.metadata)]
+      if (typeof expected === 'bigint') values.push(expected.toString())
+    } else {
+      statement = APPEND_STATEMENTS[mode]
+      values = [
+        stream,
+        events.length,
+        typeof expected === 'bigint' ? expected.toString() : null,
+        JSON.stringify(events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data ?? null, metadata: e.metadata }))),
+      ]
+    }
     let row: { revision: string | null; seq: string | null; txid: string | null } | undefined
     try {
-      const result = await this.#pool.query(appendSql(mode), params)
+      const result = await this.#pool.query({ name: statement.name, text: statement.text, values })
       row = result.rows[0]
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error

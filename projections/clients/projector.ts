@@ -4,6 +4,7 @@ import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import { nextStatusTimes, type StatusTimes } from '../../domain/clients/values.js'
+import { applyClientEvents } from './batch.js'
 
 const statusColumns = (times: StatusTimes) => ({ deactivated_at: times.deactivatedAt, deleted_at: times.deletedAt })
 
@@ -17,8 +18,13 @@ async function touch(db: ReadDb, event: RecordedEvent): Promise<void> {
     .execute()
 }
 
+/**
+ * The handlers below are the definition, event by event; `applyBatch` (batch.ts) folds a whole batch with
+ * the same semantics in one statement per table, and is what the runner and the rebuild use.
+ */
 export const clientsProjector: Projector = {
   name: 'clients',
+  applyBatch: applyClientEvents,
   handlers: {
     async ClientAdded(db, event) {
       const d = event.data

@@ -51,20 +51,54 @@ export async function clientViews(db: ReadDb, rows: readonly ClientRow[]): Promi
   }
   const servicesBy = group(services)
   const locationsBy = group(locations)
-  return rows.map((r) => ({
+  return rows.map((r) => toView(r, servicesBy.get(r.id) ?? [], locationsBy.get(r.id) ?? []))
+}
+
+function toView(r: ClientRow, services: string[], locations: string[]): ClientView {
+  return {
     id: r.id,
     org_id: r.org_id,
     name: r.name,
     website_url: r.website_url,
     slug: r.slug,
     status: r.status as ClientStatus,
-    services: servicesBy.get(r.id) ?? [],
-    locations: locationsBy.get(r.id) ?? [],
+    services,
+    locations,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
     deactivated_at: iso(r.deactivated_at),
     deleted_at: iso(r.deleted_at),
-  }))
+  }
+}
+
+/**
+ * One client as clientViews shows it, if the caller may see it (else the same not-found as visibleClient):
+ * the row, its service names and its current location names in one statement, so a read of one client is
+ * one round trip.
+ */
+export async function visibleClientView(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientView> {
+  let query = db
+    .selectFrom('clients as c')
+    .selectAll('c')
+    .select((eb) => [
+      eb
+        .selectFrom('client_services as s')
+        .select(sql<string[] | null>`array_agg(s.name order by s.id)`.as('names'))
+        .whereRef('s.client_id', '=', 'c.id')
+        .as('service_names'),
+      eb
+        .selectFrom('client_locations as l')
+        .select(sql<string[] | null>`array_agg(l.name order by l.id)`.as('names'))
+        .whereRef('l.client_id', '=', 'c.id')
+        .where('l.removed_at', 'is', null)
+        .as('location_names'),
+    ])
+    .where('c.id', '=', clientId)
+  if (orgId !== null) query = query.where('c.org_id', '=', orgId)
+  const row = await query.executeTakeFirst()
+  if (!row) throw new NotFoundError('client', clientId)
+  const { service_names, location_names, ...client } = row
+  return toView(client, service_names ?? [], location_names ?? [])
 }
 
 export interface ClientListFilter {

@@ -24,6 +24,7 @@ import {
   servicesForClient,
   statusesFor,
   visibleClient,
+  visibleClientView,
   type ClientRow,
   type ClientView,
 } from '../../projections/clients/queries.js'
@@ -101,9 +102,8 @@ const LocationView = z.object({
   created_at: z.string(),
 })
 
-async function viewOf(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientView> {
-  const [view] = await clientViews(db, [await visibleClient(db, orgId, clientId)])
-  return view!
+function viewOf(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientView> {
+  return visibleClientView(db, orgId, clientId)
 }
 
 /** The point-in-time view, folded from the client's stream; same shape as the live one. */

@@ -1,0 +1,16 @@
+import { sql, type RawBuilder } from 'kysely'
+
+/** One column of rows passed as a single array parameter, with the PostgreSQL type of its elements. */
+export type UnnestColumn = readonly [values: readonly unknown[], elementType: 'bigint' | 'text' | 'uuid' | 'timestamptz']
+
+/** Dates as ISO-8601 text (exact to the millisecond, like a Date; cheaper than pg's per-element formatting). */
+const asParameter = ([values, type]: UnnestColumn): readonly unknown[] =>
+  type === 'timestamptz' ? values.map((v) => (v instanceof Date ? v.toISOString() : v)) : values
+
+/**
+ * `select * from unnest($1::bigint[], $2::text[], …)`: any number of rows in one statement with one
+ * parameter per column (a multi-row VALUES list needs one per cell, and hits the 65,535 limit).
+ */
+export function unnestRows<Row>(columns: readonly UnnestColumn[]): RawBuilder<Row> {
+  return sql<Row>`select * from unnest(${sql.join(columns.map((column) => sql`${asParameter(column)}::${sql.raw(column[1])}[]`))})`
+}
