@@ -18,6 +18,23 @@ interface NewKey {
   revoked_at: Date | null
 }
 
+/** The api_keys row an ApiKeyCreated event makes (one mapping for the per-event and the batch form). */
+function keyRow(event: RecordedEvent): NewKey {
+  const d = event.data
+  return {
+    id: d.key_id,
+    org_id: d.org_id,
+    name: d.name,
+    notes: d.notes,
+    scopes: d.scopes.join(','),
+    key_hash: d.key_hash,
+    key_hint: d.key_hint,
+    created_by_user_id: d.created_by_user_id,
+    created_at: occurredAt(event),
+    revoked_at: null,
+  }
+}
+
 /**
  * The batch form of the handlers below, with their semantics: a key is inserted if absent (the first event
  * wins) and a revocation stamps only a key that exists by then and is not revoked yet. The keys a batch
@@ -38,18 +55,7 @@ async function applyApiKeyEvents(db: ReadDb, batch: readonly RecordedEvent[]): P
     const d = event.data
     if (event.type === 'ApiKeyCreated') {
       if (revocable.has(d.key_id) || created.has(d.key_id)) continue
-      const row: NewKey = {
-        id: d.key_id,
-        org_id: d.org_id,
-        name: d.name,
-        notes: d.notes,
-        scopes: d.scopes.join(','),
-        key_hash: d.key_hash,
-        key_hint: d.key_hint,
-        created_by_user_id: d.created_by_user_id,
-        created_at: occurredAt(event),
-        revoked_at: null,
-      }
+      const row = keyRow(event)
       created.set(d.key_id, row)
       if (revokedIds.length > 0) revocable.set(d.key_id, { revoked_at: null, row })
       continue
@@ -101,21 +107,9 @@ export const apiKeysProjector: Projector = {
   applyBatch: applyApiKeyEvents,
   handlers: {
     async ApiKeyCreated(db, event) {
-      const d = event.data
       await db
         .insertInto('api_keys')
-        .values({
-          id: d.key_id,
-          org_id: d.org_id,
-          name: d.name,
-          notes: d.notes,
-          scopes: d.scopes.join(','),
-          key_hash: d.key_hash,
-          key_hint: d.key_hint,
-          created_by_user_id: d.created_by_user_id,
-          created_at: occurredAt(event),
-          revoked_at: null,
-        })
+        .values(keyRow(event))
         .onConflict((oc) => oc.column('id').doNothing())
         .execute()
     },
