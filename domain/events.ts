@@ -1,4 +1,9 @@
 import type { z } from 'zod'
+import { aeoCaptureEventSchemas } from './aeo/captures/events.js'
+import { aeoQuestionEventSchemas } from './aeo/questions/events.js'
+import { aeoReportEventSchemas } from './aeo/reports/events.js'
+import { aeoAgentEventSchemas, aeoCadenceEventSchemas, aeoRunEventSchemas } from './aeo/runs/events.js'
+import { aeoTrackerEventSchemas } from './aeo/tracker/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
@@ -15,6 +20,13 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...clientEventSchemas,
   ...clientSlugEventSchemas,
   ...platformEventSchemas,
+  ...aeoQuestionEventSchemas,
+  ...aeoCadenceEventSchemas,
+  ...aeoRunEventSchemas,
+  ...aeoAgentEventSchemas,
+  ...aeoCaptureEventSchemas,
+  ...aeoTrackerEventSchemas,
+  ...aeoReportEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationResultSet } from '
 import * as eventStore from './0001-event-store.js'
 import * as idSequences from './0002-id-sequences.js'
 import * as serviceSettings from './0003-service-settings.js'
+import * as aeo from './0004-aeo.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -11,6 +12,7 @@ export const migrations: Record<string, Migration> = {
   '0001-event-store': eventStore,
   '0002-id-sequences': idSequences,
   '0003-service-settings': serviceSettings,
+  '0004-aeo': aeo,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

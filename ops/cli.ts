@@ -15,7 +15,8 @@ Usage: npm start                      serve the API (same as: npm run ops -- ser
        npm run ops -- <command> [options]
 
 Commands:
-  serve [--role all|api|projections]   Run the service: migrations, projections and the HTTP API (role all),
+  serve [--role all|api|projections|processors]
+                                       Run the service: migrations, projections, processors and the HTTP API (role all),
                                        or one role of a split deployment.
   rebuild                              Rebuild every read model from the log into a fresh schema while the
                                        service keeps serving, then swap; prints progress (events/s, ETA).

@@ -2,6 +2,8 @@ import net from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
+import type { AeoSettings } from '../commands/aeo/settings.js'
+import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
  * Every setting, from the environment, validated once at start. A bad value stops the service with a
@@ -24,6 +26,22 @@ const Env = z.object({
   PLATFORM_KEY: z.string().regex(API_KEY_PATTERN, 'expected an rrk_ key: rrk_ followed by 20 or more letters, digits, _ or -').optional(),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  AEO_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
+  AEO_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  AEO_RECORD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  AEO_AGENT_ONLINE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  AEO_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.sweepIntervalMs),
+  AEO_AGENT_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.agentPollMs),
+  AEO_AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_AEO_PROCESSOR_SETTINGS.agentConcurrency),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  ANTHROPIC_MODEL: z.string().default(DEFAULT_MODELS.claude),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().default(DEFAULT_MODELS.openai),
+  GEMINI_API_KEY: z.string().optional(),
+  GEMINI_BASE_URL: z.url().optional(),
+  GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
 })
 
 export interface Config {
@@ -39,6 +57,8 @@ export interface Config {
   readonly platformKey: string | undefined
   readonly readYourWritesTimeoutMs: number
   readonly bodyLimit: number
+  readonly aeo: AeoSettings
+  readonly aeoProcessors: AeoProcessorSettings
 }
 
 export class ConfigError extends Error {
@@ -75,5 +95,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformKey: e.PLATFORM_KEY,
     readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
     bodyLimit: e.BODY_LIMIT_BYTES,
+    aeo: {
+      claimLeaseSeconds: e.AEO_CLAIM_LEASE_SECONDS,
+      maxAttempts: e.AEO_MAX_ATTEMPTS,
+      recordRetentionDays: e.AEO_RECORD_RETENTION_DAYS,
+      agentOnlineSeconds: e.AEO_AGENT_ONLINE_SECONDS,
+    },
+    aeoProcessors: {
+      engines: engineSettings(e),
+      sweepIntervalMs: e.AEO_SWEEP_INTERVAL_MS,
+      agentPollMs: e.AEO_AGENT_POLL_MS,
+      agentConcurrency: e.AEO_AGENT_CONCURRENCY,
+    },
   }
+}
+
+/** An engine is enabled by its API key; without one the server agent leaves its runs to other agents. */
+function engineSettings(e: z.infer<typeof Env>): AeoProcessorSettings['engines'] {
+  const engines: { -readonly [K in keyof AeoProcessorSettings['engines']]: EngineSettings } = {}
+  if (e.ANTHROPIC_API_KEY) engines.claude = { apiKey: e.ANTHROPIC_API_KEY, baseUrl: e.ANTHROPIC_BASE_URL, model: e.ANTHROPIC_MODEL }
+  if (e.OPENAI_API_KEY) engines.openai = { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL }
+  if (e.GEMINI_API_KEY) engines.gemini = { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL }
+  return engines
 }

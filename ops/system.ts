@@ -17,6 +17,10 @@ import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import { openPool, type Database } from './postgres.js'
+import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
+import { createProcessors } from '../processors/index.js'
+import type { Processor } from '../processors/runtime.js'
+import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -26,6 +30,8 @@ export interface SystemOptions {
   readonly bodyLimit?: number
   readonly clock?: () => Date
   readonly onRebuildProgress?: (progress: RebuildProgress) => void
+  readonly aeo?: AeoSettings
+  readonly aeoProcessors?: AeoProcessorSettings
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -39,6 +45,9 @@ export interface System {
   readonly runner: ProjectionRunner
   readonly registry: RpcRegistry
   readonly log: Logger
+  /** The process managers and workers (not started: the processors role starts them). */
+  readonly processors: readonly Processor[]
+  startProcessors(): void
   buildApp(): Promise<FastifyInstance>
   close(): Promise<void>
 }
@@ -69,6 +78,18 @@ export async function openSystem(options: SystemOptions): Promise<System> {
     const runner = new ProjectionRunner({ store, db: database.db, projectors, group: MAIN_GROUP, schema: LIVE_SCHEMA, watermark, log })
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
     const registry = createRegistry()
+    const aeo = options.aeo ?? DEFAULT_AEO_SETTINGS
+    const processors = createProcessors({
+      store,
+      write,
+      read,
+      db: database.db,
+      watermark,
+      log,
+      aeo,
+      aeoProcessors: options.aeoProcessors ?? DEFAULT_AEO_PROCESSOR_SETTINGS,
+    })
+    let processorsStarted = false
     return {
       database,
       store,
@@ -79,6 +100,12 @@ export async function openSystem(options: SystemOptions): Promise<System> {
       runner,
       registry,
       log,
+      processors,
+      startProcessors() {
+        if (processorsStarted) return
+        processorsStarted = true
+        for (const processor of processors) processor.start()
+      },
       buildApp: () =>
         buildApp({
           logger: log,
@@ -89,8 +116,11 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           watermark,
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
+          db: database.db,
+          settings: { aeo },
         }),
       async close() {
+        await Promise.all(processors.map((p) => p.stop()))
         await runner.stop()
         await store.close()
         await database.close()

@@ -1,10 +1,17 @@
 import { activityProjector } from './activity/projector.js'
+import { aeoProjectors } from './aeo/index.js'
 import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import type { Projector } from './projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
-export const projectors: readonly Projector[] = [organizationsProjector, apiKeysProjector, clientsProjector, activityProjector]
+export const projectors: readonly Projector[] = [
+  organizationsProjector,
+  apiKeysProjector,
+  clientsProjector,
+  ...aeoProjectors,
+  activityProjector,
+]
 
 export const MAIN_GROUP = 'main'

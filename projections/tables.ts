@@ -1,4 +1,5 @@
 import type { ColumnType, Kysely } from 'kysely'
+import type { AeoReadModels } from './aeo/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -89,7 +90,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels {
+export interface ReadModels extends AeoReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely'
 import { z } from 'zod'
+import type { AeoSettings } from '../commands/aeo/settings.js'
 import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
 import type { EventStore } from '../commands/event-store/port.js'
 import type { ReadDb } from '../projections/tables.js'
@@ -19,11 +21,19 @@ export interface RpcContext<TParams> {
   readonly command: CommandContext
   /** The log, for history and point-in-time reads. */
   readonly store: EventStore
+  /** The database itself (public schema): processor work tables such as AI Visibility claim leases. */
+  readonly db: Kysely<any>
+  readonly settings: ServiceSettings
   /**
    * Waits until the read models show this request's writes (bounded). A write handler that answers with a
    * read calls it first; the edge calls it anyway before answering any write.
    */
   readonly settle: () => Promise<void>
+}
+
+/** Operator settings handlers need (from ops/config.ts). */
+export interface ServiceSettings {
+  readonly aeo: AeoSettings
 }
 
 export type Access = 'read' | 'write'

@@ -1,4 +1,8 @@
 import { sql, type Kysely } from 'kysely'
+import { createAeoCaptureTables } from './aeo-captures.js'
+import { createAeoQuestionTables } from './aeo-questions.js'
+import { createAeoReportTables } from './aeo-reports.js'
+import { createAeoRunTables } from './aeo-runs.js'
 import { createClientTables } from './clients.js'
 import { createOrganizationTables } from './organizations.js'
 
@@ -7,7 +11,7 @@ import { createOrganizationTables } from './organizations.js'
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 1
+export const READ_MODEL_VERSION = 2
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -24,4 +28,8 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
     )`.execute(db)
   await createOrganizationTables(db, schema)
   await createClientTables(db, schema)
+  await createAeoQuestionTables(db, schema)
+  await createAeoRunTables(db, schema)
+  await createAeoCaptureTables(db, schema)
+  await createAeoReportTables(db, schema)
 }

@@ -5,7 +5,7 @@ import { startDataDir, type DataDirDatabase } from '../data-dir.js'
 import { createLogger } from '../logger.js'
 import { openSystem, type System } from '../system.js'
 
-export const ROLES = ['all', 'api', 'projections'] as const
+export const ROLES = ['all', 'api', 'projections', 'processors'] as const
 export type Role = (typeof ROLES)[number]
 
 /**
@@ -40,10 +40,13 @@ export async function serve(config: Config, role: Role): Promise<void> {
     readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
     bodyLimit: config.bodyLimit,
     onRebuildProgress: (p) => log.info(p, 'rebuilding read models'),
+    aeo: config.aeo,
+    aeoProcessors: config.aeoProcessors,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
-  if (role === 'projections') {
-    log.info('projection runner started')
+  if (role === 'all' || role === 'processors') system.startProcessors()
+  if (role === 'projections' || role === 'processors') {
+    log.info({ role }, `${role} started`)
     return
   }
 

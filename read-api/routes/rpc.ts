@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { WriteDeps } from '../../commands/command-handler.js'
 import { RecordingEventStore } from '../../commands/event-store/recording.js'
@@ -7,7 +8,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { authenticateApiKey } from '../auth/api-keys.js'
 import { requireScope, resolveOrg } from '../caller.js'
 import { ApiError } from '../errors.js'
-import type { RpcRegistry } from '../registry.js'
+import type { RpcRegistry, ServiceSettings } from '../registry.js'
 
 export interface RpcRouteDeps {
   readonly registry: RpcRegistry
@@ -16,6 +17,8 @@ export interface RpcRouteDeps {
   readonly watermark: ProjectionWatermark
   /** How long a write waits for its events to reach the read models before answering anyway. */
   readonly readYourWritesTimeoutMs: number
+  readonly db: Kysely<any>
+  readonly settings: ServiceSettings
 }
 
 /** Renders zod issues as "field: message; field: message", naming each field. */
@@ -61,6 +64,8 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
       write: { ...deps.write, store },
       command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
       store,
+      db: deps.db,
+      settings: deps.settings,
       settle,
     })
     await settle()

@@ -1,4 +1,5 @@
 import { RpcRegistry, type AnyRpc } from '../registry.js'
+import { aeoRpcs } from './aeo/index.js'
 import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
 import { historyRpcs } from './history.js'
@@ -6,5 +7,5 @@ import { organizationRpcs } from './organizations.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs] as AnyRpc[])
+  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs] as AnyRpc[])
 }

@@ -4,7 +4,9 @@
  */
 import path from 'node:path'
 import t from 'tap'
+import { DEFAULT_AEO_SETTINGS } from '../../commands/aeo/settings.js'
 import { ConfigError, loadConfig } from '../../ops/config.js'
+import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS } from '../../processors/aeo/settings.js'
 
 const KEY = `rrk_${'a1B2c3D4e5'.repeat(4)}`
 
@@ -22,6 +24,8 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     platformKey: undefined,
     readYourWritesTimeoutMs: 5000,
     bodyLimit: 1024 * 1024,
+    aeo: DEFAULT_AEO_SETTINGS,
+    aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -55,6 +59,8 @@ t.test('every setting is read and typed', async (t) => {
     platformKey: KEY,
     readYourWritesTimeoutMs: 250,
     bodyLimit: 2048,
+    aeo: DEFAULT_AEO_SETTINGS,
+    aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
@@ -63,6 +69,29 @@ t.test('every setting is read and typed', async (t) => {
   for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
     t.equal(loadConfig({ LOG_LEVEL: level }).logLevel, level, `LOG_LEVEL=${level}`)
   }
+})
+
+t.test('AI Visibility settings: limits, and an engine enabled by its API key', async (t) => {
+  const config = loadConfig({
+    AEO_CLAIM_LEASE_SECONDS: '60',
+    AEO_MAX_ATTEMPTS: '5',
+    AEO_RECORD_RETENTION_DAYS: '30',
+    AEO_AGENT_ONLINE_SECONDS: '120',
+    AEO_SWEEP_INTERVAL_MS: '5000',
+    AEO_AGENT_POLL_MS: '100',
+    AEO_AGENT_CONCURRENCY: '2',
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1',
+  })
+  t.same(config.aeo, { claimLeaseSeconds: 60, maxAttempts: 5, recordRetentionDays: 30, agentOnlineSeconds: 120 })
+  t.same(config.aeoProcessors, {
+    engines: { openai: { apiKey: 'sk-test', baseUrl: 'http://127.0.0.1:9999/v1', model: DEFAULT_MODELS.openai } },
+    sweepIntervalMs: 5000,
+    agentPollMs: 100,
+    agentConcurrency: 2,
+  })
+  t.throws(() => loadConfig({ AEO_MAX_ATTEMPTS: '0' }), /AEO_MAX_ATTEMPTS/)
+  t.throws(() => loadConfig({ GEMINI_BASE_URL: 'not a url' }), /GEMINI_BASE_URL/)
 })
 
 t.test('BASE_URL: derived from HOST and PORT unless given', async (t) => {

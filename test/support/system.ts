@@ -1,5 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import pino from 'pino'
+import type { AeoSettings } from '../../commands/aeo/settings.js'
+import type { AeoProcessorSettings } from '../../processors/aeo/settings.js'
 import { mintPlatformKey } from '../../commands/platform.js'
 import { openSystem, type System } from '../../ops/system.js'
 import { createTestDatabase, type TestDatabase } from './database.js'
@@ -25,6 +27,10 @@ export interface TestSystemOptions {
   readonly runProjections?: boolean
   readonly readYourWritesTimeoutMs?: number
   readonly clock?: () => Date
+  /** Start the processors (scheduler, server agent; default false). */
+  readonly runProcessors?: boolean
+  readonly aeo?: AeoSettings
+  readonly aeoProcessors?: AeoProcessorSettings
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -35,8 +41,11 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.aeo ? { aeo: options.aeo } : {}),
+    ...(options.aeoProcessors ? { aeoProcessors: options.aeoProcessors } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
+  if (options.runProcessors) system.startProcessors()
   const app = await system.buildApp()
   t.teardown(async () => {
     await app.close()

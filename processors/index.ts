@@ -1,0 +1,7 @@
+import { aeoProcessors } from './aeo/index.js'
+import type { Processor, ProcessorDeps } from './runtime.js'
+
+/** Every processor the processors role runs. */
+export function createProcessors(deps: ProcessorDeps): Processor[] {
+  return [...aeoProcessors(deps)]
+}
