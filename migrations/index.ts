@@ -3,6 +3,8 @@ import * as eventStore from './0001-event-store.js'
 import * as idSequences from './0002-id-sequences.js'
 import * as serviceSettings from './0003-service-settings.js'
 import * as aeo from './0004-aeo.js'
+import * as processorCheckpoints from './0005-processor-checkpoints.js'
+import * as files from './0006-files.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -13,6 +15,8 @@ export const migrations: Record<string, Migration> = {
   '0002-id-sequences': idSequences,
   '0003-service-settings': serviceSettings,
   '0004-aeo': aeo,
+  '0005-processor-checkpoints': processorCheckpoints,
+  '0006-files': files,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */
