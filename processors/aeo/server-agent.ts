@@ -122,17 +122,17 @@ export class ServerAgent implements Processor {
     this.inHand.add(tracked)
   }
 
+  /** Waits `ms`, or less when stop() wakes it. */
   private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms)
-      function done() {
+    return new Promise<void>((resolve) => {
+      const done = () => {
         clearTimeout(timer)
+        this.wake = undefined
         resolve()
       }
+      const timer = setTimeout(done, ms)
       this.wake = done
-    }).finally(() => {
-      this.wake = undefined
-    }) as Promise<void>
+    })
   }
 
   /** One run, start to finish; never throws (every failure is recorded on the run or logged). */
