@@ -245,6 +245,11 @@ export interface CancelInput {
   /** Only runs on engines other than these (a cadence that dropped engines). */
   readonly exceptEngines?: readonly string[] | undefined
   readonly reason: CancelReason
+  /**
+   * Checked under the lock once the read models reached the head: false cancels nothing (a process manager
+   * reacting late to a pause checks that the client is still paused, so runs queued since it was resumed stay).
+   */
+  readonly stillApplies?: () => Promise<boolean>
 }
 
 /**
@@ -255,6 +260,7 @@ export interface CancelInput {
  */
 export async function cancelQueuedRuns(deps: QueueDeps, context: CommandContext, input: CancelInput): Promise<number> {
   const [cancelled] = await withClientLocks(deps, [input.clientId], async (clientId) => {
+    if (input.stillApplies && !(await input.stillApplies())) return 0
     let query = deps.read.selectFrom('aeo_runs').select('id').where('client_id', '=', clientId).where('status', '=', 'queued')
     if (input.month !== undefined) query = query.where('month', '=', input.month)
     if (input.queryId !== undefined) query = query.where('query_id', '=', input.queryId)
