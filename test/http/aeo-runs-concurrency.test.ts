@@ -98,9 +98,9 @@ t.test('cancel racing claims: each run is claimed or cancelled, never both', asy
   const ts = await startTestSystem(t, { clock: clock.now, aeo: settings })
   const other = await secondProcess(t, ts, clock.now)
   const org = await orgWithKey(ts, 'Acme')
-  const { clientId } = await clientWithQuestions(ts, org.key, 'Acme Plumbing', 10)
+  const { clientId } = await clientWithQuestions(ts, org.key, 'Acme Plumbing', 25)
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 20, engines: ['claude'] }, org.key)
-  t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, org.key), 200)
+  t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, org.key), 500)
 
   const claimed = new Set<number>()
   let stop = false
@@ -112,7 +112,7 @@ t.test('cancel racing claims: each run is claimed or cancelled, never both', asy
         agentId: `agent-${i}`,
         agentOrgId: org.orgId,
         capabilities: { engines: ['claude'], geo: 'any', max_per_day: null },
-        limit: 3,
+        limit: 1,
       })
       for (const run of got) claimed.add(run.id)
       if (got.length === 0) await new Promise((r) => setTimeout(r, 5))
@@ -138,6 +138,6 @@ t.test('cancel racing claims: each run is claimed or cancelled, never both', asy
   t.equal(bothOrNeither, 0, 'no run is both claimed and cancelled, none is neither')
   t.equal(cancelledInLog, cancelled, `cancel_aeo_runs counted what it cancelled (${cancelled})`)
   t.equal(claimedInLog, claimed.size, `the agents got exactly the runs claimed in the log (${claimed.size})`)
-  t.equal(claimedInLog + cancelledInLog, 200)
+  t.equal(claimedInLog + cancelledInLog, 500)
   t.ok(cancelled > 0 && claimed.size > 0, 'both sides won some')
 })
