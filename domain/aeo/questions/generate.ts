@@ -10,9 +10,9 @@ import type { Kind } from './question-set.js'
  * is missing from the set.
  *
  * Bounds (a client may list 200 services and 500 locations): the first MAX_SERVICES services and
- * MAX_LOCATIONS locations are used, and of their phrasings the MAX_GENERATED with the highest priority are
- * kept (every pair's top phrasing ranks before any pair's second-best, earlier services and locations before
- * later ones).
+ * MAX_LOCATIONS locations are used, and whole service × location pairs (every kind, so each service is
+ * measured the same way) are kept, most important pair first (earlier services and locations, as the client
+ * lists them), until MAX_GENERATED questions. The result is ordered by priority, highest first.
  */
 export const MAX_SERVICES = 20
 export const MAX_LOCATIONS = 10
@@ -117,30 +117,26 @@ export function generateQuestions(input: GeneratorInput): GeneratedQuestion[] {
   if (locations.length === 0) locations.push(null)
   const client = clean(input.clientName)
 
-  const candidates: (GeneratedQuestion & { order: number })[] = []
-  let order = 0
-  services.forEach((service, si) => {
-    const term = serviceTerm(service)
-    locations.forEach((location, li) => {
-      const place = placeOf(location)
-      for (const phrasing of PHRASINGS) {
-        const priority = Math.max(1, phrasing.base - servicePenalty(si) - locationPenalty(li))
-        const prompt = phrasing.phrase(term, place, client).replace(/\s+/g, ' ').trim()
-        candidates.push({ prompt, service, location: location === null ? '' : clean(location.name), kind: phrasing.kind, priority, order: order++ })
-      }
-    })
-  })
+  const pairs = services.flatMap((service, si) => locations.map((location, li) => ({ service, si, location, li })))
+  // The most important pairs first; ties keep the client's order (service, then location).
+  pairs.sort((a, b) => servicePenalty(a.si) + locationPenalty(a.li) - (servicePenalty(b.si) + locationPenalty(b.li)))
 
-  // Highest priority first; ties keep generation order (earlier service, location, phrasing).
-  candidates.sort((a, b) => b.priority - a.priority || a.order - b.order)
+  const chosen: (GeneratedQuestion & { order: number })[] = []
   const seen = new Set<string>()
-  const result: GeneratedQuestion[] = []
-  for (const { order: _order, ...question } of candidates) {
-    const key = promptKey(question.prompt)
-    if (seen.has(key)) continue
-    seen.add(key)
-    result.push(question)
-    if (result.length >= MAX_GENERATED) break
+  for (const { service, si, location, li } of pairs) {
+    if (chosen.length >= MAX_GENERATED) break
+    const term = serviceTerm(service)
+    const place = placeOf(location)
+    for (const phrasing of PHRASINGS) {
+      const prompt = phrasing.phrase(term, place, client).replace(/\s+/g, ' ').trim()
+      const key = promptKey(prompt)
+      if (seen.has(key) || chosen.length >= MAX_GENERATED) continue
+      seen.add(key)
+      const priority = Math.max(1, phrasing.base - servicePenalty(si) - locationPenalty(li))
+      chosen.push({ prompt, service, location: location === null ? '' : clean(location.name), kind: phrasing.kind, priority, order: chosen.length })
+    }
   }
-  return result
+  // Highest priority first; ties keep the order chosen.
+  chosen.sort((a, b) => b.priority - a.priority || a.order - b.order)
+  return chosen.map(({ order: _order, ...question }) => question)
 }
