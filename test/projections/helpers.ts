@@ -11,6 +11,10 @@ import { MAIN_GROUP, projectors as mainProjectors } from '../../projections/inde
 import type { Projector } from '../../projections/projector.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { TestSystem } from '../support/system.js'
+import { writeAeoCapturesLog } from './realistic/aeo-captures.js'
+import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
+import { writeAeoReportsLog } from './realistic/aeo-reports.js'
+import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -288,49 +292,12 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await call('set_client_setting', { client_id: charlie, key: 'notes.internal', value: 'vip' })
   await call('add_location', { location: { client_id: charlie, city: 'Portland', state: 'OR', country: 'US' } })
   await call('update_client', { client_id: charlie, slug: 'charlie' })
-  await writeAeoQuestions(ts, keyA, plumbers)
-  return { orgIds: [orgA, orgB, orgC], clientIds: [plumbers, heaters, roofers, staging, bravo, charlie, gone], revokedKeyIds: [spareA.id, platformSpare.id] }
-}
-
-/**
- * AI Visibility questions (aeo_queries): a generated set, manual adds (one a get-or-create repeat),
- * updates, deletes, and duplicates recorded under an older normalization, then merged.
- */
-async function writeAeoQuestions(ts: TestSystem, key: string, clientId: number): Promise<void> {
-  const call = ts.call
-  const generated = await call<{ query_ids: number[] }>('generate_aeo_questions', { client_id: clientId }, key)
-  await call('generate_aeo_questions', { client_id: clientId }, key) // nothing missing
-  const manual = await call<number>('add_aeo_query', { client_id: clientId, prompt: 'Who unclogs drains fastest in Austin?' }, key)
-  await call('add_aeo_query', { client_id: clientId, prompt: 'who unclogs drains fastest in austin', engine: 'claude' }, key) // existing
-  await call('update_aeo_query', { query_id: manual, priority: 95, prompt: 'Who unclogs drains fastest in Austin, TX?', kind: 'best-of', service: 'Drain cleaning' }, key)
-  await call('update_aeo_query', { query_id: generated.query_ids[1]!, active: false }, key)
-  await call('delete_aeo_query', { query_id: generated.query_ids[2]! }, key)
-  const stream = `aeo_questions-${clientId}`
-  const recorded: RecordedEvent[] = []
-  for await (const event of ts.system.store.readStream(stream)) recorded.push(event)
-  const last = recorded[recorded.length - 1]!
-  await ts.system.store.append(
-    stream,
-    [
-      {
-        type: 'AeoQuestionAdded',
-        data: {
-          client_id: clientId,
-          query_id: 990001,
-          prompt: 'WHO unclogs drains fastest in Austin TX',
-          prompt_key: 'who unclogs drains fastest in austin tx (older key)',
-          engine: 'gemini',
-          service: '',
-          location: '',
-          kind: 'custom',
-          priority: 40,
-          active: true,
-          source: 'manual',
-        },
-        metadata: { ...last.metadata },
-      },
-    ],
-    last.revision,
-  )
-  await call('dedupe_aeo_queries', { client_id: clientId }, key)
+  const log = { orgIds: [orgA, orgB, orgC], clientIds: [plumbers, heaters, roofers, staging, bravo, charlie, gone], revokedKeyIds: [spareA.id, platformSpare.id] }
+  // AI Visibility, part by part, in workflow order (each part's file in realistic/).
+  const keys = { orgA: keyA, orgB: keyB }
+  await writeAeoQuestionsLog(ts, log, keys)
+  await writeAeoRunsLog(ts, log, keys)
+  await writeAeoCapturesLog(ts, log, keys)
+  await writeAeoReportsLog(ts, log, keys)
+  return log
 }
