@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import { analyze, ANALYSIS_VERSION, type Finding } from '../../domain/aeo/analysis/analyze.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import type { AeoTrackerEvent } from '../../domain/aeo/tracker/events.js'
@@ -130,10 +131,11 @@ export async function reanalyzeClient(
     const c = state.capture
     if (!c || c.client_id !== input.clientId) continue
     const queryId = canonicalQuestion(questions, c.query_id)
-    const q = questions.get(queryId) ?? questions.get(c.query_id)
+    // The prompt actually asked (a merged question keeps its facts); hits count under the canonical id.
+    const q = questions.get(c.query_id) ?? questions.get(queryId)
     const question = q ?? { prompt: '', service: '', location: '', kind: 'custom' }
     const report = analyze({ answerText: c.answer_text, citations: c.citations, retrieved: c.retrieved, client, question })
-    if (c.analysis_version !== ANALYSIS_VERSION || JSON.stringify(c.report) !== JSON.stringify(report)) changed++
+    if (c.analysis_version !== ANALYSIS_VERSION || !isDeepStrictEqual(c.report, JSON.parse(JSON.stringify(report)))) changed++
     const outcome = await runCapture(deps, context, captureId, clientState.orgId, {
       type: 'ReanalyzeCapture',
       capture_id: captureId,
