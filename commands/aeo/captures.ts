@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely'
 import { analyze, ANALYSIS_VERSION, type AnalysisClient, type AnalysisQuestion } from '../../domain/aeo/analysis/analyze.js'
 import { capture, captureStream, type CaptureCommand, type CaptureState } from '../../domain/aeo/captures/capture.js'
 import type { Engine } from '../../domain/aeo/engines.js'
-import type { AeoQuestionEvent } from '../../domain/aeo/questions/events.js'
 import { assertVisible, client, clientStream, type ClientState } from '../../domain/clients/client.js'
 import type { ClientEvent } from '../../domain/clients/events.js'
 import type { AeoCaptureEvent } from '../../domain/aeo/captures/events.js'
@@ -11,6 +10,7 @@ import { fold } from '../../domain/shared/aggregate.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
 import type { EventStore, Position } from '../event-store/port.js'
+import { loadQuestionSet } from './questions.js'
 import { trackCapture } from './tracker.js'
 
 /** The write side of captures also writes the raw-record work table (aeo_capture_records, public schema). */
@@ -52,41 +52,18 @@ export interface QuestionFacts extends AnalysisQuestion {
 }
 
 /**
- * The client's questions folded from `aeo_questions-<client_id>` (the questions part's stream and event
- * contract), deleted and merged ones included, so a capture can name its question's prompt, service,
- * location and kind, and merged ids can be followed to their canonical question.
+ * The client's questions, from the questions part's question set (deleted and merged ones included), so
+ * a capture can name its question's prompt, service, location and kind, and merged ids can be followed to
+ * their canonical question.
  */
 export async function loadQuestionFacts(store: EventStore, clientId: number): Promise<Map<number, QuestionFacts>> {
-  const questions = new Map<number, QuestionFacts>()
-  for await (const recorded of store.readStream(`aeo_questions-${clientId}`)) {
-    const event = { type: recorded.type, data: recorded.data } as AeoQuestionEvent
-    switch (event.type) {
-      case 'AeoQuestionAdded': {
-        const d = event.data
-        questions.set(d.query_id, { id: d.query_id, prompt: d.prompt, service: d.service, location: d.location, kind: d.kind, deleted: false, mergedInto: null })
-        break
-      }
-      case 'AeoQuestionUpdated': {
-        const q = questions.get(event.data.query_id)
-        if (!q) break
-        const { prompt, service, kind } = event.data
-        questions.set(q.id, { ...q, prompt: prompt ?? q.prompt, service: service ?? q.service, kind: kind ?? q.kind })
-        break
-      }
-      case 'AeoQuestionDeleted': {
-        const q = questions.get(event.data.query_id)
-        if (q) questions.set(q.id, { ...q, deleted: true })
-        break
-      }
-      case 'AeoQuestionsMerged':
-        for (const id of event.data.merged_ids) {
-          const q = questions.get(id)
-          if (q) questions.set(id, { ...q, deleted: true, mergedInto: event.data.canonical_id })
-        }
-        break
-    }
-  }
-  return questions
+  const set = await loadQuestionSet({ store }, clientId)
+  return new Map(
+    set.questions.map((q) => [
+      q.id,
+      { id: q.id, prompt: q.prompt, service: q.service, location: q.location, kind: q.kind, deleted: q.deleted, mergedInto: q.merged_into },
+    ]),
+  )
 }
 
 /** A merged question's canonical id (following chains of merges). */

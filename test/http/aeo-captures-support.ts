@@ -1,9 +1,10 @@
 /**
  * Setup for the captures and tracker HTTP tests: an organization with a client (services, locations),
  * and questions appended straight to the question-set stream in the questions part's event contract
- * (domain/aeo/questions/events.ts), so these tests do not depend on the questions RPCs.
+ * (domain/aeo/questions/events.ts): add_aeo_query cannot set a question's location, which the findings use.
  */
 import { randomUUID } from 'node:crypto'
+import { promptKey } from '../../domain/aeo/prompt.js'
 import type { TestSystem } from '../support/system.js'
 import { orgWithKey, type OrgWithKey } from './helpers.js'
 import * as f from '../domain/aeo-analysis-fixtures.js'
@@ -46,7 +47,7 @@ export async function addQuestion(ts: TestSystem, clientId: number, orgId: numbe
     client_id: clientId,
     query_id: queryId,
     prompt: q.prompt,
-    prompt_key: q.prompt.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim(),
+    prompt_key: promptKey(q.prompt),
     engine: 'chatgpt-web',
     service: q.service,
     location: q.location,
