@@ -4,8 +4,5 @@
  * this file goes when the set is empty.
  */
 export const NOT_YET_PROJECTED: ReadonlySet<string> = new Set([
-  'aeo_cadences',
-  'aeo_runs',
-  'aeo_agents',
   'aeo_reports',
 ])
