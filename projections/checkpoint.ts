@@ -60,13 +60,28 @@ export async function applyBatch(
   expectedStart: string | null,
 ): Promise<boolean> {
   if (events.length === 0) return true
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY})`.execute(trx)
-    return applyBatchLocked(trx, schema, group, projectors, events, expectedStart)
+  // A transaction by hand on one connection, so that opening it and taking the swap lock (shared) is one
+  // round trip: a constant statement without parameters, sent as one simple query. Live batches are small
+  // and every round trip is latency a write waits for (read-your-writes).
+  return db.connection().execute(async (conn) => {
+    let applied = false
+    try {
+      await sql.raw(`begin; select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY})`).execute(conn)
+      applied = await applyBatchLocked(conn, schema, group, projectors, events, expectedStart)
+    } catch (error) {
+      await sql.raw('rollback').execute(conn).catch(() => {})
+      throw error
+    }
+    await sql.raw(applied ? 'commit' : 'rollback').execute(conn)
+    return applied
   })
 }
 
-/** The body of applyBatch for a caller that already holds the right locks in `trx`. */
+/**
+ * The body of applyBatch for a caller that already holds the right locks in a transaction `trx`. The
+ * checkpoint moves first, conditionally (which also locks its row against another runner); the batch's
+ * writes follow in the same transaction, so they commit together or not at all.
+ */
 export async function applyBatchLocked(
   trx: Kysely<any>,
   schema: string,
@@ -76,15 +91,7 @@ export async function applyBatchLocked(
   expectedStart: string | null,
 ): Promise<boolean> {
   const rdb = trx.withSchema(schema) as ReadDb
-  const current = await rdb
-    .selectFrom('projection_checkpoint')
-    .select('position')
-    .where('group_name', '=', group)
-    .forUpdate()
-    .executeTakeFirst()
-  if (!current || current.position !== expectedStart) return false
-  await applyEvents(rdb, projectors, events)
-  await rdb
+  const moved = await rdb
     .updateTable('projection_checkpoint')
     .set({
       position: events[events.length - 1]!.position,
@@ -92,6 +99,9 @@ export async function applyBatchLocked(
       updated_at: sql`now()`,
     })
     .where('group_name', '=', group)
-    .execute()
+    .where((eb) => (expectedStart === null ? eb('position', 'is', null) : eb('position', '=', expectedStart)))
+    .executeTakeFirst()
+  if (Number(moved.numUpdatedRows) === 0) return false
+  await applyEvents(rdb, projectors, events)
   return true
 }

@@ -25,6 +25,22 @@ export const ERRORS = {
   client_deleted: { status: 409, message: 'The client is deleted', hint: 'Restore it first with set_client_status(client_id, "active")' },
   slug_taken: { status: 409, message: 'Another client of the organization has this slug', hint: 'Choose another slug' },
   concurrency_conflict: { status: 409, message: 'The record changed concurrently', hint: 'Retry the request' },
+  // AI Visibility: questions (domain/aeo/questions)
+  aeo_no_services: {
+    status: 409,
+    message: 'The client has no services to build questions from',
+    hint: 'Add services first with add_service (and locations with add_location), then call generate_aeo_questions again',
+  },
+  aeo_question_conflict: {
+    status: 409,
+    message: 'Another question of the client has this prompt',
+    hint: 'Prompts are compared case- and punctuation-insensitively: use the question named in detail, or choose another prompt',
+  },
+  aeo_question_limit: {
+    status: 409,
+    message: 'The client has the most questions allowed',
+    hint: 'Delete or merge questions first (delete_aeo_query, delete_aeo_queries_for_client, dedupe_aeo_queries)',
+  },
   body_too_large: { status: 413, message: 'The request body is too large', hint: 'Keep request bodies under the limit named in detail' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type', hint: 'Send Content-Type: application/json' },
   // AI Visibility: reports part (summary, report, branding, files).

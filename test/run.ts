@@ -10,7 +10,17 @@ import path from 'node:path'
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../ops/embedded-postgres.js'
 import { prepareTemplate, TEMPLATE_DATABASE } from './support/template.js'
 
-const args = process.argv.slice(2)
+// A directory argument means every test file under it (tap itself only takes files and globs).
+const args = (
+  await Promise.all(
+    process.argv.slice(2).map(async (arg) => {
+      const stat = await fs.stat(arg).catch(() => undefined)
+      if (!stat?.isDirectory()) return [arg]
+      const entries = await fs.readdir(arg, { recursive: true })
+      return entries.filter((f) => f.endsWith('.test.ts')).map((f) => path.join(arg, f)).sort()
+    }),
+  )
+).flat()
 let cluster: EmbeddedCluster | undefined
 let directory: string | undefined
 let serverUrl = process.env.TEST_DATABASE_URL

@@ -15,7 +15,10 @@ import {
   type SubscribeOptions,
 } from './port.js'
 
-/** NOTIFY channel raised once per appending statement (a statement-level trigger, see migrations). */
+/**
+ * NOTIFY channel that announces appends to other processes. Sent after the append committed, by the
+ * appending process, outside the append's transaction (see migrations/0007-notify-after-commit.ts).
+ */
 export const APPENDED_CHANNEL = 'rr_es_appended'
 
 const BATCH = 500
@@ -151,6 +154,9 @@ export class PostgresEventStore implements EventStore {
   #closed = false
   /** Counts wake-ups, so a wake that lands while a page is being read is not lost. */
   #wakes = 0
+  /** An announcement is being sent; `#announceAgain` asks for one more after it (appends it did not cover). */
+  #announcing = false
+  #announceAgain = false
 
   constructor(options: PostgresEventStoreOptions) {
     this.#pool = options.pool
@@ -194,6 +200,7 @@ export class PostgresEventStore implements EventStore {
       return this.#afterConflict(stream, ids, expected)
     }
     this.#wake.emit('appended')
+    this.#announce()
     return { nextRevision: BigInt(row.revision), position: formatPosition(row.txid, row.seq) }
   }
 
@@ -318,6 +325,29 @@ export class PostgresEventStore implements EventStore {
       this.#wake.once('appended', onWake)
       signal?.addEventListener('abort', onAbort, { once: true })
     })
+  }
+
+  /**
+   * Tells subscribers in other processes that the log grew. One NOTIFY in flight per process: appends that
+   * commit meanwhile are covered by one more NOTIFY after it, so a burst of appends costs a couple of
+   * notifications, not one each, and never holds an append's commit. A lost announcement only delays
+   * readers until their polling fallback; it never loses an event.
+   */
+  #announce(): void {
+    if (this.#closed) return
+    if (this.#announcing) {
+      this.#announceAgain = true
+      return
+    }
+    this.#announcing = true
+    this.#announceAgain = false
+    this.#pool
+      .query({ name: 'rr_es_announce', text: `select pg_notify('${APPENDED_CHANNEL}', '')` })
+      .catch(() => {})
+      .finally(() => {
+        this.#announcing = false
+        if (this.#announceAgain) this.#announce()
+      })
   }
 
   #ensureListening(): Promise<void> {

@@ -19,7 +19,8 @@ export interface AeoProcessorSettings {
   readonly agentConcurrency: number
 }
 
-export const DEFAULT_MODELS = { claude: 'claude-sonnet-4-5', openai: 'gpt-5', gemini: 'gemini-2.5-flash' } as const
+/** Defaults per engine (ANTHROPIC_MODEL, OPENAI_MODEL, GEMINI_MODEL override them); claude-sonnet-4-5 reaches end of life on 2026-11-30. */
+export const DEFAULT_MODELS = { claude: 'claude-sonnet-5-5', openai: 'gpt-5', gemini: 'gemini-2.5-flash' } as const
 
 export const DEFAULT_AEO_PROCESSOR_SETTINGS: AeoProcessorSettings = {
   engines: {},

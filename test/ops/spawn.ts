@@ -31,6 +31,23 @@ const SERVICE_VARIABLES = [
   'PLATFORM_KEY',
   'READ_YOUR_WRITES_TIMEOUT_MS',
   'BODY_LIMIT_BYTES',
+  // Engine keys above all: a developer's real key must never send a test's traffic to a provider.
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_MODEL',
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'OPENAI_MODEL',
+  'GEMINI_API_KEY',
+  'GEMINI_BASE_URL',
+  'GEMINI_MODEL',
+  'AEO_CLAIM_LEASE_SECONDS',
+  'AEO_MAX_ATTEMPTS',
+  'AEO_RECORD_RETENTION_DAYS',
+  'AEO_AGENT_ONLINE_SECONDS',
+  'AEO_SWEEP_INTERVAL_MS',
+  'AEO_AGENT_POLL_MS',
+  'AEO_AGENT_CONCURRENCY',
 ]
 
 interface TestContext {

@@ -11,6 +11,10 @@ import { MAIN_GROUP, projectors as mainProjectors } from '../../projections/inde
 import type { Projector } from '../../projections/projector.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { TestSystem } from '../support/system.js'
+import { writeAeoCapturesLog } from './realistic/aeo-captures.js'
+import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
+import { writeAeoReportsLog } from './realistic/aeo-reports.js'
+import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -292,5 +296,12 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await call('set_client_setting', { client_id: charlie, key: 'notes.internal', value: 'vip' })
   await call('add_location', { location: { client_id: charlie, city: 'Portland', state: 'OR', country: 'US' } })
   await call('update_client', { client_id: charlie, slug: 'charlie' })
-  return { orgIds: [orgA, orgB, orgC], clientIds: [plumbers, heaters, roofers, staging, bravo, charlie, gone], revokedKeyIds: [spareA.id, platformSpare.id] }
+  const log = { orgIds: [orgA, orgB, orgC], clientIds: [plumbers, heaters, roofers, staging, bravo, charlie, gone], revokedKeyIds: [spareA.id, platformSpare.id] }
+  // AI Visibility, part by part, in workflow order (each part's file in realistic/).
+  const keys = { orgA: keyA, orgB: keyB }
+  await writeAeoQuestionsLog(ts, log, keys)
+  await writeAeoRunsLog(ts, log, keys)
+  await writeAeoCapturesLog(ts, log, keys)
+  await writeAeoReportsLog(ts, log, keys)
+  return log
 }
