@@ -213,10 +213,6 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await call('revoke_api_key', { key_id: spareA.id }, keyA)
   await call('revoke_api_key', { key_id: spareA.id }, keyA) // twice: harmless
   await call('revoke_api_key', { key_id: platformSpare.id })
-  // Branding (reports part): set, changed, cleared, and set by a platform key.
-  await call('update_organization_branding', { name: 'Acme Reports', accent_color: '#FF0066', logo_url: 'https://cdn.example.com/acme.png' }, keyA)
-  await call('update_organization_branding', { accent_color: '#00aa55', logo_url: null }, keyA)
-  await call('update_organization_branding', { name: 'Bravo White Label', org_id: orgB })
 
   const plumbers = await call<number>(
     'add_client',
