@@ -10,5 +10,4 @@ export const NOT_YET_PROJECTED: ReadonlySet<string> = new Set([
   'aeo_captures',
   'aeo_items',
   'aeo_item_hits',
-  'aeo_reports',
 ])
