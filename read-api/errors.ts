@@ -25,6 +25,22 @@ export const ERRORS = {
   client_deleted: { status: 409, message: 'The client is deleted', hint: 'Restore it first with set_client_status(client_id, "active")' },
   slug_taken: { status: 409, message: 'Another client of the organization has this slug', hint: 'Choose another slug' },
   concurrency_conflict: { status: 409, message: 'The record changed concurrently', hint: 'Retry the request' },
+  // AI Visibility: runs (cadence, queue, agents, claims)
+  aeo_run_not_claimed: {
+    status: 409,
+    message: 'The run is not claimed',
+    hint: 'Only a claimed or running run can be started, completed or failed; claim_aeo_runs gives an agent runs to work on',
+  },
+  aeo_run_claimed_by_other: {
+    status: 409,
+    message: 'Another agent holds the claim on this run',
+    hint: 'Complete or fail only the runs this agent_id claimed',
+  },
+  aeo_capture_other_client: {
+    status: 409,
+    message: "The capture is about another client than the run's",
+    hint: "Ingest the answer for the run's client and query (ingest_aeo_capture with run_id), then complete with that capture id",
+  },
   // AI Visibility: questions (domain/aeo/questions)
   aeo_no_services: {
     status: 409,

@@ -2,11 +2,13 @@
  * The question-set aggregate, given/when/then: get-or-create by normalized prompt, updates and prompt
  * conflicts, delete (or deactivate when captured), bulk delete, merging duplicates, and the cap.
  */
+import fc from 'fast-check'
 import t from 'tap'
 import type { AeoQuestionEvent } from '../../domain/aeo/questions/events.js'
 import { promptKey } from '../../domain/aeo/prompt.js'
-import { MAX_QUESTIONS_PER_CLIENT, questionSet, type NewQuestion } from '../../domain/aeo/questions/question-set.js'
+import { MAX_QUESTIONS_PER_CLIENT, questionSet, type NewQuestion, type QuestionSetCommand } from '../../domain/aeo/questions/question-set.js'
 import { fold } from '../../domain/shared/aggregate.js'
+import { DomainError } from '../../domain/shared/errors.js'
 import { spec } from './given-when-then.js'
 
 const CLIENT = 34
@@ -206,4 +208,42 @@ t.test('MergeDuplicates', async (t) => {
       .when(merge)
       .then(t, [{ type: 'AeoQuestionsMerged', data: { client_id: CLIENT, canonical_id: 1, merged_ids: [2] } }])
   })
+})
+
+t.test('property: whatever is added, updated and merged, live prompts stay unique by normalized key', async (t) => {
+  const words = ['Best', 'best', 'PLUMBER', 'plumber', 'in', 'Austin', 'austin,', 'TX?', 'tx', 'cost']
+  const promptArb = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' '))
+  const commandArb = fc.oneof(
+    fc.record({ kind: fc.constant('add' as const), prompts: fc.array(promptArb, { minLength: 1, maxLength: 3 }) }),
+    fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), prompt: promptArb }),
+    fc.record({ kind: fc.constant('delete' as const), pick: fc.nat(), captured: fc.boolean() }),
+    fc.constant({ kind: 'merge' as const }),
+  )
+  fc.assert(
+    fc.property(fc.array(commandArb, { maxLength: 25 }), (steps) => {
+      let state = questionSet.initialState()
+      let nextId = 1
+      for (const step of steps) {
+        const live = state.questions.filter((q) => !q.deleted)
+        let command: QuestionSetCommand
+        if (step.kind === 'add') command = add(...step.prompts.map((p) => manual(nextId++, p)))
+        else if (step.kind === 'merge') command = { type: 'MergeDuplicates', client_id: CLIENT }
+        else if (live.length === 0) continue
+        else if (step.kind === 'update') command = { type: 'UpdateQuestion', client_id: CLIENT, query_id: live[step.pick % live.length]!.id, prompt: step.prompt }
+        else command = { type: 'DeleteQuestion', client_id: CLIENT, query_id: live[step.pick % live.length]!.id, captured: step.captured }
+        let events: readonly AeoQuestionEvent[] = []
+        try {
+          events = questionSet.decide(command, state)
+        } catch (error) {
+          if (!(error instanceof DomainError) || !['aeo_question_conflict', 'validation_failed'].includes(error.code)) throw error
+        }
+        for (const event of events) state = questionSet.evolve(state, event)
+        const keys = state.questions.filter((q) => !q.deleted).map((q) => promptKey(q.prompt))
+        if (new Set(keys).size !== keys.length) return false
+      }
+      return true
+    }),
+    { numRuns: 300 },
+  )
+  t.pass('no two live questions ever share a normalized prompt')
 })

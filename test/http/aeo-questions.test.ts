@@ -303,3 +303,20 @@ t.test('a read-only key cannot write questions', async (t) => {
   expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'a question' }, readOnly.key), 403, 'insufficient_scope')
   t.strictSame(await ts.call('get_aeo_queries', { client_id: clientId }, readOnly.key), [])
 })
+
+t.test('concurrent adds of one question, spelled differently, make one row', async (t) => {
+  const { ts, org, clientId } = await setup(t)
+  const spellings = ['Best plumber near Round Rock?', 'best plumber near round rock', 'BEST PLUMBER, NEAR ROUND ROCK', 'best  plumber near Round-Rock', 'Best plumber near Round Rock!!']
+  const engines = ['chatgpt', 'claude', 'openai', 'gemini', 'chatgpt-web']
+  const ids = await Promise.all(spellings.map((prompt, i) => ts.call<number>('add_aeo_query', { client_id: clientId, prompt, engine: engines[i] }, org.key)))
+  t.equal(new Set(ids).size, 1, `one id for every spelling: ${ids.join(',')}`)
+  const added = (await streamEvents(ts, questionSetStream(clientId))).filter((e) => e.type === 'AeoQuestionAdded')
+  t.equal(added.length, 1, 'one AeoQuestionAdded')
+  // Generating concurrently twice adds the set once.
+  const [a, b] = await Promise.all([
+    ts.call<{ added: number; total: number }>('generate_aeo_questions', { client_id: clientId }, org.key),
+    ts.call<{ added: number; total: number }>('generate_aeo_questions', { client_id: clientId }, org.key),
+  ])
+  t.equal(a.added + b.added, 24, 'the set is added once between the two calls')
+  t.equal((await listOf(ts, clientId, org.key)).length, 25)
+})

@@ -1,4 +1,155 @@
+import { sql } from 'kysely'
+import type { RecordedEvent } from '../../../commands/event-store/port.js'
+import { agentKey } from '../../../domain/aeo/runs/agent.js'
 import type { Projector } from '../../projector.js'
+import { occurredAt } from '../../projector.js'
+import type { ReadDb } from '../../tables.js'
+import type { AeoRunsTable } from '../tables.js'
+import type { Updateable } from 'kysely'
 
-/** Placeholder until the aeo runs projector lands. */
-export const aeoRunsProjector: Projector = { name: 'aeo_runs', handlers: {} }
+/**
+ * aeo_cadences, aeo_runs and aeo_agents. Every aeo_runs write after the first is guarded by the stream
+ * revision (`revision < event revision`), so a replayed or redelivered event changes nothing, and the
+ * row's revision is always the expected revision of the run's next append (claims rely on it).
+ */
+async function updateRun(db: ReadDb, event: RecordedEvent, changes: Updateable<AeoRunsTable>): Promise<void> {
+  const revision = Number(event.revision)
+  await db
+    .updateTable('aeo_runs')
+    .set({ ...changes, revision, updated_at: occurredAt(event) })
+    .where('id', '=', event.data.run_id)
+    .where('revision', '<', revision)
+    .execute()
+}
+
+/** An agent's row; its last_seen_at only moves forward. */
+async function upsertAgent(db: ReadDb, event: RecordedEvent, capabilities: { engines: string[]; geo: string; max_per_day: number | null } | null): Promise<void> {
+  const d = event.data
+  const at = occurredAt(event)
+  const key = agentKey({ agent_id: d.agent_id, agent_org_id: d.agent_org_id })
+  if (capabilities === null) {
+    await db.updateTable('aeo_agents').set({ last_seen_at: sql`greatest(last_seen_at, ${at})` }).where('agent_key', '=', key).execute()
+    return
+  }
+  await db
+    .insertInto('aeo_agents')
+    .values({
+      agent_key: key,
+      agent_id: d.agent_id,
+      agent_org_id: d.agent_org_id,
+      engines: capabilities.engines,
+      geo: capabilities.geo,
+      max_per_day: capabilities.max_per_day,
+      registered_at: at,
+      last_seen_at: at,
+    })
+    .onConflict((oc) =>
+      oc.column('agent_key').doUpdateSet({
+        engines: capabilities.engines,
+        geo: capabilities.geo,
+        max_per_day: capabilities.max_per_day,
+        registered_at: sql`least(aeo_agents.registered_at, excluded.registered_at)`,
+        last_seen_at: sql`greatest(aeo_agents.last_seen_at, excluded.last_seen_at)`,
+      }),
+    )
+    .execute()
+}
+
+export const aeoRunsProjector: Projector = {
+  name: 'aeo_runs',
+  handlers: {
+    async AeoCadenceSet(db, event) {
+      const d = event.data
+      const values = {
+        enabled: d.enabled,
+        samples_per_month: d.samples_per_month,
+        engines: d.engines as string[],
+        geo_state: d.geo_state,
+        updated_at: occurredAt(event),
+      }
+      await db
+        .insertInto('aeo_cadences')
+        .values({ client_id: d.client_id, org_id: event.metadata.org_id, ...values })
+        .onConflict((oc) => oc.column('client_id').doUpdateSet(values))
+        .execute()
+    },
+    async AeoRunQueued(db, event) {
+      const d = event.data
+      const at = occurredAt(event)
+      await db
+        .insertInto('aeo_runs')
+        .values({
+          id: d.run_id,
+          client_id: d.client_id,
+          org_id: event.metadata.org_id,
+          query_id: d.query_id,
+          engine: d.engine,
+          month: d.month,
+          geo_state: d.geo_state,
+          priority: d.priority,
+          sample: d.sample,
+          status: 'queued',
+          agent_id: null,
+          agent_org_id: null,
+          attempts: 0,
+          error: null,
+          capture_id: null,
+          lease_expires_at: null,
+          revision: Number(event.revision),
+          queued_at: at,
+          claimed_at: null,
+          finished_at: null,
+          updated_at: at,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+    },
+    async AeoRunClaimed(db, event) {
+      const d = event.data
+      await updateRun(db, event, {
+        status: 'claimed',
+        agent_id: d.agent_id,
+        agent_org_id: d.agent_org_id,
+        attempts: d.attempt,
+        lease_expires_at: d.lease_expires_at,
+        claimed_at: occurredAt(event),
+      })
+    },
+    async AeoRunStarted(db, event) {
+      await updateRun(db, event, { status: 'running' })
+    },
+    async AeoRunCompleted(db, event) {
+      await updateRun(db, event, { status: 'done', capture_id: event.data.capture_id, error: null, lease_expires_at: null, finished_at: occurredAt(event) })
+    },
+    async AeoRunFailed(db, event) {
+      const d = event.data
+      await updateRun(
+        db,
+        event,
+        d.retry
+          ? { status: 'queued', error: d.error, attempts: d.attempt, agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null }
+          : { status: 'failed', error: d.error, attempts: d.attempt, lease_expires_at: null, finished_at: occurredAt(event) },
+      )
+    },
+    async AeoRunClaimExpired(db, event) {
+      await updateRun(db, event, { status: 'queued', error: 'claim expired', agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null })
+    },
+    async AeoRunCancelled(db, event) {
+      await updateRun(db, event, { status: 'cancelled', lease_expires_at: null, finished_at: occurredAt(event) })
+    },
+    /** dedupe_aeo_queries: runs of the merged questions now belong to the canonical one. */
+    async AeoQuestionsMerged(db, event) {
+      const d = event.data
+      await db.updateTable('aeo_runs').set({ query_id: d.canonical_id }).where('client_id', '=', d.client_id).where('query_id', 'in', d.merged_ids).execute()
+    },
+    async AeoAgentRegistered(db, event) {
+      await upsertAgent(db, event, event.data.capabilities)
+    },
+    async AeoAgentCapabilitiesChanged(db, event) {
+      await upsertAgent(db, event, event.data.capabilities)
+    },
+    async AeoAgentSeen(db, event) {
+      await upsertAgent(db, event, null)
+    },
+  },
+}

@@ -1,4 +1,359 @@
-import type { AnyRpc } from '../../registry.js'
+import type { Kysely } from 'kysely'
+import { z } from 'zod'
+import { setCadence } from '../../../commands/aeo/cadence.js'
+import { claimRuns } from '../../../commands/aeo/claims.js'
+import { cancelQueuedRuns, completeRun, enqueueDueRuns, failRun, startRun, type QueueDeps, type RunDeps } from '../../../commands/aeo/runs.js'
+import type { EventStore } from '../../../commands/event-store/port.js'
+import { uniqueEngines } from '../../../domain/aeo/runs/cadence.js'
+import { EngineInput, EngineValue } from '../../../domain/aeo/engines.js'
+import { NotFoundError } from '../../../domain/shared/errors.js'
+import { Id, Month } from '../../../domain/shared/values.js'
+import { LIVE_SCHEMA } from '../../../migrations/read-models/index.js'
+import { visibleClient } from '../../../projections/clients/queries.js'
+import { MAIN_GROUP } from '../../../projections/index.js'
+import { agentsView, cadenceOf, doneToday, enrolledClientIds, queueOverview, runsOfClient, runStats } from '../../../projections/aeo/runs/queries.js'
+import { ProjectionWatermark } from '../../../projections/watermark.js'
+import { ApiError } from '../../errors.js'
+import { describeIssues } from '../../routes/rpc.js'
+import { rpc, type RpcContext } from '../../registry.js'
 
-/** Placeholder until the aeo runs RPCs land. */
-export const aeoRunsRpcs: AnyRpc[] = []
+const domain = 'ai-visibility'
+
+/** How long enqueue and cancel wait for the read models to reach the log's head before giving up (503). */
+const QUEUE_WAIT_MS = 15_000
+
+/**
+ * One watermark per database for the queue's "wait until the read models reach the log's head": it polls
+ * the projections' checkpoint only while someone waits, so it also works in API-only processes.
+ */
+const watermarks = new WeakMap<Kysely<any>, ProjectionWatermark>()
+function watermarkFor(db: Kysely<any>, store: EventStore): ProjectionWatermark {
+  let watermark = watermarks.get(db)
+  if (!watermark) {
+    watermark = new ProjectionWatermark({ db, store, schema: LIVE_SCHEMA, group: MAIN_GROUP })
+    watermarks.set(db, watermark)
+  }
+  return watermark
+}
+
+function runDeps(ctx: RpcContext<unknown>): RunDeps {
+  return { ...ctx.write, db: ctx.db, read: ctx.read, settings: ctx.settings.aeo }
+}
+
+function queueDeps(ctx: RpcContext<unknown>): QueueDeps {
+  const watermark = watermarkFor(ctx.db, ctx.store)
+  return { ...runDeps(ctx), waitForReadModels: (position) => watermark.waitFor(position, QUEUE_WAIT_MS) }
+}
+
+/** Agent ids become part of a stream name: letters, digits and `_ . : @ -`. */
+const AgentId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_.:@-]+$/, 'letters, digits and _ . : @ - only')
+
+const Capabilities = z.strictObject({
+  engines: z.array(EngineInput).min(1).max(20).transform(uniqueEngines),
+  geo: z.string().trim().min(1).max(100).default('any'),
+  max_per_day: z.number().int().positive().max(1_000_000).nullable().default(null),
+})
+
+/** capabilities_json is a JSON string; anything malformed is a 400 naming the field. */
+function parseCapabilities(json: string): z.infer<typeof Capabilities> {
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch {
+    throw new ApiError('validation_failed', 'capabilities_json: not valid JSON; expected {"engines": [...], "geo": "TX" | "any", "max_per_day": n}')
+  }
+  const parsed = Capabilities.safeParse(value)
+  if (!parsed.success) {
+    throw new ApiError(
+      'validation_failed',
+      describeIssues(parsed.error)
+        .split('; ')
+        .map((issue) => `capabilities_json.${issue.replace(/^\(body\)/, '').replace(/^\./, '')}`)
+        .join('; '),
+    )
+  }
+  return parsed.data
+}
+
+const CadenceView = z.object({ enabled: z.boolean(), samples_per_month: z.number().int(), engines: z.array(z.string()), geo_state: z.string().nullable() })
+
+const ClaimedRunView = z.object({
+  id: Id,
+  query_id: Id,
+  client_id: Id,
+  engine: EngineValue,
+  geo_state: z.string().nullable(),
+  month: Month,
+  attempt: z.number().int(),
+  prompt: z.string(),
+  client_name: z.string(),
+  lease_expires_at: z.string(),
+})
+
+const RunStatus = z.enum(['queued', 'claimed', 'running', 'done', 'failed', 'cancelled'])
+
+const RunView = z.object({
+  id: Id,
+  client_id: Id,
+  query_id: Id,
+  engine: z.string(),
+  month: z.string(),
+  geo_state: z.string().nullable(),
+  priority: z.number().int(),
+  sample: z.number().int(),
+  status: RunStatus,
+  agent_id: z.string().nullable(),
+  attempts: z.number().int(),
+  error: z.string().nullable(),
+  capture_id: z.number().int().nullable(),
+  lease_expires_at: z.string().nullable(),
+  queued_at: z.string(),
+  claimed_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  updated_at: z.string(),
+})
+
+const Stats = z.object({
+  queued: z.number().int(),
+  claimed: z.number().int(),
+  running: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+  total: z.number().int(),
+})
+
+const AgentView = z.object({
+  agent_id: z.string(),
+  org_id: z.number().int().nullable(),
+  online: z.boolean(),
+  last_seen_at: z.string(),
+  registered_at: z.string(),
+  capabilities: z.object({ engines: z.array(z.string()), geo: z.string(), max_per_day: z.number().int().nullable() }),
+  current_run: z.object({ id: Id, client_id: Id, engine: z.string(), status: z.string(), claimed_at: z.string().nullable() }).nullable(),
+  runs: z.object({ claimed: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int(), done_24h: z.number().int() }),
+})
+
+const QueueOverview = z.object({
+  stats: Stats,
+  oldest_queued_at: z.string().nullable(),
+  engines: z.array(z.object({ engine: z.string(), queued: z.number().int(), claimed: z.number().int(), running: z.number().int(), agents_online: z.number().int() })),
+  clients: z.array(
+    z.object({
+      client_id: Id,
+      name: z.string(),
+      queued: z.number().int(),
+      claimed: z.number().int(),
+      running: z.number().int(),
+      done: z.number().int(),
+      failed: z.number().int(),
+    }),
+  ),
+  agents_online: z.number().int(),
+})
+
+/** The agent a call acts as: its id under the caller's organization (a platform key's agents are platform agents). */
+const agentOf = (ctx: RpcContext<{ agent_id: string }>) => ({ agent_id: ctx.params.agent_id, agent_org_id: ctx.caller.orgId })
+
+export const aeoRunsRpcs = [
+  rpc({
+    name: 'set_aeo_cadence',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary:
+      'Enrol a client in AI Visibility: samples_per_month per active question and engine, the engines (claude, openai, gemini, chatgpt-web; chatgpt means chatgpt-web), an optional geo_state, enabled (default true). Returns the cadence. Disabling it cancels the queued runs.',
+    params: z.strictObject({
+      client_id: Id,
+      samples_per_month: z.number().int().min(1).max(100),
+      engines: z.array(EngineInput).min(1).max(20),
+      geo_state: z.string().trim().min(1).max(100).nullable().optional(),
+      enabled: z.boolean().default(true),
+    }),
+    result: CadenceView,
+    async handler(ctx) {
+      const p = ctx.params
+      const { cadence } = await setCadence(ctx.write, ctx.command, {
+        callerOrgId: ctx.orgId,
+        clientId: p.client_id,
+        samplesPerMonth: p.samples_per_month,
+        engines: p.engines,
+        geoState: p.geo_state ?? null,
+        enabled: p.enabled,
+      })
+      return cadence
+    },
+  }),
+  rpc({
+    name: 'get_aeo_cadence',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "The client's cadence {enabled, samples_per_month, engines, geo_state}, or {} when it was never enrolled.",
+    params: z.strictObject({ client_id: Id }),
+    result: z.union([CadenceView, z.object({}).strict()]),
+    async handler(ctx) {
+      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      return cadenceOf(ctx.read, ctx.params.client_id)
+    },
+  }),
+  rpc({
+    name: 'enqueue_due_aeo_runs',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary:
+      "Queue the runs due now (each active question × cadence engine, spread over the month to reach samples_per_month, never more than due). With client_id: the number queued. Without: every enrolled client of the organization (a platform key without org_id: of every organization), {queued, clients: [{client_id, queued}]}.",
+    params: z.strictObject({ client_id: Id.optional() }),
+    result: z.union([z.number().int(), z.object({ queued: z.number().int(), clients: z.array(z.object({ client_id: Id, queued: z.number().int() })) })]),
+    async handler(ctx) {
+      const deps = queueDeps(ctx)
+      if (ctx.params.client_id !== undefined) {
+        await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+        const [one] = await enqueueDueRuns(deps, ctx.command, { clientIds: [ctx.params.client_id], reason: 'enqueue' })
+        return one?.queued ?? 0
+      }
+      const clients = await enqueueDueRuns(deps, ctx.command, { clientIds: await enrolledClientIds(ctx.read, ctx.orgId), reason: 'enqueue' })
+      return { queued: clients.reduce((sum, c) => sum + c.queued, 0), clients }
+    },
+  }),
+  rpc({
+    name: 'cancel_aeo_runs',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary: "Cancel the client's queued runs (optionally of one month and/or one question). Claimed, running and finished runs are left alone. Returns the number cancelled.",
+    params: z.strictObject({ client_id: Id, month: Month.nullable().optional(), query_id: Id.nullable().optional() }),
+    result: z.number().int(),
+    async handler(ctx) {
+      const { client_id, month, query_id } = ctx.params
+      await visibleClient(ctx.read, ctx.orgId, client_id)
+      if (query_id != null) {
+        const question = await ctx.read.selectFrom('aeo_queries').select('id').where('id', '=', query_id).where('client_id', '=', client_id).executeTakeFirst()
+        if (!question) throw new NotFoundError('question', query_id)
+      }
+      return cancelQueuedRuns(queueDeps(ctx), ctx.command, {
+        clientId: client_id,
+        month: month ?? undefined,
+        queryId: query_id ?? undefined,
+        reason: 'requested',
+      })
+    },
+  }),
+  rpc({
+    name: 'claim_aeo_runs',
+    domain,
+    access: 'write',
+    orgScoped: false,
+    summary:
+      'Claim up to limit (default 1) queued runs for agent_id, atomically and disjointly across agents. capabilities_json is a JSON string {engines, geo ("TX" or "any"), max_per_day}. Each run comes with the prompt and the client name; finish it with complete_aeo_run or fail_aeo_run before lease_expires_at. Registers the agent on first claim.',
+    params: z.strictObject({ agent_id: AgentId, capabilities_json: z.string().max(10_000), limit: z.number().int().min(1).max(100).default(1) }),
+    result: z.array(ClaimedRunView),
+    async handler(ctx) {
+      const capabilities = parseCapabilities(ctx.params.capabilities_json)
+      return claimRuns(runDeps(ctx), ctx.command, { agentId: ctx.params.agent_id, agentOrgId: ctx.caller.orgId, capabilities, limit: ctx.params.limit })
+    },
+  }),
+  rpc({
+    name: 'start_aeo_run',
+    domain,
+    access: 'write',
+    orgScoped: false,
+    summary: 'Mark a claimed run as running (only the claiming agent). Optional: complete_aeo_run accepts a claimed run too.',
+    params: z.strictObject({ run_id: Id, agent_id: AgentId }),
+    result: z.null(),
+    async handler(ctx) {
+      await startRun(runDeps(ctx), ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx) })
+      return null
+    },
+  }),
+  rpc({
+    name: 'complete_aeo_run',
+    domain,
+    access: 'write',
+    orgScoped: false,
+    summary:
+      "Complete a claimed or running run with the capture ingested for it (ingest_aeo_capture's id). Only the claiming agent; the capture must be about the run's client.",
+    params: z.strictObject({ run_id: Id, agent_id: AgentId, capture_id: Id }),
+    result: z.null(),
+    async handler(ctx) {
+      await completeRun(runDeps(ctx), ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx), captureId: ctx.params.capture_id })
+      return null
+    },
+  }),
+  rpc({
+    name: 'fail_aeo_run',
+    domain,
+    access: 'write',
+    orgScoped: false,
+    summary: 'Fail a claimed or running run with the reason (only the claiming agent). It is queued again while attempts are left, else failed. Returns {status, attempts, retry}.',
+    params: z.strictObject({ run_id: Id, agent_id: AgentId, error: z.string().trim().min(1).max(2000) }),
+    result: z.object({ status: RunStatus, attempts: z.number().int(), retry: z.boolean() }),
+    async handler(ctx) {
+      return failRun(runDeps(ctx), ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx), error: ctx.params.error })
+    },
+  }),
+  rpc({
+    name: 'count_aeo_runs_done_today',
+    domain,
+    access: 'read',
+    orgScoped: false,
+    summary: 'The number of runs agent_id completed in the last 24 hours.',
+    params: z.strictObject({ agent_id: AgentId }),
+    result: z.number().int(),
+    handler: async (ctx) => doneToday(ctx.read, agentOf(ctx), ctx.write.clock()),
+  }),
+  rpc({
+    name: 'get_aeo_agents',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary:
+      "The capture agents: the organization's own and the platform's (such as server-api), each with online (seen recently), capabilities, the run it is working on and run counts.",
+    params: z.strictObject({}),
+    result: z.array(AgentView),
+    handler: async (ctx) => agentsView(ctx.read, ctx.orgId, ctx.write.clock(), ctx.settings.aeo.agentOnlineSeconds),
+  }),
+  rpc({
+    name: 'get_aeo_runs',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: "The client's runs, newest first (optionally of one month; limit default 100, at most 1000).",
+    params: z.strictObject({ client_id: Id, month: Month.nullable().optional(), limit: z.number().int().min(1).max(1000).default(100) }),
+    result: z.array(RunView),
+    async handler(ctx) {
+      await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      return runsOfClient(ctx.read, ctx.params.client_id, ctx.params.month ?? undefined, ctx.params.limit)
+    },
+  }),
+  rpc({
+    name: 'get_aeo_run_stats',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'Run counts queued / claimed / running / done / failed / cancelled / total, for a client or the whole organization, optionally of one month.',
+    params: z.strictObject({ client_id: Id.nullable().optional(), month: Month.nullable().optional() }),
+    result: Stats,
+    async handler(ctx) {
+      const clientId = ctx.params.client_id ?? undefined
+      if (clientId !== undefined) await visibleClient(ctx.read, ctx.orgId, clientId)
+      return runStats(ctx.read, { orgId: ctx.orgId, clientId, month: ctx.params.month ?? undefined })
+    },
+  }),
+  rpc({
+    name: 'get_aeo_queue_overview',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary: 'The run queue of the organization (a platform key without org_id: of all): counts by status, by engine with the agents online for it, by client, and the oldest queued run.',
+    params: z.strictObject({}),
+    result: QueueOverview,
+    handler: async (ctx) => queueOverview(ctx.read, ctx.orgId, ctx.write.clock(), ctx.settings.aeo.agentOnlineSeconds),
+  }),
+]

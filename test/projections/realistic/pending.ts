@@ -4,9 +4,6 @@
  * this file goes when the set is empty.
  */
 export const NOT_YET_PROJECTED: ReadonlySet<string> = new Set([
-  'aeo_cadences',
-  'aeo_runs',
-  'aeo_agents',
   'aeo_captures',
   'aeo_items',
   'aeo_item_hits',

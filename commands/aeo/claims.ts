@@ -1,0 +1,149 @@
+import { sql } from 'kysely'
+import { agentKey, type Capabilities } from '../../domain/aeo/runs/agent.js'
+import { decideRun, initialRunState, runStream, type AgentRef } from '../../domain/aeo/runs/run.js'
+import type { Engine } from '../../domain/aeo/engines.js'
+import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
+import type { CommandContext } from '../command-handler.js'
+import { WrongExpectedRevisionError } from '../event-store/port.js'
+import { checkInAgent } from './agents.js'
+import { appendDecided } from './append.js'
+import type { RunDeps } from './runs.js'
+
+/** A claimed run as the agent receives it: what to ask, on which engine, for whom. */
+export interface ClaimedRun {
+  id: number
+  query_id: number
+  client_id: number
+  engine: Engine
+  geo_state: string | null
+  month: string
+  attempt: number
+  prompt: string
+  client_name: string
+  lease_expires_at: string
+}
+
+export interface ClaimInput {
+  readonly agentId: string
+  /** The organization of the key the agent uses (null: a platform agent, which may claim any organization's runs). */
+  readonly agentOrgId: number | null
+  readonly capabilities: Capabilities
+  readonly limit: number
+}
+
+/**
+ * How long a lease guards a run between its selection and its AeoRunClaimed. Once the claim is recorded
+ * the run's revision moves on and the lease no longer matters; if the claimer died in between, the run is
+ * claimable again when this runs out.
+ */
+const LEASE_GUARD_SECONDS = 60
+
+interface Candidate {
+  id: number
+  revision: number
+  org_id: number
+  client_id: number
+  query_id: number
+  engine: Engine
+  geo_state: string | null
+  month: string
+  attempts: number
+  prompt: string | null
+  client_name: string | null
+}
+
+/**
+ * Claims up to `limit` queued runs for an agent, atomically and disjointly across any number of
+ * concurrent agents and processes:
+ * 1. one statement selects candidates from the queue `for update skip locked`, skipping runs with a live
+ *    lease at their current revision, and upserts leases; the upsert takes a lease only where none is live
+ *    (decided against the latest committed lease, so two claimers never both get one);
+ * 2. each leased run gets AeoRunClaimed appended with expected revision = the revision it was selected at:
+ *    a run that changed meanwhile (claimed, cancelled) conflicts, and is dropped with its lease.
+ * Claimable: queued, engine in the agent's list, and the run has no geo, or the agent's geo is `any` or
+ * equal to the run's; an organization's agent claims only its organization's runs. max_per_day counts the
+ * runs the agent claimed in the last 24 hours. The agent is registered (and marked seen) on the way.
+ */
+export async function claimRuns(deps: RunDeps, context: CommandContext, input: ClaimInput): Promise<ClaimedRun[]> {
+  const ref: AgentRef = { agent_id: input.agentId, agent_org_id: input.agentOrgId }
+  await checkInAgent(deps, context, ref, input.capabilities)
+  const now = deps.clock()
+  const key = agentKey(ref)
+  const limit = input.capabilities.max_per_day === null ? input.limit : Math.min(input.limit, await remainingToday(deps, ref, now, input.capabilities.max_per_day))
+  if (limit <= 0) return []
+  const leaseUntil = new Date(now.getTime() + Math.min(LEASE_GUARD_SECONDS, deps.settings.claimLeaseSeconds) * 1000)
+  const runs = sql.id(LIVE_SCHEMA, 'aeo_runs')
+  const geo = input.capabilities.geo.trim().toLowerCase()
+  const { rows } = await sql<Candidate>`
+    with candidates as (
+      select r.id, r.revision from ${runs} r
+      where r.status = 'queued'
+        and r.engine = any(${sql.val([...input.capabilities.engines])}::text[])
+        and (${geo} = 'any' or r.geo_state is null or lower(r.geo_state) = ${geo})
+        and (${input.agentOrgId}::bigint is null or r.org_id = ${input.agentOrgId})
+        and not exists (
+          select 1 from aeo_run_leases l where l.run_id = r.id and l.revision = r.revision and l.expires_at > ${now})
+      order by r.priority desc, r.id
+      limit ${limit}
+      for update of r skip locked
+    ), leased as (
+      insert into aeo_run_leases (run_id, agent_key, revision, expires_at)
+      select id, ${key}, revision, ${leaseUntil} from candidates
+      on conflict (run_id) do update set agent_key = excluded.agent_key, revision = excluded.revision, expires_at = excluded.expires_at
+        where aeo_run_leases.revision <> excluded.revision or aeo_run_leases.expires_at <= ${now}
+      returning run_id, revision
+    )
+    select r.id, l.revision, r.org_id, r.client_id, r.query_id, r.engine, r.geo_state, r.month, r.attempts,
+           q.prompt, c.name as client_name
+    from leased l
+    join ${runs} r on r.id = l.run_id
+    left join ${sql.id(LIVE_SCHEMA, 'aeo_queries')} q on q.id = r.query_id
+    left join ${sql.id(LIVE_SCHEMA, 'clients')} c on c.id = r.client_id
+    order by r.priority desc, r.id`.execute(deps.db)
+
+  const leaseExpiresAt = new Date(now.getTime() + deps.settings.claimLeaseSeconds * 1000).toISOString()
+  const claimed = await Promise.all(
+    rows.map(async (row): Promise<ClaimedRun | null> => {
+      // The state the run was selected in; its revision guards the append, so a stale row only loses.
+      const state = { ...initialRunState(), exists: true, id: row.id, status: 'queued' as const, attempts: row.attempts }
+      const events = decideRun({ type: 'ClaimRun', agent: ref, lease_expires_at: leaseExpiresAt }, state)
+      try {
+        await appendDecided(deps, context, runStream(row.id), events, BigInt(row.revision), row.org_id)
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error
+        await sql`delete from aeo_run_leases where run_id = ${row.id} and agent_key = ${key} and revision = ${row.revision}`.execute(deps.db)
+        return null
+      }
+      return {
+        id: row.id,
+        query_id: row.query_id,
+        client_id: row.client_id,
+        engine: row.engine,
+        geo_state: row.geo_state,
+        month: row.month,
+        attempt: row.attempts + 1,
+        prompt: row.prompt ?? '',
+        client_name: row.client_name ?? '',
+        lease_expires_at: leaseExpiresAt,
+      }
+    }),
+  )
+  return claimed.filter((c): c is ClaimedRun => c !== null)
+}
+
+/**
+ * Claims the agent may still make today: max_per_day minus the runs it claimed in the last 24 hours
+ * (recorded claims, plus leases it holds on runs whose claim the read model does not show yet).
+ */
+async function remainingToday(deps: RunDeps, ref: AgentRef, now: Date, maxPerDay: number): Promise<number> {
+  const since = new Date(now.getTime() - 24 * 3600 * 1000)
+  const runs = sql.id(LIVE_SCHEMA, 'aeo_runs')
+  const { rows } = await sql<{ n: number }>`
+    select (
+      (select count(*) from ${runs} r
+        where r.agent_id = ${ref.agent_id} and r.agent_org_id is not distinct from ${ref.agent_org_id}::bigint and r.claimed_at > ${since})
+      + (select count(*) from aeo_run_leases l join ${runs} r on r.id = l.run_id and r.revision = l.revision
+        where l.agent_key = ${agentKey(ref)} and l.expires_at > ${now})
+    )::int as n`.execute(deps.db)
+  return maxPerDay - (rows[0]?.n ?? 0)
+}

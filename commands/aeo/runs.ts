@@ -1,0 +1,305 @@
+import type { Kysely } from 'kysely'
+import { sql } from 'kysely'
+import { decideRun, evolveRun, initialRunState, runStream, type AgentRef, type CancelReason, type RunCommand, type RunState, type RunStatus } from '../../domain/aeo/runs/run.js'
+import type { AeoRunEvent } from '../../domain/aeo/runs/events.js'
+import { daysInMonth, dueSamples, monthAndDay, runsToQueue } from '../../domain/aeo/runs/cadence.js'
+import type { Engine } from '../../domain/aeo/engines.js'
+import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
+import type { ReadDb } from '../../projections/tables.js'
+import type { CommandContext, WriteDeps } from '../command-handler.js'
+import { WrongExpectedRevisionError, type Position } from '../event-store/port.js'
+import { appendDecided, loadStream } from './append.js'
+import type { AeoSettings } from './settings.js'
+
+/**
+ * What the run commands need: the write side, the read models (the queue is selected from aeo_runs), the
+ * database itself (public schema: the claim leases) and the operator settings. The RPC handlers and the
+ * built-in server agent pass the same.
+ */
+export type RunDeps = WriteDeps & { readonly db: Kysely<any>; readonly read: ReadDb; readonly settings: AeoSettings }
+
+/**
+ * Enqueueing and cancelling also wait for the read models: to reach the log's head before counting, and to
+ * show what they appended before letting the next enqueuer count. Resolves false on timeout.
+ */
+export type QueueDeps = RunDeps & { readonly waitForReadModels: (position: Position) => Promise<boolean> }
+
+const MAX_ATTEMPTS = 8
+
+export interface RunOutcome {
+  readonly state: RunState
+  readonly events: readonly AeoRunEvent[]
+  readonly orgId: number
+  readonly position: Position | null
+}
+
+/**
+ * Load → decide → append for one run, retrying when another writer appended in between (a claim and a
+ * cancel racing: the second decides against the first's result). A run of another organization than
+ * `visibleTo` (null: any) answers exactly like a missing one.
+ */
+export async function handleRunCommand(
+  deps: WriteDeps,
+  context: CommandContext,
+  runId: number,
+  command: RunCommand,
+  visibleTo: number | null,
+): Promise<RunOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadStream(deps, runStream(runId))
+    let state = initialRunState()
+    for (const event of loaded.events) state = evolveRun(state, { type: event.type, data: event.data } as AeoRunEvent)
+    if (!state.exists || loaded.orgId === null || (visibleTo !== null && loaded.orgId !== visibleTo)) throw new NotFoundError('run', runId)
+    const events = decideRun(command, state)
+    if (events.length === 0) return { state, events, orgId: loaded.orgId, position: null }
+    let after = state
+    for (const event of events) after = evolveRun(after, event)
+    try {
+      const result = await appendDecided(deps, context, runStream(runId), events, loaded.revision ?? 'no_stream', loaded.orgId)
+      return { state: after, events, orgId: loaded.orgId, position: result.position }
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error
+    }
+  }
+}
+
+/** An agent acting on a run it claimed. `agent.agent_org_id` also confines which runs it can see. */
+export interface AgentRunInput {
+  readonly runId: number
+  readonly agent: AgentRef
+}
+
+/** AeoRunStarted: the claiming agent began working on the run (status running). */
+export async function startRun(deps: RunDeps, context: CommandContext, input: AgentRunInput): Promise<RunOutcome> {
+  return handleRunCommand(deps, context, input.runId, { type: 'StartRun', agent: input.agent }, input.agent.agent_org_id)
+}
+
+/**
+ * The capture a completion names, from its own stream (the log, so a capture ingested a moment ago counts
+ * even before its read model shows it): it must exist in the run's organization (else not_found) and be
+ * about the run's client (else aeo_capture_other_client).
+ */
+async function assertCaptureFor(deps: WriteDeps, captureId: number, run: { orgId: number; clientId: number }): Promise<void> {
+  let first: { data: any; metadata: any } | undefined
+  for await (const event of deps.store.readStream(`aeo_capture-${captureId}`, { maxCount: 1 })) first = event
+  if (!first || first.metadata?.org_id !== run.orgId) throw new NotFoundError('capture', captureId)
+  if (first.data?.client_id !== run.clientId) {
+    throw new DomainError('aeo_capture_other_client', "The capture is about another client than the run's", `capture ${captureId} is not about client ${run.clientId}`)
+  }
+}
+
+/** AeoRunCompleted: only by the claiming agent, on a claimed or running run, with a capture of the run's client. */
+export async function completeRun(deps: RunDeps, context: CommandContext, input: AgentRunInput & { captureId: number }): Promise<RunOutcome> {
+  const loaded = await loadStream(deps, runStream(input.runId))
+  const queued = loaded.events[0]
+  const visible = queued && loaded.orgId !== null && (input.agent.agent_org_id === null || input.agent.agent_org_id === loaded.orgId)
+  if (!visible) throw new NotFoundError('run', input.runId)
+  await assertCaptureFor(deps, input.captureId, { orgId: loaded.orgId!, clientId: queued.data.client_id })
+  return handleRunCommand(deps, context, input.runId, { type: 'CompleteRun', agent: input.agent, capture_id: input.captureId }, input.agent.agent_org_id)
+}
+
+export interface FailResult {
+  status: RunStatus
+  attempts: number
+  retry: boolean
+}
+
+/** AeoRunFailed: retried (queued again) while attempts < settings.maxAttempts, then failed for good. */
+export async function failRun(deps: RunDeps, context: CommandContext, input: AgentRunInput & { error: string }): Promise<FailResult> {
+  const outcome = await handleRunCommand(
+    deps,
+    context,
+    input.runId,
+    { type: 'FailRun', agent: input.agent, error: input.error, max_attempts: deps.settings.maxAttempts },
+    input.agent.agent_org_id,
+  )
+  const failed = outcome.events.find((e) => e.type === 'AeoRunFailed')
+  return { status: outcome.state.status, attempts: outcome.state.attempts, retry: failed?.type === 'AeoRunFailed' ? failed.data.retry : false }
+}
+
+/** A session advisory lock per client, shared by every enqueuer and canceller in every process. */
+const clientLockKey = (clientId: number) => `aeo_queue:${clientId}`
+
+/**
+ * Runs `work` for each client while holding that client's queue lock on a dedicated connection, after the
+ * read models reached the log's head (so what `work` counts includes every run appended before the lock).
+ */
+async function withClientLocks<T>(deps: QueueDeps, clientIds: readonly number[], work: (clientId: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = []
+  if (clientIds.length === 0) return results
+  await deps.db.connection().execute(async (conn) => {
+    for (const clientId of clientIds) {
+      await sql`select pg_advisory_lock(hashtext(${clientLockKey(clientId)}))`.execute(conn)
+      try {
+        await waitForHead(deps)
+        results.push(await work(clientId))
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${clientLockKey(clientId)}))`.execute(conn)
+      }
+    }
+  })
+  return results
+}
+
+async function waitForHead(deps: QueueDeps): Promise<void> {
+  const head = await deps.store.headPosition()
+  if (head !== null) await waitFor(deps, head)
+}
+
+async function waitFor(deps: QueueDeps, position: Position): Promise<void> {
+  if (!(await deps.waitForReadModels(position))) {
+    throw new DomainError('service_unavailable', 'The read models are behind the log', 'the run queue cannot be counted until they catch up; retry shortly')
+  }
+}
+
+/** Appends in parallel, a few at a time (every run is its own stream). */
+async function inParallel<T>(items: readonly T[], width: number, each: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await each(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker))
+}
+
+export interface EnqueueInput {
+  readonly clientIds: readonly number[]
+  readonly reason: 'sweep' | 'enqueue'
+}
+
+/**
+ * Queues the runs due now for each client: for every active question × cadence engine, the month's
+ * samples spread over its days (dueSamples) minus the runs of that pair this month that are not cancelled
+ * or failed. Never more than due, even with concurrent enqueuers in several processes: each client is
+ * counted and appended under its queue lock, and the lock is released only once the read models show the
+ * new runs. Paused or deleted clients and disabled cadences queue nothing. Returns the number queued per
+ * client, in the order given.
+ */
+export async function enqueueDueRuns(deps: QueueDeps, context: CommandContext, input: EnqueueInput): Promise<{ client_id: number; queued: number }[]> {
+  return withClientLocks(deps, input.clientIds, async (clientId) => ({ client_id: clientId, queued: await enqueueClient(deps, context, clientId, input.reason) }))
+}
+
+async function enqueueClient(deps: QueueDeps, context: CommandContext, clientId: number, reason: 'sweep' | 'enqueue'): Promise<number> {
+  const read = deps.read
+  const [owner, cadence] = await Promise.all([
+    read.selectFrom('clients').select(['org_id', 'status']).where('id', '=', clientId).executeTakeFirst(),
+    read.selectFrom('aeo_cadences').selectAll().where('client_id', '=', clientId).executeTakeFirst(),
+  ])
+  if (!owner || owner.status !== 'active' || !cadence || !cadence.enabled) return 0
+  const { month, day } = monthAndDay(deps.clock())
+  const due = dueSamples(cadence.samples_per_month, day, daysInMonth(month))
+  if (due === 0) return 0
+  const [questions, counts] = await Promise.all([
+    read.selectFrom('aeo_queries').select(['id', 'priority']).where('client_id', '=', clientId).where('active', '=', true).orderBy('id').execute(),
+    read
+      .selectFrom('aeo_runs')
+      .select(['query_id', 'engine'])
+      .select(sql<number>`count(*) filter (where status not in ('cancelled', 'failed'))::int`.as('live'))
+      .select(sql<number>`count(*)::int`.as('total'))
+      .where('client_id', '=', clientId)
+      .where('month', '=', month)
+      .groupBy(['query_id', 'engine'])
+      .execute(),
+  ])
+  const counted = new Map(counts.map((c) => [`${c.query_id}:${c.engine}`, c]))
+  const planned: Omit<Extract<RunCommand, { type: 'QueueRun' }>, 'run_id' | 'type'>[] = []
+  for (const question of questions) {
+    for (const engine of cadence.engines as Engine[]) {
+      const seen = counted.get(`${question.id}:${engine}`)
+      const n = runsToQueue(due, seen?.live ?? 0)
+      for (let i = 1; i <= n; i++) {
+        planned.push({
+          client_id: clientId,
+          query_id: question.id,
+          engine,
+          month,
+          geo_state: cadence.geo_state,
+          priority: question.priority,
+          sample: (seen?.total ?? 0) + i,
+          reason,
+        })
+      }
+    }
+  }
+  if (planned.length === 0) return 0
+  const ids = await deps.ids.nextMany('aeo_run', planned.length)
+  let last: Position | null = null
+  await inParallel(
+    planned.map((p, i) => ({ ...p, run_id: ids[i]! })),
+    8,
+    async (p) => {
+      const events = decideRun({ type: 'QueueRun', ...p }, initialRunState())
+      const result = await appendDecided(deps, context, runStream(p.run_id), events, 'no_stream', owner.org_id)
+      if (last === null || deps.store.comparePositions(result.position, last) > 0) last = result.position
+    },
+  )
+  if (last !== null) await waitFor(deps, last)
+  return planned.length
+}
+
+export interface CancelInput {
+  readonly clientId: number
+  readonly month?: string | undefined
+  readonly queryId?: number | undefined
+  /** Only runs on these engines (none: every engine). */
+  readonly engines?: readonly string[] | undefined
+  /** Only runs on engines other than these (a cadence that dropped engines). */
+  readonly exceptEngines?: readonly string[] | undefined
+  readonly reason: CancelReason
+  /**
+   * Checked under the lock once the read models reached the head: false cancels nothing (a process manager
+   * reacting late to a pause checks that the client is still paused, so runs queued since it was resumed stay).
+   */
+  readonly stillApplies?: () => Promise<boolean>
+}
+
+/**
+ * Cancels the client's queued runs (optionally one month, one question, some engines), under the client's
+ * queue lock so that no enqueuer adds behind it. Each cancel is an append to the run's stream with its
+ * expected revision, so a concurrent claim wins or loses cleanly; a run that is no longer queued is left
+ * alone. Returns the number cancelled.
+ */
+export async function cancelQueuedRuns(deps: QueueDeps, context: CommandContext, input: CancelInput): Promise<number> {
+  const [cancelled] = await withClientLocks(deps, [input.clientId], async (clientId) => {
+    if (input.stillApplies && !(await input.stillApplies())) return 0
+    let query = deps.read.selectFrom('aeo_runs').select('id').where('client_id', '=', clientId).where('status', '=', 'queued')
+    if (input.month !== undefined) query = query.where('month', '=', input.month)
+    if (input.queryId !== undefined) query = query.where('query_id', '=', input.queryId)
+    if (input.engines !== undefined) query = query.where('engine', 'in', input.engines.length > 0 ? [...input.engines] : [''])
+    if (input.exceptEngines !== undefined && input.exceptEngines.length > 0) query = query.where('engine', 'not in', [...input.exceptEngines])
+    const rows = await query.orderBy('id').execute()
+    let count = 0
+    let last: Position | null = null
+    await inParallel(rows, 8, async ({ id }) => {
+      const outcome = await handleRunCommand(deps, context, id, { type: 'CancelRun', reason: input.reason }, null)
+      if (outcome.events.length > 0) count++
+      if (outcome.position && (last === null || deps.store.comparePositions(outcome.position, last) > 0)) last = outcome.position
+    })
+    if (last !== null) await waitFor(deps, last)
+    return count
+  })
+  return cancelled ?? 0
+}
+
+/**
+ * Returns stale claims to the queue: claimed or running runs whose lease ran out (AeoRunClaimExpired, or
+ * AeoRunFailed when no attempts are left). Also forgets leases that expired (they no longer hold anything).
+ * Returns the number of runs expired.
+ */
+export async function expireStaleClaims(deps: RunDeps, context: CommandContext): Promise<number> {
+  const now = deps.clock()
+  const rows = await deps.read
+    .selectFrom('aeo_runs')
+    .select(['id'])
+    .where('status', 'in', ['claimed', 'running'])
+    .where('lease_expires_at', '<=', now)
+    .orderBy('id')
+    .limit(1000)
+    .execute()
+  let expired = 0
+  await inParallel(rows, 4, async ({ id }) => {
+    const outcome = await handleRunCommand(deps, context, id, { type: 'ExpireClaim', now: now.toISOString(), max_attempts: deps.settings.maxAttempts }, null)
+    if (outcome.events.length > 0) expired++
+  })
+  await sql`delete from aeo_run_leases where expires_at <= ${now}`.execute(deps.db)
+  return expired
+}
