@@ -105,7 +105,9 @@ t.test('a cost question the client is absent from asks for pricing guidance (tie
 t.test('retrieved but not cited sources are listed apart and do not count as cited', async (t) => {
   const report = analyze(f.input(f.absent, [], f.bestOf, [{ url: 'https://acmeplumbing.com/' }, { url: 'https://www.yelp.com/x' }]))
   t.match(report.scorecard, { cited: false, present: false, retrieved_own: 1, retrieved_count: 2, citation_count: 0 })
-  t.match(report.source_table.find((s) => s.domain === 'acmeplumbing.com'), { class: 'own', count: 0, retrieved: 1 })
+  t.strictSame(report.source_table, [], 'the source table lists cited domains only')
+  const cited = analyze(f.input(f.absent, [{ url: 'https://www.yelp.com/a' }], f.bestOf, [{ url: 'https://yelp.com/b' }, { url: 'https://acmeplumbing.com/' }]))
+  t.match(cited.source_table, [{ domain: 'yelp.com', class: 'directory', count: 1, retrieved: 1 }])
   t.notOk(keys(report).some((k) => k.startsWith('listing:')), 'a directory only retrieved is not a listing finding')
 })
 

@@ -54,7 +54,7 @@ export type Scorecard = {
   cited: boolean
   own_domain_citations: number
   citation_count: number
-  /** The own domain was retrieved but not cited. */
+  /** Own-domain sources among those retrieved (but not necessarily cited). */
   retrieved_own: number
   retrieved_count: number
 }
@@ -64,7 +64,7 @@ export type SourceRow = {
   class: SourceClass
   /** Citations of the domain. */
   count: number
-  /** Retrievals of the domain that were not cited. */
+  /** Sources of the domain the engine retrieved (cited or not). */
   retrieved: number
   /** A directory's display name, or the business a competitor domain belongs to. */
   label: string | null
@@ -167,15 +167,12 @@ function sourceRows(
     r.count++
     if (r.urls.length < 5 && !r.urls.includes(c.url)) r.urls.push(c.url)
   }
-  const cited = new Set(rows.keys())
+  // Only cited domains are rows; what the engine merely retrieved is counted on them, and in the scorecard.
   for (const c of retrieved) {
-    const domain = registrableDomain(c.url)
-    if (!domain || cited.has(domain)) continue
-    const r = row(domain)
-    r.retrieved++
-    if (r.urls.length < 5 && !r.urls.includes(c.url)) r.urls.push(c.url)
+    const r = rows.get(registrableDomain(c.url))
+    if (r) r.retrieved++
   }
-  return [...rows.values()].sort((a, b) => b.count - a.count || b.retrieved - a.retrieved || a.domain.localeCompare(b.domain))
+  return [...rows.values()].sort((a, b) => b.count - a.count || a.domain.localeCompare(b.domain))
 }
 
 export function analyze(input: AnalysisInput): AeoAnalysis {

@@ -4,5 +4,4 @@
  * this file goes when the set is empty.
  */
 export const NOT_YET_PROJECTED: ReadonlySet<string> = new Set([
-  'aeo_reports',
 ])
