@@ -1,5 +1,6 @@
 import { NotFoundError } from '../domain/shared/errors.js'
-import { organization, organizationStream } from '../domain/organizations/organization.js'
+import type { Branding } from '../domain/organizations/branding.js'
+import { organization, organizationStream, type BrandingChange } from '../domain/organizations/organization.js'
 import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 
@@ -24,4 +25,24 @@ export async function createOrganization(
 export async function assertOrganizationExists(deps: WriteDeps, orgId: number): Promise<void> {
   for await (const _event of deps.store.readStream(organizationStream(orgId), { maxCount: 1 })) return
   throw new NotFoundError('organization', orgId)
+}
+
+/**
+ * Sets the white-label branding reports carry (only the given fields; null clears one). Returns the
+ * branding after the change, with the organization's name.
+ */
+export async function updateOrganizationBranding(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { orgId: number; changes: BrandingChange },
+): Promise<{ name: string; branding: Branding; position: Position | null }> {
+  const outcome = await handleCommand(
+    deps,
+    organization,
+    organizationStream(input.orgId),
+    { type: 'UpdateBranding', org_id: input.orgId, changes: input.changes },
+    context,
+    () => input.orgId,
+  )
+  return { name: outcome.state.name, branding: outcome.state.branding, position: outcome.position }
 }

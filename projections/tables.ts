@@ -20,6 +20,10 @@ export interface OrganizationsTable {
   name: string
   created_at: Timestamp
   updated_at: Timestamp
+  /** White-label branding (update_organization_branding); null when not set. */
+  brand_name: ColumnType<string | null, string | null | undefined, string | null>
+  logo_url: ColumnType<string | null, string | null | undefined, string | null>
+  accent_color: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface ApiKeysTable {

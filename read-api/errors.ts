@@ -59,6 +59,12 @@ export const ERRORS = {
   },
   body_too_large: { status: 413, message: 'The request body is too large', hint: 'Keep request bodies under the limit named in detail' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type', hint: 'Send Content-Type: application/json' },
+  // AI Visibility: reports part (summary, report, branding, files).
+  aeo_month_empty: {
+    status: 409,
+    message: 'The month has no AI Visibility captures',
+    hint: 'get_aeo_months lists the months with captures; file a report for one of them',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

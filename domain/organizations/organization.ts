@@ -1,5 +1,6 @@
-import { DomainError } from '../shared/errors.js'
+import { DomainError, NotFoundError } from '../shared/errors.js'
 import type { Aggregate } from '../shared/aggregate.js'
+import { NO_BRANDING, type Branding } from './branding.js'
 import type { OrganizationEvent } from './events.js'
 
 /** An organization is a tenant: every client, key and event belongs to one. Stream `organization-<id>`. */
@@ -8,17 +9,33 @@ export const organizationStream = (orgId: number) => `organization-${orgId}`
 export interface OrganizationState {
   readonly exists: boolean
   readonly name: string
+  readonly branding: Branding
 }
 
-export type OrganizationCommand = { type: 'CreateOrganization'; org_id: number; name: string }
+/** A branding change: an absent field is left alone, null clears it. */
+export type BrandingChange = { -readonly [K in keyof Branding]?: Branding[K] }
+
+export type OrganizationCommand =
+  | { type: 'CreateOrganization'; org_id: number; name: string }
+  | { type: 'UpdateBranding'; org_id: number; changes: BrandingChange }
+
+const BRANDING_FIELDS = ['name', 'logo_url', 'accent_color'] as const
 
 export const organization: Aggregate<OrganizationState, OrganizationCommand, OrganizationEvent> = {
-  initialState: () => ({ exists: false, name: '' }),
+  initialState: () => ({ exists: false, name: '', branding: NO_BRANDING }),
 
   evolve(state, event) {
     switch (event.type) {
       case 'OrganizationCreated':
-        return { exists: true, name: event.data.name }
+        return { exists: true, name: event.data.name, branding: NO_BRANDING }
+      case 'OrganizationBrandingUpdated': {
+        const branding: { -readonly [K in keyof Branding]: Branding[K] } = { ...state.branding }
+        for (const field of BRANDING_FIELDS) {
+          const value = event.data[field]
+          if (value !== undefined) branding[field] = value
+        }
+        return { ...state, branding }
+      }
     }
   },
 
@@ -27,6 +44,17 @@ export const organization: Aggregate<OrganizationState, OrganizationCommand, Org
       case 'CreateOrganization':
         if (state.exists) throw new DomainError('already_exists', 'Organization already exists', `organization ${command.org_id}`)
         return [{ type: 'OrganizationCreated', data: { org_id: command.org_id, name: command.name } }]
+      case 'UpdateBranding': {
+        if (!state.exists) throw new NotFoundError('organization', command.org_id)
+        const changed: BrandingChange = {}
+        for (const field of BRANDING_FIELDS) {
+          const value = command.changes[field]
+          if (value !== undefined && value !== state.branding[field]) changed[field] = value
+        }
+        // Setting what is already set records nothing (a retried call is harmless).
+        if (Object.keys(changed).length === 0) return []
+        return [{ type: 'OrganizationBrandingUpdated', data: { org_id: command.org_id, ...changed } }]
+      }
     }
   },
 }

@@ -7,7 +7,10 @@ export async function createOrganizationTables(db: Kysely<any>, schema: string):
       id bigint primary key,
       name text not null,
       created_at timestamptz not null,
-      updated_at timestamptz not null
+      updated_at timestamptz not null,
+      brand_name text,
+      logo_url text,
+      accent_color text
     )`.execute(db)
   await sql`
     create table ${t('api_keys')} (

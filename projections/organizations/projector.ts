@@ -5,7 +5,7 @@ import type { ReadDb } from '../tables.js'
 import { unnestRows } from '../unnest.js'
 
 /** The batch form: every new organization in one insert (the first event for an id wins, as a conflict would). */
-async function applyOrganizationEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function insertOrganizations(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   const rows = new Map<number, { id: number; name: string; at: Date }>()
   for (const event of events) {
     if (event.type !== 'OrganizationCreated' || rows.has(event.data.org_id)) continue
@@ -28,6 +28,26 @@ async function applyOrganizationEvents(db: ReadDb, events: readonly RecordedEven
     .execute()
 }
 
+/**
+ * A branding change sets only the fields the event carries (null clears one): applying it again writes
+ * the same values, so it is idempotent, and in log order the latest change wins.
+ */
+async function applyBranding(db: ReadDb, event: RecordedEvent): Promise<void> {
+  const data = event.data as { org_id: number; name?: string | null; logo_url?: string | null; accent_color?: string | null }
+  const set: { brand_name?: string | null; logo_url?: string | null; accent_color?: string | null; updated_at: Date } = { updated_at: occurredAt(event) }
+  if (data.name !== undefined) set.brand_name = data.name
+  if (data.logo_url !== undefined) set.logo_url = data.logo_url
+  if (data.accent_color !== undefined) set.accent_color = data.accent_color
+  await db.updateTable('organizations').set(set).where('id', '=', data.org_id).execute()
+}
+
+async function applyOrganizationEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  await insertOrganizations(db, events)
+  // Branding changes are rare: one update each, in log order, after the inserts (an organization is
+  // always created before its branding changes, so the row exists).
+  for (const event of events) if (event.type === 'OrganizationBrandingUpdated') await applyBranding(db, event)
+}
+
 export const organizationsProjector: Projector = {
   name: 'organizations',
   applyBatch: applyOrganizationEvents,
@@ -40,5 +60,6 @@ export const organizationsProjector: Projector = {
         .onConflict((oc) => oc.column('id').doNothing())
         .execute()
     },
+    OrganizationBrandingUpdated: applyBranding,
   },
 }

@@ -79,6 +79,11 @@ const CLIENT_CASES: ClientCase[] = [
     body: (id) => ({ client_id: id, entity_type: 'setting', limit: 5 }),
   },
   { label: 'get_entity_history client', method: 'get_entity_history', body: (id) => ({ entity_type: 'client', entity_id: id }) },
+  // AI Visibility: reports part.
+  { label: 'get_aeo_summary', method: 'get_aeo_summary', body: (id) => ({ client_id: id }) },
+  { label: 'aeo_report_html', method: 'aeo_report_html', body: (id) => ({ client_id: id, month: '2026-01' }) },
+  { label: 'file_aeo_report', method: 'file_aeo_report', body: (id) => ({ client_id: id, month: '2026-01' }) },
+  { label: 'get_aeo_reports', method: 'get_aeo_reports', body: (id) => ({ client_id: id }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */

@@ -29,6 +29,8 @@ export const AeoCaptureTracked = z.object({
   opened: z.array(NewItem),
   /** item_keys found again. */
   carried: z.array(z.string()),
+  /** The carried items with their ids (so the projector never looks a key up: a replay cannot attach to a later item). */
+  carried_items: z.array(z.object({ item_id: Id, item_key: z.string() })).optional(),
   /** item_keys this question and engine found before and no longer find. */
   resolved: z.array(z.string()),
 })
@@ -58,6 +60,8 @@ export const AeoTrackerRebuilt = z.object({
       hits: z.array(z.object({ capture_id: Id, query_id: Id, engine: EngineValue, month: Month })),
     }),
   ),
+  /** Every capture re-analyzed (also those with no findings), so "found before" is rebuilt per question and engine. */
+  captures: z.array(z.object({ capture_id: Id, query_id: Id, engine: EngineValue, month: Month })).optional(),
 })
 
 export const aeoTrackerEventSchemas = { AeoCaptureTracked, AeoItemStatusChanged, AeoItemsDeleted, AeoTrackerRebuilt } as const

@@ -4,8 +4,4 @@
  * this file goes when the set is empty.
  */
 export const NOT_YET_PROJECTED: ReadonlySet<string> = new Set([
-  'aeo_captures',
-  'aeo_items',
-  'aeo_item_hits',
-  'aeo_reports',
 ])

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { analyze, ANALYSIS_VERSION, type AnalysisClient, type AnalysisQuestion } from '../../domain/aeo/analysis/analyze.js'
+import { capture, captureStream, type CaptureCommand, type CaptureState } from '../../domain/aeo/captures/capture.js'
+import type { Engine } from '../../domain/aeo/engines.js'
+import { assertVisible, client, clientStream, type ClientState } from '../../domain/clients/client.js'
+import type { ClientEvent } from '../../domain/clients/events.js'
+import type { AeoCaptureEvent } from '../../domain/aeo/captures/events.js'
+import { fold } from '../../domain/shared/aggregate.js'
+import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
+import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
+import type { EventStore, Position } from '../event-store/port.js'
+import { loadQuestionSet } from './questions.js'
+import { trackCapture } from './tracker.js'
+
+/** The write side of captures also writes the raw-record work table (aeo_capture_records, public schema). */
+export interface CaptureDeps extends WriteDeps {
+  readonly db: Kysely<any>
+}
+
+/** Raw records above this size are refused (they are kept for audit, not as a data store). */
+export const MAX_RECORD_BYTES = 900_000
+
+export async function loadClientState(store: EventStore, clientId: number): Promise<ClientState> {
+  const events: ClientEvent[] = []
+  for await (const event of store.readStream(clientStream(clientId))) events.push({ type: event.type, data: event.data } as ClientEvent)
+  return fold(client, events)
+}
+
+/** The client, visible to the caller and not deleted (writes on a deleted client are refused). */
+export async function writableClient(store: EventStore, clientId: number, callerOrgId: number | null): Promise<ClientState> {
+  const state = await loadClientState(store, clientId)
+  assertVisible(state, callerOrgId, clientId)
+  if (state.status === 'deleted') throw new DomainError('client_deleted', 'The client is deleted', `client ${clientId}`)
+  return state
+}
+
+export function analysisClient(state: ClientState): AnalysisClient {
+  return {
+    name: state.name,
+    websiteUrl: state.websiteUrl,
+    services: state.services.map((s) => s.name),
+    locations: state.locations.map((l) => l.name),
+  }
+}
+
+export interface QuestionFacts extends AnalysisQuestion {
+  readonly id: number
+  readonly deleted: boolean
+  /** Set when dedupe merged this question into another. */
+  readonly mergedInto: number | null
+}
+
+/**
+ * The client's questions, from the questions part's question set (deleted and merged ones included), so
+ * a capture can name its question's prompt, service, location and kind, and merged ids can be followed to
+ * their canonical question.
+ */
+export async function loadQuestionFacts(store: EventStore, clientId: number): Promise<Map<number, QuestionFacts>> {
+  const set = await loadQuestionSet({ store }, clientId)
+  return new Map(
+    set.questions.map((q) => [
+      q.id,
+      { id: q.id, prompt: q.prompt, service: q.service, location: q.location, kind: q.kind, deleted: q.deleted, mergedInto: q.merged_into },
+    ]),
+  )
+}
+
+/** A merged question's canonical id (following chains of merges). */
+export function canonicalQuestion(questions: ReadonlyMap<number, QuestionFacts>, queryId: number): number {
+  let id = queryId
+  for (let hops = 0; hops < 32; hops++) {
+    const next = questions.get(id)?.mergedInto
+    if (next === null || next === undefined) return id
+    id = next
+  }
+  return id
+}
+
+export const monthOf = (date: Date) => date.toISOString().slice(0, 7)
+
+export interface CitationInput {
+  readonly url: string
+  readonly title?: string | undefined
+}
+
+export interface IngestCaptureInput {
+  readonly callerOrgId: number | null
+  readonly clientId: number
+  readonly queryId: number
+  readonly engine: Engine
+  readonly answerText: string
+  readonly citations: readonly CitationInput[]
+  readonly retrieved?: readonly CitationInput[] | undefined
+  /** YYYY-MM; default the clock's month. */
+  readonly month?: string | undefined
+  readonly runId?: number | null | undefined
+  /** The raw engine record: any JSON value, or a string kept as given. */
+  readonly recordJson?: unknown
+  readonly model?: string | undefined
+  readonly surface?: string | undefined
+  readonly searched?: boolean | null | undefined
+}
+
+const citation = (c: CitationInput) => (c.title === undefined ? { url: c.url } : { url: c.url, title: c.title })
+
+/** The raw record as stored: a string as given, anything else as JSON; '' when there is none. */
+export function recordText(record: unknown): string {
+  if (record === undefined || record === null) return ''
+  return typeof record === 'string' ? record : JSON.stringify(record)
+}
+
+/**
+ * Records one captured answer: validates the client (visible, not deleted) and the question (one of the
+ * client's, not deleted), stores the raw record in aeo_capture_records, appends AeoCaptureIngested with the
+ * inline analysis, then AeoCaptureTracked on the client's tracker. Nothing is written when validation fails.
+ */
+export async function ingestCapture(
+  deps: CaptureDeps,
+  context: CommandContext,
+  input: IngestCaptureInput,
+): Promise<{ captureId: number; position: Position | null }> {
+  const clientState = await writableClient(deps.store, input.clientId, input.callerOrgId)
+  const questions = await loadQuestionFacts(deps.store, input.clientId)
+  const question = questions.get(input.queryId)
+  if (!question || question.deleted) throw new NotFoundError('question', input.queryId)
+  const record = recordText(input.recordJson)
+  const recordBytes = Buffer.byteLength(record, 'utf8')
+  if (recordBytes > MAX_RECORD_BYTES) {
+    throw new DomainError('validation_failed', 'record_json is too large', `record_json is ${recordBytes} bytes; the limit is ${MAX_RECORD_BYTES}`)
+  }
+  const now = deps.clock()
+  const citations = input.citations.map(citation)
+  const retrieved = (input.retrieved ?? []).map(citation)
+  const report = analyze({ answerText: input.answerText, citations, retrieved, client: analysisClient(clientState), question })
+  const captureId = await deps.ids.next('aeo_capture')
+  await deps.db
+    .insertInto('aeo_capture_records')
+    .values({ capture_id: captureId, org_id: clientState.orgId, client_id: input.clientId, record_json: record, created_at: now })
+    .onConflict((oc) => oc.column('capture_id').doNothing())
+    .execute()
+  const data = {
+    capture_id: captureId,
+    client_id: input.clientId,
+    query_id: input.queryId,
+    engine: input.engine,
+    month: input.month ?? monthOf(now),
+    run_id: input.runId ?? null,
+    answer_text: input.answerText,
+    citations,
+    retrieved,
+    model: input.model ?? '',
+    surface: input.surface ?? '',
+    searched: input.searched ?? null,
+    record_sha256: createHash('sha256').update(record).digest('hex'),
+    record_bytes: recordBytes,
+    analysis_version: ANALYSIS_VERSION,
+    report,
+  }
+  await runCapture(deps, context, captureId, clientState.orgId, { type: 'IngestCapture', capture: data })
+  const tracked = await trackCapture(deps, context, {
+    clientId: input.clientId,
+    orgId: clientState.orgId,
+    captureId,
+    queryId: input.queryId,
+    engine: input.engine,
+    month: data.month,
+    scorecard: report.scorecard as unknown as Record<string, unknown>,
+    findings: report.findings,
+  })
+  return { captureId, position: tracked.position }
+}
+
+export function runCapture(deps: WriteDeps, context: CommandContext, captureId: number, orgId: number, command: CaptureCommand) {
+  return handleCommand(deps, capture, captureStream(captureId), command, context, () => orgId)
+}
+
+export async function loadCapture(store: EventStore, captureId: number): Promise<CaptureState> {
+  const events: AeoCaptureEvent[] = []
+  for await (const event of store.readStream(captureStream(captureId))) events.push({ type: event.type, data: event.data } as AeoCaptureEvent)
+  return fold(capture, events)
+}
+
+/**
+ * Prunes one raw record: AeoCaptureRecordPruned on the capture, then the record becomes '' in the work
+ * table. The event comes first, so a crash in between is finished by the next pass (the command is then a no-op).
+ */
+export async function pruneCaptureRecord(deps: CaptureDeps, context: CommandContext, row: { capture_id: number; org_id: number }): Promise<void> {
+  await runCapture(deps, context, row.capture_id, row.org_id, { type: 'PruneCaptureRecord', capture_id: row.capture_id })
+  await deps.db
+    .updateTable('aeo_capture_records')
+    .set({ record_json: '', pruned_at: deps.clock() })
+    .where('capture_id', '=', row.capture_id)
+    .where('pruned_at', 'is', null)
+    .execute()
+}

@@ -1,0 +1,185 @@
+/**
+ * Businesses named in an answer. LLM answers name businesses in numbered or bulleted lists, bold text,
+ * headings, links and tables; this reads those places, keeps what looks like a name (title case, short,
+ * not a label such as "Pros:" or "Cost factors"), and orders the names by first mention. Pure.
+ */
+import { DIRECTORY_DOMAINS, MEDIA_DOMAINS, squash } from './domains.js'
+import { findName, nameKey } from './text.js'
+
+export interface NamedBusiness {
+  /** The name as first written. */
+  readonly name: string
+  /** nameKey(name): the identity. */
+  readonly key: string
+  /** Offset of the first mention in the answer. */
+  readonly offset: number
+  /** Whole-word mentions in the answer (at least 1). */
+  readonly mentions: number
+}
+
+/** Words that make up labels and headings rather than names; a candidate made only of these is not a business. */
+const GENERIC_WORDS = new Set(
+  `a an the of to in on at by for from with and or your you my me our its it's it is are be this that these those
+  top best highly rated top-rated recommended recommendation recommendations option options choice choices pick picks
+  company companies business businesses service services provider providers professional professionals pro pros con cons
+  tip tips summary conclusion overview note notes why how what when where who which whom key factor factors consideration
+  considerations consider choosing choose hiring hire hired cost costs pricing price prices average estimate estimates
+  estimated quote quotes review reviews rating ratings feature features highlight highlights strength strengths weakness
+  weaknesses specialty specialties location locations area areas served serving contact phone website hours experience
+  warranty warranties guarantee licensed insured bonded local nearby near final thoughts bottom line takeaway takeaways
+  quick comparison compare table list other more additional also worth mentioning honorable mention mentions verdict
+  question questions ask faq faqs thing things look looking emergency 24 7 24/7 affordable reliable trusted trustworthy
+  good great excellent step steps source sources reference references citation citations budget premium value customer
+  customers satisfaction best-for ideal typical range per hour hourly free inspection inspections financing availability
+  available response time same day weekend certified family owned family-owned reputation track record years year
+  established specialization specializes residential commercial why-it-stands-out stands out standout notable note:
+  plumbing plumber plumbers drain drains cleaning cleaner cleaners water heater heaters repair repairs installation
+  installations install replacement replacements roofing roofer roofers roof roofs hvac heating cooling air conditioning ac
+  electrical electrician electricians dental dentist dentists dentistry lawyer lawyers attorney attorneys law firm firms
+  legal landscaping landscaper landscapers lawn pest control movers moving contractor contractors remodeling remodel
+  renovation renovations painting painter painters sewer leak leaks detection pipe pipes gas maintenance general home
+  homes house kitchen bathroom bath restoration damage mold foundation garage door doors window windows solar pool
+  tree care auto car mechanic mechanics salon spa clinic clinics doctor doctors therapy restaurant restaurants cafe
+  things-to-know what-to-look-for pay expect expected expectations bonus example examples important considerations:
+  signs red flags check checklist next best-rated well-reviewed popular leading trusted-by installation/repair options:
+  in-house free-estimates estimates: licensed/insured upfront transparent fast prompt friendly`
+    .split(/\s+/)
+    .filter(Boolean),
+)
+
+/** Leading phrases of headings and labels. */
+const GENERIC_PREFIXES = [
+  'how', 'what ', 'why ', 'when ', 'where ', 'who ', 'which ', 'tips', 'things ', 'key ', 'factors', 'cost', 'price',
+  'pricing', 'average', 'summary', 'conclusion', 'final ', 'bottom line', 'note', 'pros', 'cons', 'best for', 'ideal for',
+  'great for', 'good for', 'considerations', 'questions', 'faq', 'step ', 'red flag', 'here are', 'here is', 'i ', 'if ',
+  'look for', 'check ', 'ask ', 'read ', 'get ', 'compare', 'consider', 'choose', 'hire', 'avoid', 'make sure', 'you ',
+  'some ', 'other ', 'more ', 'additional', 'sources', 'references', 'disclaimer', 'overall', 'option ', 'tier ',
+  'services:', 'location:', 'address:', 'phone:', 'website:', 'rating:', 'why ', 'notable', 'standout',
+].map((p) => p.trim().replace(/:$/, ''))
+
+/** Platform names that are places businesses are listed, not businesses competing for the answer. */
+const PLATFORM_KEYS = new Set(
+  [
+    ...Object.values(DIRECTORY_DOMAINS),
+    ...Object.keys(DIRECTORY_DOMAINS).map((d) => d.split('.')[0]!),
+    ...[...MEDIA_DOMAINS].map((d) => d.split('.')[0]!),
+    'Google', 'Google Maps', 'Google Reviews', 'Google Business', 'Angi', "Angie's List", 'Better Business Bureau', 'BBB',
+    'Yelp', 'Reddit', 'Nextdoor', 'Facebook', 'Wikipedia', 'ChatGPT', 'OpenAI', 'Claude', 'Gemini',
+  ].map((name) => squash(name)),
+)
+
+export interface EntityContext {
+  /** Words of the client's services and locations and of the question: part of labels, not of names. */
+  readonly contextWords: readonly string[]
+  /** Names that are places (the client's locations, the question's location): never businesses. */
+  readonly placeNames: readonly string[]
+}
+
+interface Candidate {
+  readonly text: string
+  readonly offset: number
+}
+
+/** Candidates from one line of the answer (offset: the line's offset in the answer). */
+function lineCandidates(line: string, offset: number, inTable: { header: boolean }): Candidate[] {
+  const out: Candidate[] = []
+  const add = (text: string | undefined, at: number) => {
+    if (text) out.push({ text, offset: offset + Math.max(0, at) })
+  }
+  const heading = /^\s{0,3}#{1,6}\s+(.+)$/.exec(line)
+  if (heading) add(heading[1], line.indexOf(heading[1]!))
+  const item = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(.+)$/.exec(line)
+  if (item) {
+    const body = item[1]!
+    const at = line.indexOf(body)
+    const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)/.exec(body)
+    const link = /^\[([^\]]+)\]\([^)]*\)/.exec(body)
+    if (bold) add(bold[1], at)
+    else if (link) add(link[1], at)
+    else add(body.split(/\s[-–—]\s|:\s|\s\(|,\s|\.\s/)[0], at)
+  }
+  if (/^\s*\|.*\|\s*$/.test(line)) {
+    const cells = line.trim().replace(/^\||\|$/g, '').split('|')
+    if (cells.every((c) => /^\s*:?-{2,}:?\s*$/.test(c))) inTable.header = false
+    else if (inTable.header) inTable.header = false // the header row names columns
+    else add(cells[0]?.trim(), line.indexOf(cells[0]!.trim()))
+  } else inTable.header = true
+  for (const m of line.matchAll(/(\*\*|__)(.+?)\1/g)) add(m[2], m.index)
+  for (const m of line.matchAll(/\[([^\]]+)\]\((?:https?:)?[^)]*\)/g)) add(m[1], m.index)
+  return out
+}
+
+/** The candidate cleaned to a bare name: markdown, numbering, trailing labels and punctuation removed. */
+function cleanName(raw: string): string {
+  let text = raw
+    .replace(/(\*\*|__)/g, '')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\[\d+\]/g, '')
+    .replace(/^\s*(?:#\d+|\d{1,3}[.)]|[-*+•])\s*/, '')
+    .trim()
+  text = text.split(/\s[-–—|]\s|:\s*$|:\s/)[0]!.trim()
+  text = text.replace(/\s*\([^)]*\)\s*$/, '').trim()
+  text = text.replace(/^["'“‘]+|["'”’]+$/g, '').replace(/[\s.,;:!*_]+$/, '').trim()
+  return text
+}
+
+function looksLikeName(name: string, context: EntityContext, contextWords: ReadonlySet<string>): boolean {
+  if (name.length < 2 || name.length > 80) return false
+  if (/[?]$/.test(name) || /^\d+$/.test(name)) return false
+  if (!/^[A-Z0-9]/.test(name)) return false
+  const words = name.split(/\s+/)
+  if (words.length > 8) return false
+  const lower = name.toLowerCase()
+  if (GENERIC_PREFIXES.some((p) => lower === p || lower.startsWith(`${p} `) || lower.startsWith(`${p}:`))) return false
+  if (PLATFORM_KEYS.has(squash(name)) || PLATFORM_KEYS.has(squash(name.replace(/\.(com|org|net)$/i, '')))) return false
+  const key = nameKey(name)
+  if (!key) return false
+  if (context.placeNames.some((place) => nameKey(place) === key || nameKey(place.split(',')[0] ?? '') === key)) return false
+  const bare = key.split(' ')
+  if (bare.every((w) => GENERIC_WORDS.has(w) || contextWords.has(w) || /^\d+$/.test(w))) return false
+  // Title case: a name's significant words are capitalized ("Radiant Plumbing & Air"); a phrase is not ("Licensed and insured").
+  const significant = words.filter((w) => /^[A-Za-z]/.test(w) && !/^(of|and|the|a|an|for|in|on|at|by|to|&)$/i.test(w))
+  const capitalized = significant.filter((w) => /^[A-Z]/.test(w))
+  return significant.length === 0 || capitalized.length * 2 > significant.length
+}
+
+function countMentions(text: string, name: string): number {
+  let count = 0
+  let rest = text
+  for (;;) {
+    const at = findName(rest, name)
+    if (at < 0) return count
+    count++
+    rest = rest.slice(at + Math.max(1, name.length))
+  }
+}
+
+/** Businesses named in `text`, in order of first mention, one per name identity. */
+export function namedBusinesses(text: string, context: EntityContext): NamedBusiness[] {
+  const contextWords = new Set(context.contextWords.flatMap((w) => nameKey(w).split(' ')).filter(Boolean))
+  const candidates: Candidate[] = []
+  let offset = 0
+  const inTable = { header: true }
+  for (const line of text.split('\n')) {
+    candidates.push(...lineCandidates(line, offset, inTable))
+    offset += line.length + 1
+  }
+  const byKey = new Map<string, NamedBusiness>()
+  for (const candidate of candidates) {
+    const name = cleanName(candidate.text)
+    if (!looksLikeName(name, context, contextWords)) continue
+    const key = nameKey(name)
+    const first = findName(text, name)
+    const found: NamedBusiness = { name, key, offset: first >= 0 ? Math.min(first, candidate.offset) : candidate.offset, mentions: Math.max(1, countMentions(text, name)) }
+    // One business written longer and shorter ("Radiant" / "Radiant Plumbing & Air"): keep the longer name.
+    const same = [...byKey.values()].find((b) => b.key === key || b.key.startsWith(`${key} `) || key.startsWith(`${b.key} `))
+    if (!same) {
+      byKey.set(key, found)
+      continue
+    }
+    const longer = key.length > same.key.length ? found : same
+    byKey.delete(same.key)
+    byKey.set(longer.key, { ...longer, offset: Math.min(same.offset, found.offset), mentions: Math.max(same.mentions, found.mentions) })
+  }
+  return [...byKey.values()].sort((a, b) => a.offset - b.offset || a.key.localeCompare(b.key))
+}
