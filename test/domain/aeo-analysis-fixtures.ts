@@ -101,3 +101,22 @@ export const table = `| Company | Best for | Google rating |
 | Reliant Plumbing | Upfront pricing | 4.8 |
 
 All three are licensed in Texas.`
+
+/** Plain prose (no lists or bold): names found in running text, the client third. */
+export const prose = `When it comes to drain cleaning in Austin, Reliant Plumbing and Radiant Plumbing are often mentioned, while Acme Plumbing is a newer option. According to [Yelp](https://yelp.com/x), Reliant has the most reviews. Smith and Sons Plumbing also serves Round Rock.`
+
+/** Perplexity-style: bold numbered names with ratings in parentheses, labels in bold, numbered citations. */
+export const boldNumbered = `Based on reviews and local reputation, here are top options for emergency plumbing in Austin:
+
+**1. Radiant Plumbing & Air Conditioning** (4.9★, 5,000+ Google reviews)
+- **Why we like it:** 24/7 emergency dispatch, upfront flat-rate pricing [1]
+- **Service area:** Austin, Round Rock, Cedar Park
+
+**2. Acme Plumbing**
+- **Why we like it:** Fast response and strong drain cleaning reviews [2]
+
+**3. Mr. Rooter Plumbing of Austin**
+- Franchise with 24/7 availability [3]
+
+### Emergency Services to Expect
+Most companies charge a trip fee.`

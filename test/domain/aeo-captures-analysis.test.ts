@@ -96,6 +96,19 @@ t.test('a comparison table: the first cell of each row is the business', async (
   t.equal(report.claim_map[0]?.sentence, 'Acme Plumbing — Drain cleaning — 4.8')
 })
 
+t.test('plain prose: businesses named in running text, "A and B" is two names, "Smith and Sons" one', async (t) => {
+  const report = analyze(f.input(f.prose))
+  t.match(report.scorecard, { named: true, named_first: false, position: 3, named_count: 4 })
+  t.strictSame(names(report), ['Reliant Plumbing', 'Radiant Plumbing', 'Smith and Sons Plumbing'])
+  t.ok(keys(report).includes('market:leader:reliant-plumbing'))
+})
+
+t.test('bold numbered names with ratings; "Why we like it" and "Emergency Services to Expect" are labels', async (t) => {
+  const report = analyze(f.input(f.boldNumbered))
+  t.match(report.scorecard, { named: true, position: 2, named_count: 3 })
+  t.strictSame(names(report), ['Radiant Plumbing & Air Conditioning', 'Mr. Rooter Plumbing of Austin'])
+})
+
 t.test('a cost question the client is absent from asks for pricing guidance (tier B)', async (t) => {
   const report = analyze(f.input(f.absent, [], f.costQ))
   t.ok(keys(report).includes('site:pricing:drain-cleaning'))

@@ -37,6 +37,7 @@ async function world(t: Parameters<typeof startTestSystem>[0]): Promise<World> {
   const sources = [
     { domain: 'client.example.com', class: 'own', count: 2 },
     { domain: 'yelp.com', class: 'directory', count: 1 },
+    { domain: 'retrieved-only.example.org', class: 'other', count: 0 },
   ]
   await insertCaptures(read, [
     ...captureBatch({ ...base, queryId: drains, month: '2026-01' }, 20, 2, 1),
@@ -185,6 +186,7 @@ t.test('AI Visibility reports over HTTP', async (t) => {
     t.match(html, 'Drain cleaning')
     t.match(html, 'client.example.com')
     t.match(html, 'yelp.com')
+    t.notMatch(html, 'retrieved-only.example.org', 'a source only retrieved, never cited, is not in the sources table')
     t.match(html, 'Ace Plumbing')
     t.match(html, 'Add a drain cleaning page')
     t.match(html, 'Claim the Google Business profile')

@@ -165,3 +165,22 @@ t.test('reanalyze rebuilds items from every capture and keeps statuses and notes
   t.strictSame([...last.data.resolved].sort(), [...(rebuilt.data.items as { item_key: string; hits: { capture_id: number }[] }[]).filter((i) => i.hits.some((h) => h.capture_id === c2)).map((i) => i.item_key)].sort())
   expectError(t, await ts.rpc('reanalyze_aeo_client', { client_id: clientId + 1000 }, org.key), 404, 'not_found')
 })
+
+t.test('concurrent ingests for one client: every key is opened exactly once, every capture tracked once', async (t) => {
+  const ts = await startTestSystem(t)
+  const { org, clientId, queryId } = await enrolAcme(ts)
+  const ids = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      ingest(ts, org.key, { client_id: clientId, query_id: queryId, engine: i % 2 ? 'claude' : 'openai', answer_text: f.absent, citations: f.absentCitations }),
+    ),
+  )
+  t.equal(new Set(ids).size, 8)
+  const tracked = (await streamEvents(ts, `aeo_tracker-${clientId}`)).map((e) => e.data)
+  t.strictSame(tracked.map((d) => d.capture_id).sort((a, b) => a - b), [...ids].sort((a, b) => a - b), 'one AeoCaptureTracked per capture')
+  const opened = tracked.flatMap((d) => d.opened.map((o: { item_key: string }) => o.item_key))
+  t.equal(opened.length, new Set(opened).size, 'no key opened twice')
+  t.equal(tracked.filter((d) => d.opened.length > 0).length, 1, 'only the first tracked capture opens')
+  const items = await ts.call<Item[]>('get_aeo_items', { client_id: clientId }, org.key)
+  t.equal(items.length, opened.length)
+  t.ok(items.every((i) => i.hit_count === 8), 'every capture is a hit of every item')
+})

@@ -68,6 +68,51 @@ const PLATFORM_KEYS = new Set(
   ].map((name) => squash(name)),
 )
 
+/** Last words of business names written in running text ("Reliant Plumbing", "Lone Star Dental Group"). */
+const BUSINESS_WORDS = [
+  'Plumbing', 'Plumbers', 'Plumber', 'Services', 'Company', 'Co', 'LLC', 'Inc', 'Group', 'Electric', 'Electrical', 'Roofing',
+  'Roofers', 'Dental', 'Dentistry', 'Law', 'Firm', 'HVAC', 'Air', 'Heating', 'Cooling', 'Conditioning', 'Pros', 'Experts',
+  'Solutions', 'Contractors', 'Construction', 'Clinic', 'Studio', 'Salon', 'Spa', 'Restoration', 'Remodeling', 'Landscaping',
+  'Movers', 'Moving', 'Cleaning', 'Cleaners', 'Rooter', 'Drains', 'Sewer', 'Partners', 'Associates', 'Agency', 'Realty',
+  'Insurance', 'Bakery', 'Cafe', 'Restaurant', 'Grill', 'Automotive', 'Motors', 'Garage', 'Doors', 'Windows', 'Solar', 'Pools',
+  'Medical', 'Health', 'Therapy', 'Chiropractic', 'Veterinary', 'Hospital', 'Academy', 'Fitness', 'Homes', 'Builders',
+]
+/** Capitalized words that start sentences or phrases, not names ("While Acme Plumbing …" names Acme Plumbing). */
+const LEADING_WORDS = new Set(
+  `while when whereas although though according both call try consider contact and but also then for if choose hire like unlike
+  compared per at in on with by from most many some other local top best popular several few all any every each these those
+  this that our your their its my we you they it is are was be see check ask get for example including such as plus or nor so
+  yes no meanwhile however additionally alternatively finally overall`.split(/\s+/),
+)
+const PROSE_NAME = new RegExp(
+  `(?<![A-Za-z0-9&'’.-])((?:[A-Z][\\w'’.&-]*)(?:\\s+(?:&|and|of|the|[A-Z][\\w'’.&-]*)){0,5}\\s+(?:${BUSINESS_WORDS.join('|')}))(?![A-Za-z0-9])`,
+  'g',
+)
+
+/** Names in running text: capitalized words ending with a business word, leading sentence words removed. */
+function proseCandidates(line: string, offset: number): Candidate[] {
+  const out: Candidate[] = []
+  for (const m of line.matchAll(PROSE_NAME)) {
+    // "Reliant Plumbing and Radiant Plumbing" is two names; "Smith and Sons Plumbing" is one.
+    const parts = m[1]!.split(/(\s+(?:and|&)\s+)/)
+    let start = 0
+    let text = ''
+    for (let i = 0; i < parts.length; i += 2) {
+      text += (text ? parts[i - 1]! : '') + parts[i]!
+      const last = parts[i]!.split(/\s+/).at(-1)!
+      if (i < parts.length - 1 && !BUSINESS_WORDS.includes(last)) continue
+      const words = text.split(/\s+/)
+      let skip = 0
+      while (skip < words.length - 1 && LEADING_WORDS.has(words[skip]!.toLowerCase())) skip++
+      const name = words.slice(skip).join(' ')
+      if (words.length - skip >= 2) out.push({ text: name, offset: offset + m.index + start + text.indexOf(name) })
+      start += text.length + (parts[i + 1]?.length ?? 0)
+      text = ''
+    }
+  }
+  return out
+}
+
 export interface EntityContext {
   /** Words of the client's services and locations and of the question: part of labels, not of names. */
   readonly contextWords: readonly string[]
@@ -161,7 +206,7 @@ export function namedBusinesses(text: string, context: EntityContext): NamedBusi
   let offset = 0
   const inTable = { header: true }
   for (const line of text.split('\n')) {
-    candidates.push(...lineCandidates(line, offset, inTable))
+    candidates.push(...lineCandidates(line, offset, inTable), ...proseCandidates(line, offset))
     offset += line.length + 1
   }
   const byKey = new Map<string, NamedBusiness>()

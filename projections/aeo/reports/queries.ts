@@ -76,7 +76,7 @@ export async function competitorMentions(db: ReadDb, clientId: number, month: st
   return rows
 }
 
-/** The domains the month's answers cited, most citations first. */
+/** The domains the month's answers cited (retrieved-only rows left out), most citations first. */
 export async function citedSources(db: ReadDb, clientId: number, month: string, limit = 25): Promise<ReportSource[]> {
   const domain = sql<string>`lower(btrim(s.value ->> 'domain'))`
   const count = sql<number>`case when jsonb_typeof(s.value -> 'count') = 'number' then (s.value ->> 'count')::numeric else 1 end`
@@ -90,7 +90,8 @@ export async function citedSources(db: ReadDb, clientId: number, month: string, 
     ])
     .where('c.client_id', '=', clientId)
     .where('c.month', '=', month)
-    .where(sql<SqlBool>`jsonb_typeof(s.value) = 'object' and coalesce(${domain}, '') <> ''`)
+    // Rows with a zero count are sources the engine retrieved but did not cite: not in this table.
+    .where(sql<SqlBool>`jsonb_typeof(s.value) = 'object' and coalesce(${domain}, '') <> '' and ${count} > 0`)
     .groupBy(domain as Expression<string>)
     .orderBy('citations', 'desc')
     .orderBy('domain')

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto'
-import { aeoReportsStream, REPORT_CONTENT_TYPE, reportPath } from '../../../domain/aeo/reports/report.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
 
@@ -20,31 +18,10 @@ export async function writeAeoReportsLog(ts: TestSystem, log: RealisticLog, keys
   await call('update_organization_branding', { name: 'Bravo White Label', org_id: orgB })
 
   const { months } = await call<{ months: string[] }>('get_aeo_summary', { client_id: plumbers }, keys.orgA)
+  const latest = months.at(-1)
+  if (!latest) throw new Error('the captures part of the log wrote no captures for the first client')
   for (const month of months) await call('file_aeo_report', { client_id: plumbers, month }, keys.orgA)
-  if (months.length > 0) await call('file_aeo_report', { client_id: plumbers, month: months.at(-1), org_id: orgA }) // filed again
-  if (months.length === 0) {
-    // No captures yet (the captures part's log has not landed): the filing is appended as file_aeo_report
-    // records it, so the projector still sees one. Goes when captures are in the log.
-    await ts.system.store.append(
-      aeoReportsStream(plumbers),
-      [
-        {
-          type: 'AeoReportFiled',
-          data: { client_id: plumbers, month: '2026-01', files: [{ path: reportPath(orgA, plumbers, '2026-01'), content_type: REPORT_CONTENT_TYPE, bytes: 1234, sha256: 'a'.repeat(64) }] },
-          metadata: {
-            org_id: orgA,
-            actor: { kind: 'system', id: 'realistic-log' },
-            correlation_id: randomUUID(),
-            causation_id: null,
-            request_id: null,
-            occurred_at: new Date().toISOString(),
-            schema_version: 1,
-          },
-        },
-      ],
-      'any',
-    )
-  }
-  const foreign = await ts.rpc('file_aeo_report', { client_id: plumbers, month: months.at(-1) ?? '2026-01' }, keys.orgB)
+  await call('file_aeo_report', { client_id: plumbers, month: latest, org_id: orgA }) // filed again
+  const foreign = await ts.rpc('file_aeo_report', { client_id: plumbers, month: latest }, keys.orgB)
   if (foreign.statusCode !== 404) throw new Error(`a foreign filing answered ${foreign.statusCode}`)
 }
