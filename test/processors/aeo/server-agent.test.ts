@@ -166,6 +166,30 @@ t.test('a run whose engine keeps failing ends failed with the last reason, and n
   t.same(await ts.call('get_aeo_captures', { client_id: clientId }, acme.key), [])
 })
 
+t.test('an engine whose key is refused rests: its run fails once and waits in the queue, the other engines go on', async (t) => {
+  const { provider, ts, acme, clientId } = await setup(t)
+  provider.route((r) => (claude(r) ? { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } } : undefined))
+  serveGrounded(provider)
+  await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude', 'openai'] }, acme.key)
+  await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key)
+  const agent = await until(
+    t,
+    'the agent stops claiming for claude',
+    async () => (await ts.call<any[]>('get_aeo_agents', {})).find((a) => a.agent_id === SERVER_AGENT_ID),
+    (a) => a !== undefined && !a.capabilities.engines.includes('claude'),
+  )
+  t.same([...agent.capabilities.engines].sort(), ['gemini', 'openai'], 'every enabled engine but the resting one')
+  const runs = await until(
+    t,
+    'the openai run is done',
+    () => ts.call<any[]>('get_aeo_runs', { client_id: clientId }, acme.key),
+    (list) => list.some((r) => r.engine === 'openai' && r.status === 'done'),
+  )
+  const claudeRun = runs.find((r) => r.engine === 'claude')
+  t.match(claudeRun, { status: 'queued', attempts: 1, error: 'Anthropic 401: invalid x-api-key' }, 'failed once, back in the queue, not burnt through')
+  t.equal(provider.requests.filter(claude).length, 1)
+})
+
 t.test('stop() waits for the runs in hand', async (t) => {
   const { provider, ts, acme, clientId, agent } = await setup(t, { concurrency: 1 })
   let release!: () => void
