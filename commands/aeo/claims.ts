@@ -79,8 +79,8 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
       select r.id, r.revision from ${runs} r
       where r.status = 'queued'
         and r.engine = any(${sql.val([...input.capabilities.engines])}::text[])
-        and (${geo} = 'any' or r.geo_state is null or lower(r.geo_state) = ${geo})
-        and (${input.agentOrgId}::bigint is null or r.org_id = ${input.agentOrgId})
+        ${geo === 'any' ? sql`` : sql`and (r.geo_state is null or lower(r.geo_state) = ${geo})`}
+        ${input.agentOrgId === null ? sql`` : sql`and r.org_id = ${input.agentOrgId}`}
         and not exists (
           select 1 from aeo_run_leases l where l.run_id = r.id and l.revision = r.revision and l.expires_at > ${now})
       order by r.priority desc, r.id

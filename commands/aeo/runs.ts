@@ -121,23 +121,66 @@ export async function failRun(deps: RunDeps, context: CommandContext, input: Age
 const clientLockKey = (clientId: number) => `aeo_queue:${clientId}`
 
 /**
- * Runs `work` for each client while holding that client's queue lock on a dedicated connection, after the
- * read models reached the log's head (so what `work` counts includes every run appended before the lock).
+ * Queue locks held at once per process (per database handle). Each holder keeps one pooled connection for
+ * its session lock and uses a few more for its reads and appends, so an unbounded number of concurrent
+ * enqueuers could take every connection and starve the holders; waiters beyond this wait here, holding none.
+ */
+const MAX_LOCK_HOLDERS = 4
+const LOCK_RETRY_MS = 10
+
+class Gate {
+  #free = MAX_LOCK_HOLDERS
+  readonly #waiting: (() => void)[] = []
+  async enter(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--
+      return
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve))
+  }
+  leave(): void {
+    const next = this.#waiting.shift()
+    if (next) next()
+    else this.#free++
+  }
+}
+const gates = new WeakMap<object, Gate>()
+function gateFor(db: object): Gate {
+  let gate = gates.get(db)
+  if (!gate) gates.set(db, (gate = new Gate()))
+  return gate
+}
+
+/**
+ * Runs `work` for each client while holding that client's queue lock (a session advisory lock, on a
+ * connection of its own), after the read models reached the log's head (so what `work` counts includes
+ * every run appended before the lock). A lock held elsewhere is retried without keeping a connection.
  */
 async function withClientLocks<T>(deps: QueueDeps, clientIds: readonly number[], work: (clientId: number) => Promise<T>): Promise<T[]> {
   const results: T[] = []
-  if (clientIds.length === 0) return results
-  await deps.db.connection().execute(async (conn) => {
-    for (const clientId of clientIds) {
-      await sql`select pg_advisory_lock(hashtext(${clientLockKey(clientId)}))`.execute(conn)
-      try {
-        await waitForHead(deps)
-        results.push(await work(clientId))
-      } finally {
-        await sql`select pg_advisory_unlock(hashtext(${clientLockKey(clientId)}))`.execute(conn)
+  const gate = gateFor(deps.db)
+  for (const clientId of clientIds) {
+    await gate.enter()
+    try {
+      for (;;) {
+        const done = await deps.db.connection().execute(async (conn) => {
+          const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${clientLockKey(clientId)})) as locked`.execute(conn)
+          if (!rows[0]?.locked) return false
+          try {
+            await waitForHead(deps)
+            results.push(await work(clientId))
+          } finally {
+            await sql`select pg_advisory_unlock(hashtext(${clientLockKey(clientId)}))`.execute(conn)
+          }
+          return true
+        })
+        if (done) break
+        await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS))
       }
+    } finally {
+      gate.leave()
     }
-  })
+  }
   return results
 }
 

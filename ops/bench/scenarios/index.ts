@@ -1,8 +1,9 @@
 import type { Scenario } from '../types.js'
+import { aeoClaimScenarios } from './aeo-claims.js'
 import { aeoSummaryScenarios } from './aeo-summary.js'
 import { eventStoreScenarios } from './event-store.js'
 import { httpScenarios } from './http.js'
 import { rebuildScenarios } from './rebuild.js'
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const scenarios: readonly Scenario[] = [...eventStoreScenarios, ...rebuildScenarios, ...httpScenarios, ...aeoSummaryScenarios]
+export const scenarios: readonly Scenario[] = [...eventStoreScenarios, ...rebuildScenarios, ...httpScenarios, ...aeoClaimScenarios, ...aeoSummaryScenarios]

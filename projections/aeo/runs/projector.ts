@@ -55,8 +55,100 @@ async function upsertAgent(db: ReadDb, event: RecordedEvent, capabilities: { eng
     .execute()
 }
 
+/** Run events whose batch form is one statement per segment (the queue's hot path: enqueues and claims). */
+const SEGMENTED = new Set(['AeoRunQueued', 'AeoRunClaimed'])
+
+/** AeoRunQueued × n: one insert, the same rows as the handler's, one per event. */
+async function insertQueued(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  await db
+    .insertInto('aeo_runs')
+    .values(
+      events.map((event) => {
+        const d = event.data
+        const at = occurredAt(event)
+        return {
+          id: d.run_id,
+          client_id: d.client_id,
+          org_id: event.metadata.org_id,
+          query_id: d.query_id,
+          engine: d.engine,
+          month: d.month,
+          geo_state: d.geo_state,
+          priority: d.priority,
+          sample: d.sample,
+          status: 'queued' as const,
+          agent_id: null,
+          agent_org_id: null,
+          attempts: 0,
+          error: null,
+          capture_id: null,
+          lease_expires_at: null,
+          revision: Number(event.revision),
+          queued_at: at,
+          claimed_at: null,
+          finished_at: null,
+          updated_at: at,
+        }
+      }),
+    )
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute()
+}
+
+/** AeoRunClaimed × n (distinct runs): one update, each row guarded by its revision as the handler's. */
+async function updateClaimed(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  const col = <T>(f: (e: RecordedEvent) => T) => events.map(f)
+  const claims = sql<{ id: number; agent_id: string; agent_org_id: number | null; attempt: number; lease: Date; at: Date; revision: number }>`(
+    select * from unnest(
+      ${col((e) => e.data.run_id)}::bigint[], ${col((e) => e.data.agent_id)}::text[], ${col((e) => e.data.agent_org_id)}::bigint[],
+      ${col((e) => e.data.attempt)}::integer[], ${col((e) => e.data.lease_expires_at)}::timestamptz[],
+      ${col((e) => occurredAt(e).toISOString())}::timestamptz[], ${col((e) => Number(e.revision))}::bigint[]
+    ) as u(id, agent_id, agent_org_id, attempt, lease, at, revision))`
+  await db
+    .updateTable('aeo_runs')
+    .from(claims.as('v'))
+    .set({
+      status: 'claimed',
+      agent_id: sql`v.agent_id`,
+      agent_org_id: sql`v.agent_org_id`,
+      attempts: sql`v.attempt`,
+      lease_expires_at: sql`v.lease`,
+      claimed_at: sql`v.at`,
+      revision: sql`v.revision`,
+      updated_at: sql`v.at`,
+    })
+    .whereRef('aeo_runs.id', '=', 'v.id')
+    .whereRef('aeo_runs.revision', '<', 'v.revision')
+    .execute()
+}
+
+/**
+ * The batch form: the events in order, where each maximal stretch of AeoRunQueued (or AeoRunClaimed) events
+ * of distinct runs is one statement, and anything else goes through its handler. Stretches break at a
+ * second event of the same run, so the effect is exactly the handlers' applied one by one.
+ */
+async function applyRunEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  let i = 0
+  while (i < events.length) {
+    const event = events[i]!
+    if (!SEGMENTED.has(event.type)) {
+      const handler = aeoRunsProjector.handlers[event.type]
+      if (handler) await handler(db, event)
+      i++
+      continue
+    }
+    const runs = new Set<number>([event.data.run_id])
+    let j = i + 1
+    while (j < events.length && events[j]!.type === event.type && !runs.has(events[j]!.data.run_id)) runs.add(events[j++]!.data.run_id)
+    const segment = events.slice(i, j)
+    await (event.type === 'AeoRunQueued' ? insertQueued(db, segment) : updateClaimed(db, segment))
+    i = j
+  }
+}
+
 export const aeoRunsProjector: Projector = {
   name: 'aeo_runs',
+  applyBatch: applyRunEvents,
   handlers: {
     async AeoCadenceSet(db, event) {
       const d = event.data
