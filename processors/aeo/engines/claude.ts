@@ -72,6 +72,11 @@ export function createClaudeAdapter(settings: EngineSettings, options: AdapterOp
 export function readAnswer(responses: readonly Message[]): EngineAnswer {
   const last = responses[responses.length - 1]
   if (!last) throw malformed('no response')
+  // A cut-off answer would under-count who is named; ask again rather than measure half an answer.
+  if (last.stop_reason === 'max_tokens' || last.stop_reason === 'pause_turn') {
+    throw new EngineError(`Claude's answer was cut off (stop_reason ${last.stop_reason})`, { retryable: true })
+  }
+  if (last.stop_reason === 'refusal') throw new EngineError('Claude refused to answer (stop_reason refusal)', { retryable: false })
   const blocks: ContentBlock[] = responses.flatMap((r) => r.content)
   const cited = new SourceSet()
   const retrieved = new SourceSet()

@@ -98,6 +98,10 @@ export function readAnswer(response: GenerateContentResponse, requestedModel: st
   if (answerText === '') {
     throw new EngineError(`Gemini returned no answer text (finishReason ${candidate.finishReason ?? 'none'})`, { retryable: true })
   }
+  if (candidate.finishReason === 'MAX_TOKENS') {
+    // A cut-off answer would under-count who is named; ask again rather than measure half an answer.
+    throw new EngineError("Gemini's answer was cut off (finishReason MAX_TOKENS)", { retryable: true })
+  }
   const grounding = candidate.groundingMetadata
   const chunks: GroundingChunk[] = Array.isArray(grounding?.groundingChunks) ? grounding.groundingChunks : []
   const citedIndices = new Set<number>()

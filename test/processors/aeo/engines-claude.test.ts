@@ -96,6 +96,15 @@ t.test('a paused turn is continued with the assistant content, and the answers f
   t.ok(Array.isArray(answer.record) && (answer.record as unknown[]).length === 2, 'both responses recorded')
 })
 
+t.test('a turn still paused after the continuations is a cut-off answer', async (t) => {
+  const { server, adapter } = await setup(t)
+  const grounded = fixture('claude-grounded.json')
+  server.route((r) => (messages(r) ? { body: { ...grounded, stop_reason: 'pause_turn' } } : undefined))
+  const error = await rejection(t, adapter.ask(PROMPT))
+  t.equal(error.reason, "Claude's answer was cut off (stop_reason pause_turn)")
+  t.equal(server.requests.length, 4, 'the first turn and three continuations')
+})
+
 t.test('a 429 is a retryable EngineError with the provider reason and its retry-after', async (t) => {
   const { server, adapter } = await setup(t)
   server.enqueue(messages, { status: 429, headers: { 'retry-after': '17' }, body: fixture('claude-429.json') })
@@ -134,9 +143,19 @@ t.test('a malformed body fails, never an empty answer', async (t) => {
   const shapeless = await rejection(t, adapter.ask(PROMPT))
   t.match(shapeless.reason, /^malformed Anthropic response: the response is not a Messages API message/)
 
-  server.enqueue(messages, { body: { ...fixture('claude-no-search.json'), content: [], stop_reason: 'refusal' } })
+  server.enqueue(messages, { body: { ...fixture('claude-no-search.json'), content: [] } })
   const empty = await rejection(t, adapter.ask(PROMPT))
-  t.equal(empty.reason, 'Claude returned no answer text (stop_reason refusal)')
+  t.equal(empty.reason, 'Claude returned no answer text (stop_reason end_turn)')
+
+  server.enqueue(messages, { body: { ...fixture('claude-no-search.json'), stop_reason: 'max_tokens' } })
+  const cut = await rejection(t, adapter.ask(PROMPT))
+  t.equal(cut.reason, "Claude's answer was cut off (stop_reason max_tokens)")
+  t.equal(cut.retryable, true)
+
+  server.enqueue(messages, { body: { ...fixture('claude-no-search.json'), content: [], stop_reason: 'refusal' } })
+  const refused = await rejection(t, adapter.ask(PROMPT))
+  t.equal(refused.reason, 'Claude refused to answer (stop_reason refusal)')
+  t.equal(refused.retryable, false)
 })
 
 t.test('a connection failure is a retryable EngineError', async (t) => {

@@ -146,6 +146,13 @@ t.test('blocked, empty and malformed responses fail, never an empty answer', asy
   const empty = await rejection(t, adapter.ask(PROMPT))
   t.equal(empty.reason, 'Gemini returned no answer text (finishReason MAX_TOKENS)')
 
+  const cutOff = fixture('gemini-no-search.json')
+  cutOff.candidates[0].finishReason = 'MAX_TOKENS'
+  server.enqueue(generate, { body: cutOff })
+  const cut = await rejection(t, adapter.ask(PROMPT))
+  t.equal(cut.reason, "Gemini's answer was cut off (finishReason MAX_TOKENS)")
+  t.equal(cut.retryable, true)
+
   server.enqueue(generate, { body: { usageMetadata: {} } })
   const shapeless = await rejection(t, adapter.ask(PROMPT))
   t.equal(shapeless.reason, 'malformed Gemini response: no candidates')

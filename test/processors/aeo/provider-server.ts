@@ -23,8 +23,8 @@ export interface Reply {
   readonly body?: unknown
 }
 
-/** Answers a request; undefined falls through to the default reply (404). */
-export type Route = (request: RecordedRequest) => Reply | undefined
+/** Answers a request (possibly later); undefined falls through to the next route, then the default reply (404). */
+export type Route = (request: RecordedRequest) => Reply | undefined | Promise<Reply | undefined>
 
 export interface ProviderServer {
   readonly origin: string
@@ -54,7 +54,7 @@ export async function startProviderServer(t: { teardown(fn: () => unknown): void
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
+    req.on('end', async () => {
       const raw = Buffer.concat(chunks).toString('utf8')
       let body: unknown = raw
       try {
@@ -69,7 +69,7 @@ export async function startProviderServer(t: { teardown(fn: () => unknown): void
       if (queued >= 0) reply = queue.splice(queued, 1)[0]!.reply
       for (const route of routes) {
         if (reply) break
-        reply = route(request)
+        reply = await route(request)
       }
       reply ??= { status: 404, body: { error: { message: `no reply for ${request.method} ${request.url}` } } }
       const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body)
