@@ -5,7 +5,7 @@ import { capture, captureStream, type CaptureCommand, type CaptureState } from '
 import type { Engine } from '../../domain/aeo/engines.js'
 import { assertVisible, client, clientStream, type ClientState } from '../../domain/clients/client.js'
 import type { ClientEvent } from '../../domain/clients/events.js'
-import type { AeoCaptureEvent } from '../../domain/aeo/captures/events.js'
+import { AeoCaptureIngested, type AeoCaptureEvent } from '../../domain/aeo/captures/events.js'
 import { fold } from '../../domain/shared/aggregate.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
@@ -17,6 +17,9 @@ import { trackCapture } from './tracker.js'
 export interface CaptureDeps extends WriteDeps {
   readonly db: Kysely<any>
 }
+
+/** The longest answer analyzed (the event contract's bound). */
+export const MAX_ANSWER_CHARS = 200_000
 
 /** Raw records above this size are refused (they are kept for audit, not as a data store). */
 export const MAX_RECORD_BYTES = 900_000
@@ -102,7 +105,8 @@ export interface IngestCaptureInput {
   readonly searched?: boolean | null | undefined
 }
 
-const citation = (c: CitationInput) => (c.title === undefined ? { url: c.url } : { url: c.url, title: c.title })
+/** Titles are cosmetic: a provider's over-long title is cut, not refused. */
+const citation = (c: CitationInput) => (c.title === undefined ? { url: c.url } : { url: c.url, title: c.title.slice(0, 500) })
 
 /** The raw record as stored: a string as given, anything else as JSON; '' when there is none. */
 export function recordText(record: unknown): string {
@@ -129,18 +133,15 @@ export async function ingestCapture(
   if (recordBytes > MAX_RECORD_BYTES) {
     throw new DomainError('validation_failed', 'record_json is too large', `record_json is ${recordBytes} bytes; the limit is ${MAX_RECORD_BYTES}`)
   }
+  if (input.answerText.length > MAX_ANSWER_CHARS) {
+    throw new DomainError('validation_failed', 'answer_text is too long', `answer_text has ${input.answerText.length} characters; the limit is ${MAX_ANSWER_CHARS}`)
+  }
   const now = deps.clock()
   const citations = input.citations.map(citation)
   const retrieved = (input.retrieved ?? []).map(citation)
   const report = analyze({ answerText: input.answerText, citations, retrieved, client: analysisClient(clientState), question })
-  const captureId = await deps.ids.next('aeo_capture')
-  await deps.db
-    .insertInto('aeo_capture_records')
-    .values({ capture_id: captureId, org_id: clientState.orgId, client_id: input.clientId, record_json: record, created_at: now })
-    .onConflict((oc) => oc.column('capture_id').doNothing())
-    .execute()
-  const data = {
-    capture_id: captureId,
+  const draft = {
+    capture_id: 1,
     client_id: input.clientId,
     query_id: input.queryId,
     engine: input.engine,
@@ -157,6 +158,19 @@ export async function ingestCapture(
     analysis_version: ANALYSIS_VERSION,
     report,
   }
+  // Callers other than the RPC (the server agent) are held to the event contract before anything is written.
+  const checked = AeoCaptureIngested.safeParse(draft)
+  if (!checked.success) {
+    const detail = checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+    throw new DomainError('validation_failed', 'The capture is invalid', detail)
+  }
+  const captureId = await deps.ids.next('aeo_capture')
+  const data = { ...draft, capture_id: captureId }
+  await deps.db
+    .insertInto('aeo_capture_records')
+    .values({ capture_id: captureId, org_id: clientState.orgId, client_id: input.clientId, record_json: record, created_at: now })
+    .onConflict((oc) => oc.column('capture_id').doNothing())
+    .execute()
   await runCapture(deps, context, captureId, clientState.orgId, { type: 'IngestCapture', capture: data })
   const tracked = await trackCapture(deps, context, {
     clientId: input.clientId,

@@ -171,3 +171,12 @@ t.test('entities: labels, places, platforms and sentences are not businesses', a
 t.test('sentences split on end punctuation and lines, markdown removed', async (t) => {
   t.strictSame(sentences('**Acme** is good. It is fast!\n- Call now'), ['Acme is good.', 'It is fast!', 'Call now'])
 })
+
+t.test('a directory dump of an answer is bounded: at most 100 businesses and 50 claims', async (t) => {
+  let text = ''
+  for (let i = 0; text.length < 150_000; i++) text += `${i + 1}. **Business Number${i} Plumbing** – reliable. Acme Plumbing is mentioned too.\n`
+  const report = analyze(f.input(text))
+  t.equal(report.entity_table.length + 1, 100, '100 businesses, the client among them')
+  t.equal(report.claim_map.length, 50)
+  t.match(report.scorecard, { named: true, position: 2 })
+})

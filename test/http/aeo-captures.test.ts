@@ -8,6 +8,9 @@ import { analyze } from '../../domain/aeo/analysis/analyze.js'
 import { DEFAULT_AEO_SETTINGS } from '../../commands/aeo/settings.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS } from '../../processors/aeo/settings.js'
 import { pruneExpiredRecords, recordPrunerProcessors } from '../../processors/aeo/record-pruner.js'
+import { ingestCapture } from '../../commands/aeo/captures.js'
+import { systemContext } from '../../commands/command-handler.js'
+import type { DomainError } from '../../domain/shared/errors.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { addQuestion, enrolAcme, f } from './aeo-captures-support.js'
 import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
@@ -165,6 +168,29 @@ t.test('bad input changes nothing: unknown engine, foreign or missing question, 
   expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, extra: 1 }, org.key), 400, 'validation_failed', 'unknown key')
   t.equal(await eventCount(ts), before, 'nothing appended')
   t.equal(await recordRows(ts), rowsBefore, 'no raw record stored')
+
+  // The server agent calls the command directly: held to the same contract, coded errors, nothing written.
+  const direct = (over: Partial<Parameters<typeof ingestCapture>[2]>) =>
+    ingestCapture({ ...ts.system.write, db: ts.system.database.db }, systemContext('test'), {
+      callerOrgId: null,
+      clientId,
+      queryId,
+      engine: 'claude',
+      answerText: f.absent,
+      citations: [],
+      ...over,
+    }).then(
+      () => 'written',
+      (error: DomainError) => error.code,
+    )
+  t.equal(await direct({ model: 'm'.repeat(201) }), 'validation_failed', 'model too long')
+  t.equal(await direct({ citations: Array.from({ length: 501 }, (_, i) => ({ url: `https://e${i}.example.com` })) }), 'validation_failed', 'too many citations')
+  t.equal(await direct({ answerText: 'a'.repeat(200_001) }), 'validation_failed', 'answer too long')
+  t.equal(await direct({ month: '26-01' }), 'validation_failed', 'bad month')
+  t.equal(await direct({ queryId: otherQuestion }), 'not_found', "another client's question")
+  t.equal(await eventCount(ts), before, 'nothing appended by direct calls')
+  t.equal(await recordRows(ts), rowsBefore, 'no raw record stored by direct calls')
+  t.equal(await direct({ citations: [{ url: 'https://ok.example.com', title: 't'.repeat(900) }] }), 'written', 'an over-long title is cut, not refused')
 
   await ts.call('set_client_status', { client_id: clientId, status: 'deleted' }, org.key)
   const deletedBefore = await eventCount(ts)

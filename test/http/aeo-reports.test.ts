@@ -271,7 +271,21 @@ t.test('AI Visibility reports over HTTP', async (t) => {
     const count = await ts.database.pool.query<{ n: number }>('select count(*)::int as n from files where path = $1', [path])
     t.equal(count.rows[0]!.n, 1, 'one stored file')
 
+    const head = await ts.app.inject({ method: 'HEAD', url: file.url, headers: { authorization: `Bearer ${a.key}` } })
+    t.equal(head.statusCode, 200, 'HEAD answers with the headers')
+    t.equal(head.headers.etag, second.headers.etag)
+    t.equal(head.payload, '', 'and no body')
+
     await ts.call('file_aeo_report', { client_id: w.client, month: '2026-01', org_id: a.orgId })
     t.equal((await ts.call('get_aeo_reports', { client_id: w.client }, a.key)).map((r: any) => r.month).join(','), '2026-02,2026-01', 'platform filing, newest first')
+  })
+
+  await t.test('a deleted client keeps its reports readable but cannot file new ones', async (t) => {
+    await ts.call('set_client_status', { client_id: w.client, status: 'deleted' }, a.key)
+    const before = await eventCount(ts)
+    expectError(t, await ts.rpc('file_aeo_report', { client_id: w.client, month: '2026-02' }, a.key), 409, 'client_deleted')
+    t.equal(await eventCount(ts), before, 'nothing recorded')
+    t.equal((await ts.call('aeo_report_html', { client_id: w.client }, a.key)).ok, true)
+    t.equal((await ts.call('get_aeo_reports', { client_id: w.client }, a.key)).length, 2)
   })
 })

@@ -11,6 +11,9 @@ import { findName, nameKey, sentences } from './text.js'
 /** Bump on any change that can change a report; reanalyze_aeo_client brings old captures up to it. */
 export const ANALYSIS_VERSION = 1
 
+/** Sentences kept in the claim map (the first ones; an answer is rarely about the client more often). */
+export const MAX_CLAIMS = 50
+
 export interface AnalysisCitation {
   readonly url: string
   readonly title?: string | undefined
@@ -216,6 +219,7 @@ export function analyze(input: AnalysisInput): AeoAnalysis {
   const claim_map = sentences(text)
     .map((sentence, index) => ({ sentence, index }))
     .filter((s) => names.some((n) => findName(s.sentence, n) >= 0))
+    .slice(0, MAX_CLAIMS)
     .map((s) => ({ sentence: s.sentence.slice(0, 1000), index: s.index }))
   const entity_table = ordered
     .filter((o) => o.business !== null)

@@ -4,7 +4,7 @@
  * not a label such as "Pros:" or "Cost factors"), and orders the names by first mention. Pure.
  */
 import { DIRECTORY_DOMAINS, MEDIA_DOMAINS, squash } from './domains.js'
-import { findName, nameKey } from './text.js'
+import { countName, findName, nameKey } from './text.js'
 
 export interface NamedBusiness {
   /** The name as first written. */
@@ -188,18 +188,10 @@ function looksLikeName(name: string, context: EntityContext, contextWords: Reado
   return significant.length === 0 || capitalized.length * 2 > significant.length
 }
 
-function countMentions(text: string, name: string): number {
-  let count = 0
-  let rest = text
-  for (;;) {
-    const at = findName(rest, name)
-    if (at < 0) return count
-    count++
-    rest = rest.slice(at + Math.max(1, name.length))
-  }
-}
+/** At most this many businesses are read from one answer (an answer naming more is a directory dump). */
+export const MAX_BUSINESSES = 100
 
-/** Businesses named in `text`, in order of first mention, one per name identity. */
+/** Businesses named in `text`, in order of first mention, one per name identity (at most MAX_BUSINESSES). */
 export function namedBusinesses(text: string, context: EntityContext): NamedBusiness[] {
   const contextWords = new Set(context.contextWords.flatMap((w) => nameKey(w).split(' ')).filter(Boolean))
   const candidates: Candidate[] = []
@@ -209,22 +201,27 @@ export function namedBusinesses(text: string, context: EntityContext): NamedBusi
     candidates.push(...lineCandidates(line, offset, inTable), ...proseCandidates(line, offset))
     offset += line.length + 1
   }
-  const byKey = new Map<string, NamedBusiness>()
+  candidates.sort((a, b) => a.offset - b.offset)
+  const byKey = new Map<string, { name: string; key: string; offset: number }>()
   for (const candidate of candidates) {
     const name = cleanName(candidate.text)
     if (!looksLikeName(name, context, contextWords)) continue
     const key = nameKey(name)
-    const first = findName(text, name)
-    const found: NamedBusiness = { name, key, offset: first >= 0 ? Math.min(first, candidate.offset) : candidate.offset, mentions: Math.max(1, countMentions(text, name)) }
+    const found = { name, key, offset: candidate.offset }
     // One business written longer and shorter ("Radiant" / "Radiant Plumbing & Air"): keep the longer name.
     const same = [...byKey.values()].find((b) => b.key === key || b.key.startsWith(`${key} `) || key.startsWith(`${b.key} `))
     if (!same) {
-      byKey.set(key, found)
+      if (byKey.size < MAX_BUSINESSES) byKey.set(key, found)
       continue
     }
     const longer = key.length > same.key.length ? found : same
     byKey.delete(same.key)
-    byKey.set(longer.key, { ...longer, offset: Math.min(same.offset, found.offset), mentions: Math.max(same.mentions, found.mentions) })
+    byKey.set(longer.key, { ...longer, offset: Math.min(same.offset, found.offset) })
   }
-  return [...byKey.values()].sort((a, b) => a.offset - b.offset || a.key.localeCompare(b.key))
+  return [...byKey.values()]
+    .map((b) => {
+      const first = findName(text, b.name)
+      return { ...b, offset: first >= 0 ? Math.min(first, b.offset) : b.offset, mentions: Math.max(1, countName(text, b.name)) }
+    })
+    .sort((a, b) => a.offset - b.offset || a.key.localeCompare(b.key))
 }

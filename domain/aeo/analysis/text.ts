@@ -76,12 +76,34 @@ export function escapeRegExp(text: string): string {
  * Where `name` first occurs in `text` as whole words (case-insensitive, flexible whitespace and
  * punctuation between words, optional "'s"), or -1.
  */
+const namePatterns = new Map<string, RegExp | null>()
+
+/** The whole-word, case-insensitive pattern of a name (memoized: the same names are looked up in every sentence). */
+function namePattern(name: string): RegExp | null {
+  let pattern = namePatterns.get(name)
+  if (pattern === undefined) {
+    const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean)
+    const source = words.map(escapeRegExp).join(`[\\s\\-.,&'’]*(?:and\\s+)?`)
+    pattern = words.length === 0 ? null : new RegExp(`(?<![A-Za-z0-9])${source}(?![A-Za-z0-9])`, 'i')
+    if (namePatterns.size > 2000) namePatterns.clear()
+    namePatterns.set(name, pattern)
+  }
+  return pattern
+}
+
+/**
+ * Where `name` first occurs in `text` as whole words (case-insensitive, flexible whitespace and
+ * punctuation between words, optional "and"), or -1.
+ */
 export function findName(text: string, name: string): number {
-  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean)
-  if (words.length === 0) return -1
-  const pattern = words.map(escapeRegExp).join(`[\\s\\-.,&'’]*(?:and\\s+)?`)
-  const match = new RegExp(`(?<![A-Za-z0-9])${pattern}(?![A-Za-z0-9])`, 'i').exec(text)
+  const match = namePattern(name)?.exec(text)
   return match ? match.index : -1
+}
+
+/** Whole-word mentions of `name` in `text`. */
+export function countName(text: string, name: string): number {
+  const pattern = namePattern(name)
+  return pattern ? [...text.matchAll(new RegExp(pattern.source, 'gi'))].length : 0
 }
 
 export function truncate(text: string, max: number): string {
