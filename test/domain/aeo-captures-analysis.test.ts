@@ -148,7 +148,7 @@ t.test('item_keys are stable: the same situation in other words, order and month
   for (const finding of [...a.findings, ...reworded.findings]) {
     t.ok(/^[a-z]+:[a-z0-9:.-]+$/.test(finding.item_key) && finding.item_key.length <= 200, `${finding.item_key} is a plain key`)
   }
-  t.equal(ANALYSIS_VERSION, 1)
+  t.equal(ANALYSIS_VERSION, 2, "2: place-led local names (\"Austin Pipe Pros\") are businesses")
 })
 
 t.test('entities: labels, places, platforms and sentences are not businesses', async (t) => {
@@ -166,6 +166,18 @@ t.test('entities: labels, places, platforms and sentences are not businesses', a
   ].join('\n')
   const found = namedBusinesses(text, { contextWords: ['Drain cleaning', 'Austin', 'TX'], placeNames: ['Austin, TX'] })
   t.strictSame(found.map((b) => b.name), ['Mr. Rooter Plumbing of Austin'])
+})
+
+t.test('entities: a place-led local name ("Austin Pipe Pros") is a business; the place and the client\'s service is a label', async (t) => {
+  const text = [
+    '## Austin Drain Cleaning',
+    '',
+    '1. **Austin Pipe Pros**: upfront pricing.',
+    '2. **Acme Plumbing**: 24/7.',
+    '3. **Round Rock Plumbing Co**',
+  ].join('\n')
+  const context = { contextWords: ['Drain cleaning', 'Austin', 'TX', 'Round Rock'], placeNames: ['Austin, TX', 'Round Rock, TX'] }
+  t.strictSame(namedBusinesses(text, context).map((b) => b.name), ['Austin Pipe Pros', 'Acme Plumbing', 'Round Rock Plumbing Co'])
 })
 
 t.test('sentences split on end punctuation and lines, markdown removed', async (t) => {

@@ -4,7 +4,7 @@
  */
 import pino from 'pino'
 import t from 'tap'
-import { analyze } from '../../domain/aeo/analysis/analyze.js'
+import { analyze, ANALYSIS_VERSION } from '../../domain/aeo/analysis/analyze.js'
 import { DEFAULT_AEO_SETTINGS } from '../../commands/aeo/settings.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS } from '../../processors/aeo/settings.js'
 import { pruneExpiredRecords, recordPrunerProcessors } from '../../processors/aeo/record-pruner.js'
@@ -62,7 +62,7 @@ t.test('ingest analyzes inline, tracks the findings and every read shows the cap
     model: 'gpt-5',
     surface: 'web',
     searched: true,
-    analysis_version: 1,
+    analysis_version: ANALYSIS_VERSION,
     record_pruned: false,
     record_json: JSON.stringify(record),
     record_bytes: JSON.stringify(record).length,

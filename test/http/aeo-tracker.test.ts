@@ -4,6 +4,7 @@
  * statuses and notes; merged questions re-pointed; another client's or organization's item is not found.
  */
 import t from 'tap'
+import { ANALYSIS_VERSION } from '../../domain/aeo/analysis/analyze.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { addQuestion, appendQuestionEvent, enrolAcme, f } from './aeo-captures-support.js'
 import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
@@ -145,7 +146,7 @@ t.test('reanalyze rebuilds items from every capture and keeps statuses and notes
   t.ok((await ts.call<Item[]>('get_aeo_items', { client_id: clientId }, org.key)).every((i) => i.query_ids.every((q) => q === queryId)), 'item hits re-pointed')
 
   const summary = await ts.call('reanalyze_aeo_client', { client_id: clientId }, org.key)
-  t.strictSame(summary, { client_id: clientId, analysis_version: 1, captures: 2, changed: 0, items: before.length, kept: before.length, opened: 0, removed: 0 })
+  t.strictSame(summary, { client_id: clientId, analysis_version: ANALYSIS_VERSION, captures: 2, changed: 0, items: before.length, kept: before.length, opened: 0, removed: 0 })
   const streamTypes = (await streamEvents(ts, `aeo_capture-${c1}`)).map((e) => e.type)
   t.strictSame(streamTypes, ['AeoCaptureIngested', 'AeoCaptureReanalyzed'])
   const rebuilt = (await streamEvents(ts, `aeo_tracker-${clientId}`)).at(-1)!

@@ -168,6 +168,23 @@ function cleanName(raw: string): string {
   return text
 }
 
+/**
+ * "Austin Pipe Pros", "Round Rock Plumbing Co": a place, then words, then a business word. Every word of
+ * such a name is a place or a generic word, so the generic test alone would drop it, yet local businesses
+ * are very often named this way. It stays a label when what follows the place is only the client's own
+ * service words ("Austin Emergency Plumbing" heading a section about the client's service).
+ */
+function isPlaceBrand(words: readonly string[], context: EntityContext, contextWords: ReadonlySet<string>): boolean {
+  if (words.length < 3 || !BUSINESS_WORDS.includes(words.at(-1)!)) return false
+  const placeKeys = context.placeNames.map((place) => nameKey(place.split(',')[0] ?? '')).filter(Boolean)
+  const key = nameKey(words.join(' '))
+  const place = placeKeys.find((p) => key.startsWith(`${p} `))
+  if (!place) return false
+  // The words as written: nameKey drops legal suffixes ("Co"), which are the surest sign of a business.
+  const rest = words.slice(place.split(' ').length).map((w) => w.toLowerCase().replace(/[^a-z0-9&]/g, ''))
+  return rest.length >= 2 && !rest.every((w) => contextWords.has(w))
+}
+
 function looksLikeName(name: string, context: EntityContext, contextWords: ReadonlySet<string>): boolean {
   if (name.length < 2 || name.length > 80) return false
   if (/[?]$/.test(name) || /^\d+$/.test(name)) return false
@@ -181,7 +198,7 @@ function looksLikeName(name: string, context: EntityContext, contextWords: Reado
   if (!key) return false
   if (context.placeNames.some((place) => nameKey(place) === key || nameKey(place.split(',')[0] ?? '') === key)) return false
   const bare = key.split(' ')
-  if (bare.every((w) => GENERIC_WORDS.has(w) || contextWords.has(w) || /^\d+$/.test(w))) return false
+  if (bare.every((w) => GENERIC_WORDS.has(w) || contextWords.has(w) || /^\d+$/.test(w)) && !isPlaceBrand(words, context, contextWords)) return false
   // Title case: a name's significant words are capitalized ("Radiant Plumbing & Air"); a phrase is not ("Licensed and insured").
   const significant = words.filter((w) => /^[A-Za-z]/.test(w) && !/^(of|and|the|a|an|for|in|on|at|by|to|&)$/i.test(w))
   const capitalized = significant.filter((w) => /^[A-Z]/.test(w))
