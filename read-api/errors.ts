@@ -42,6 +42,11 @@ export const ERRORS = {
     hint: "Ingest the answer for the run's client and query (ingest_aeo_capture with run_id), then complete with that capture id",
   },
   // AI Visibility: questions (domain/aeo/questions)
+  aeo_engine_unsupported: {
+    status: 400,
+    message: 'The engine is not supported',
+    hint: 'Use one of claude, openai, gemini, chatgpt-web (chatgpt means chatgpt-web)',
+  },
   aeo_no_services: {
     status: 409,
     message: 'The client has no services to build questions from',
@@ -94,7 +99,7 @@ export interface ErrorEnvelope {
   hint?: string
 }
 
-function isErrorCode(code: string): code is ErrorCode {
+export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERRORS, code)
 }
 

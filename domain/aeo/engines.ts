@@ -24,7 +24,12 @@ export function canonicalEngine(name: string): Engine | undefined {
 export const EngineInput = z.string().transform((name, ctx): Engine => {
   const engine = canonicalEngine(name)
   if (!engine) {
-    ctx.addIssue({ code: 'custom', message: `unsupported engine "${name}"; supported: ${ENGINES.join(', ')} (chatgpt means chatgpt-web)` })
+    ctx.addIssue({
+      code: 'custom',
+      message: `unsupported engine "${name}"; supported: ${ENGINES.join(', ')} (chatgpt means chatgpt-web)`,
+      // The error code the API answers with instead of the generic validation_failed (read-api/routes/rpc.ts).
+      params: { code: 'aeo_engine_unsupported' },
+    })
     return z.NEVER
   }
   return engine

@@ -7,7 +7,7 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { authenticateApiKey } from '../auth/api-keys.js'
 import { requireScope, resolveOrg } from '../caller.js'
-import { ApiError } from '../errors.js'
+import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
 import type { RpcRegistry, ServiceSettings } from '../registry.js'
 
 export interface RpcRouteDeps {
@@ -29,6 +29,19 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /**
+ * The error code for invalid parameters: validation_failed, unless an input refined a rule of its own and
+ * named a registered code for it (an unsupported engine → aeo_engine_unsupported), so a caller can tell
+ * "this value is not supported" from "this request is malformed" without reading the message.
+ */
+export function issueCode(error: z.ZodError): ErrorCode {
+  for (const issue of error.issues) {
+    const code = issue.code === 'custom' ? issue.params?.code : undefined
+    if (typeof code === 'string' && isErrorCode(code)) return code
+  }
+  return 'validation_failed'
+}
+
+/**
  * POST /api/v1/rpc/<method>: authenticate, look the method up (deny by default), check scope and org,
  * validate, run, and, for writes, wait until the projections show what was written.
  */
@@ -44,7 +57,7 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
     const body = request.body ?? {}
     if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('validation_failed', '(body): expected a JSON object of parameters')
     const parsed = registered.input.safeParse(body)
-    if (!parsed.success) throw new ApiError('validation_failed', describeIssues(parsed.error))
+    if (!parsed.success) throw new ApiError(issueCode(parsed.error), describeIssues(parsed.error))
     const params = parsed.data as Record<string, unknown>
     const requestedOrg = typeof params.org_id === 'number' ? params.org_id : undefined
     const orgId = definition.orgScoped ? resolveOrg(caller, requestedOrg) : caller.orgId

@@ -156,7 +156,7 @@ t.test('bad input changes nothing: unknown engine, foreign or missing question, 
   const before = await eventCount(ts)
   const rowsBefore = await recordRows(ts)
 
-  const engine = expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, engine: 'bard' }, org.key), 400, 'validation_failed', 'unknown engine')
+  const engine = expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, engine: 'bard' }, org.key), 400, 'aeo_engine_unsupported', 'unknown engine')
   t.match(engine.detail, /unsupported engine "bard"/)
   expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, query_id: otherQuestion }, org.key), 404, 'not_found', "another client's question")
   expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, query_id: otherQuestion + 1000 }, org.key), 404, 'not_found', 'a missing question')

@@ -115,7 +115,7 @@ t.test('add_aeo_query is get-or-create on the normalized prompt, across engines'
   t.equal((await streamEvents(ts, questionSetStream(clientId))).filter((e) => e.type === 'AeoQuestionAdded').length, 2, 'two questions recorded')
 
   const before = await eventCount(ts)
-  const bad = expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'x y z', engine: 'bing' }, org.key), 400, 'validation_failed')
+  const bad = expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'x y z', engine: 'bing' }, org.key), 400, 'aeo_engine_unsupported')
   t.match(bad.detail, /unsupported engine/)
   expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: '?!?!' }, org.key), 400, 'validation_failed', 'no words')
   expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'hi' }, org.key), 400, 'validation_failed', 'too short')

@@ -52,7 +52,7 @@ t.test('cadence: enrol, read back, change, and the errors', async (t) => {
   t.equal(await eventCount(ts), before, 'the same cadence again appends nothing')
 
   const bad = await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['bing'] }, acme.key)
-  t.match(expectError(t, bad, 400, 'validation_failed').detail, /engines\.0: unsupported engine "bing"/)
+  t.match(expectError(t, bad, 400, 'aeo_engine_unsupported').detail, /engines\.0: unsupported engine "bing"/)
   expectError(t, await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 0, engines: ['claude'] }, acme.key), 400, 'validation_failed')
   expectError(t, await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: [] }, acme.key), 400, 'validation_failed')
 
@@ -142,7 +142,7 @@ t.test('claims, completion, failure and the agent views', async (t) => {
   await t.test('malformed capabilities_json is a 400 naming the field', async (t) => {
     const before = await eventCount(ts)
     t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: '{engines' }, acme.key), 400, 'validation_failed').detail, /^capabilities_json: not valid JSON/)
-    t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['bing']) }, acme.key), 400, 'validation_failed').detail, /capabilities_json\.engines\.0: unsupported engine/)
+    t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['bing']) }, acme.key), 400, 'aeo_engine_unsupported').detail, /capabilities_json\.engines\.0: unsupported engine/)
     t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: '{"geo":"TX"}' }, acme.key), 400, 'validation_failed').detail, /capabilities_json\.engines/)
     t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: JSON.stringify({ engines: ['claude'], max_per_day: -1 }) }, acme.key), 400, 'validation_failed').detail, /capabilities_json\.max_per_day/)
     expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['claude']), limit: 0 }, acme.key), 400, 'validation_failed')

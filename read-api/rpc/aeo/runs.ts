@@ -14,7 +14,7 @@ import { MAIN_GROUP } from '../../../projections/index.js'
 import { agentsView, cadenceOf, doneToday, enrolledClientIds, queueOverview, runsOfClient, runStats } from '../../../projections/aeo/runs/queries.js'
 import { ProjectionWatermark } from '../../../projections/watermark.js'
 import { ApiError } from '../../errors.js'
-import { describeIssues } from '../../routes/rpc.js'
+import { describeIssues, issueCode } from '../../routes/rpc.js'
 import { rpc, type RpcContext } from '../../registry.js'
 
 const domain = 'ai-visibility'
@@ -70,7 +70,7 @@ function parseCapabilities(json: string): z.infer<typeof Capabilities> {
   const parsed = Capabilities.safeParse(value)
   if (!parsed.success) {
     throw new ApiError(
-      'validation_failed',
+      issueCode(parsed.error),
       describeIssues(parsed.error)
         .split('; ')
         .map((issue) => `capabilities_json.${issue.replace(/^\(body\)/, '').replace(/^\./, '')}`)
