@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 import type { BlobStore } from '../../commands/files/blob-store.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import type { ReadDb } from '../../projections/tables.js'
-import { authenticateApiKey } from '../auth/api-keys.js'
+import { callerOf } from '../auth/request-caller.js'
 import { requireScope } from '../caller.js'
 import { ApiError } from '../errors.js'
 
@@ -38,7 +38,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 export async function fileRoutes(app: FastifyInstance, deps: FileRouteDeps): Promise<void> {
   const blobs = deps.blobs ?? new PostgresBlobStore(deps.db)
   app.get<{ Params: { '*': string } }>('/api/v1/files/*', async (request, reply) => {
-    const caller = await authenticateApiKey(deps.read, request.headers.authorization)
+    const caller = await callerOf(request, deps.read)
     requireScope(caller, 'read')
     const path = request.params['*']
     const notFound = () => new ApiError('not_found', `no file at ${path.slice(0, 300)}`, 'Check the path; files of other organizations are not visible')

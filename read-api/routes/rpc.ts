@@ -5,7 +5,7 @@ import type { WriteDeps } from '../../commands/command-handler.js'
 import { RecordingEventStore } from '../../commands/event-store/recording.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
-import { authenticateApiKey } from '../auth/api-keys.js'
+import { callerOf } from '../auth/request-caller.js'
 import { requireScope, resolveOrg } from '../caller.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
 import type { RpcRegistry, ServiceSettings } from '../registry.js'
@@ -47,7 +47,7 @@ export function issueCode(error: z.ZodError): ErrorCode {
  */
 export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promise<void> {
   app.post<{ Params: { method: string } }>('/api/v1/rpc/:method', async (request, reply) => {
-    const caller = await authenticateApiKey(deps.read, request.headers.authorization)
+    const caller = await callerOf(request, deps.read)
     const registered = deps.registry.get(request.params.method)
     if (!registered) throw new ApiError('method_not_allowed', `method ${request.params.method} is not available`)
     const definition = registered.definition
