@@ -3,6 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
 import type { AeoSettings } from '../commands/aeo/settings.js'
+import { DEFAULT_RETRY_BACKOFF_SECONDS, parseBackoffSchedule } from '../domain/aeo/runs/backoff.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
@@ -28,6 +29,10 @@ const Env = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
   AEO_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
   AEO_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  AEO_RETRY_BACKOFF_SECONDS: z
+    .string()
+    .default(DEFAULT_RETRY_BACKOFF_SECONDS.join(','))
+    .transform((text, ctx) => parseBackoffSchedule(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected whole seconds separated by commas, e.g. 60,300,1800' }), z.NEVER)),
   AEO_RECORD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   AEO_AGENT_ONLINE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   AEO_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.sweepIntervalMs),
@@ -98,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aeo: {
       claimLeaseSeconds: e.AEO_CLAIM_LEASE_SECONDS,
       maxAttempts: e.AEO_MAX_ATTEMPTS,
+      retryBackoffSeconds: e.AEO_RETRY_BACKOFF_SECONDS,
       recordRetentionDays: e.AEO_RECORD_RETENTION_DAYS,
       agentOnlineSeconds: e.AEO_AGENT_ONLINE_SECONDS,
     },

@@ -4,9 +4,9 @@ import { decideRun, initialRunState, runStream, type AgentRef } from '../../doma
 import type { Engine } from '../../domain/aeo/engines.js'
 import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
 import type { CommandContext } from '../command-handler.js'
-import { WrongExpectedRevisionError } from '../event-store/port.js'
+import { appendEach, WrongExpectedRevisionError } from '../event-store/port.js'
 import { checkInAgent } from './agents.js'
-import { appendDecided } from './append.js'
+import { toNewEvents } from './append.js'
 import type { RunDeps } from './runs.js'
 
 /** A claimed run as the agent receives it: what to ask, on which engine, for whom. */
@@ -48,6 +48,7 @@ interface Candidate {
   geo_state: string | null
   month: string
   attempts: number
+  retry_at: Date | null
   prompt: string | null
   client_name: string | null
 }
@@ -58,10 +59,12 @@ interface Candidate {
  * 1. one statement selects candidates from the queue `for update skip locked`, skipping runs with a live
  *    lease at their current revision, and upserts leases; the upsert takes a lease only where none is live
  *    (decided against the latest committed lease, so two claimers never both get one);
- * 2. each leased run gets AeoRunClaimed appended with expected revision = the revision it was selected at:
- *    a run that changed meanwhile (claimed, cancelled) conflicts, and is dropped with its lease.
- * Claimable: queued, engine in the agent's list, and the run has no geo, or the agent's geo is `any` or
- * equal to the run's; an organization's agent claims only its organization's runs. max_per_day counts the
+ * 2. the leased runs get their AeoRunClaimed in one appendEach (one statement and one commit on
+ *    PostgreSQL, however many runs), each with expected revision = the revision it was selected at: a run
+ *    that changed meanwhile (claimed, cancelled) conflicts, and is dropped with its lease.
+ * Claimable: queued and past its retry time (a failed run waits out its backoff), engine in the agent's
+ * list, and the run has no geo, or the agent's geo is `any` or equal to the run's; an organization's agent
+ * claims only its organization's runs. max_per_day counts the
  * runs the agent claimed in the last 24 hours. The agent is registered (and marked seen) on the way.
  */
 export async function claimRuns(deps: RunDeps, context: CommandContext, input: ClaimInput): Promise<ClaimedRun[]> {
@@ -78,6 +81,7 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
     with candidates as (
       select r.id, r.revision from ${runs} r
       where r.status = 'queued'
+        and (r.retry_at is null or r.retry_at <= ${now})
         and r.engine = any(${sql.val([...input.capabilities.engines])}::text[])
         ${geo === 'any' ? sql`` : sql`and (r.geo_state is null or lower(r.geo_state) = ${geo})`}
         ${input.agentOrgId === null ? sql`` : sql`and r.org_id = ${input.agentOrgId}`}
@@ -93,7 +97,7 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
         where aeo_run_leases.revision <> excluded.revision or aeo_run_leases.expires_at <= ${now}
       returning run_id, revision
     )
-    select r.id, l.revision, r.org_id, r.client_id, r.query_id, r.engine, r.geo_state, r.month, r.attempts,
+    select r.id, l.revision, r.org_id, r.client_id, r.query_id, r.engine, r.geo_state, r.month, r.attempts, r.retry_at,
            q.prompt, c.name as client_name
     from leased l
     join ${runs} r on r.id = l.run_id
@@ -101,34 +105,43 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
     left join ${sql.id(LIVE_SCHEMA, 'clients')} c on c.id = r.client_id
     order by r.priority desc, r.id`.execute(deps.db)
 
+  if (rows.length === 0) return []
+
   const leaseExpiresAt = new Date(now.getTime() + deps.settings.claimLeaseSeconds * 1000).toISOString()
-  const claimed = await Promise.all(
-    rows.map(async (row): Promise<ClaimedRun | null> => {
-      // The state the run was selected in; its revision guards the append, so a stale row only loses.
-      const state = { ...initialRunState(), exists: true, id: row.id, status: 'queued' as const, attempts: row.attempts }
-      const events = decideRun({ type: 'ClaimRun', agent: ref, lease_expires_at: leaseExpiresAt }, state)
-      try {
-        await appendDecided(deps, context, runStream(row.id), events, BigInt(row.revision), row.org_id)
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error
-        await sql`delete from aeo_run_leases where run_id = ${row.id} and agent_key = ${key} and revision = ${row.revision}`.execute(deps.db)
-        return null
-      }
-      return {
-        id: row.id,
-        query_id: row.query_id,
-        client_id: row.client_id,
-        engine: row.engine,
-        geo_state: row.geo_state,
-        month: row.month,
-        attempt: row.attempts + 1,
-        prompt: row.prompt ?? '',
-        client_name: row.client_name ?? '',
-        lease_expires_at: leaseExpiresAt,
-      }
-    }),
-  )
-  return claimed.filter((c): c is ClaimedRun => c !== null)
+  const writes = rows.map((row) => {
+    // The state the run was selected in; its revision guards the append, so a stale row only loses.
+    const state = {
+      ...initialRunState(),
+      exists: true,
+      id: row.id,
+      status: 'queued' as const,
+      attempts: row.attempts,
+      retryAt: row.retry_at === null ? null : row.retry_at.toISOString(),
+    }
+    const events = decideRun({ type: 'ClaimRun', agent: ref, lease_expires_at: leaseExpiresAt, now: now.toISOString() }, state)
+    return { stream: runStream(row.id), events: toNewEvents(deps, context, events, row.org_id), expected: BigInt(row.revision) }
+  })
+  const outcomes = await appendEach(deps.store, writes)
+  const lost = rows.filter((_, i) => outcomes[i] instanceof WrongExpectedRevisionError)
+  if (lost.length > 0) {
+    // Those runs changed since they were selected: their leases go, so they are claimable at once if queued.
+    await sql`delete from aeo_run_leases where agent_key = ${key}
+      and (run_id, revision) in (select * from unnest(${lost.map((r) => r.id)}::bigint[], ${lost.map((r) => r.revision)}::bigint[]))`.execute(deps.db)
+  }
+  return rows
+    .filter((_, i) => !(outcomes[i] instanceof WrongExpectedRevisionError))
+    .map((row) => ({
+      id: row.id,
+      query_id: row.query_id,
+      client_id: row.client_id,
+      engine: row.engine,
+      geo_state: row.geo_state,
+      month: row.month,
+      attempt: row.attempts + 1,
+      prompt: row.prompt ?? '',
+      client_name: row.client_name ?? '',
+      lease_expires_at: leaseExpiresAt,
+    }))
 }
 
 /**

@@ -102,19 +102,38 @@ export interface FailResult {
   status: RunStatus
   attempts: number
   retry: boolean
+  /** With retry: when the run can be claimed again. */
+  retry_at: string | null
 }
 
-/** AeoRunFailed: retried (queued again) while attempts < settings.maxAttempts, then failed for good. */
-export async function failRun(deps: RunDeps, context: CommandContext, input: AgentRunInput & { error: string }): Promise<FailResult> {
+/**
+ * AeoRunFailed: retried (queued again) while attempts < settings.maxAttempts, then failed for good. A
+ * retried run waits settings.retryBackoffSeconds for its attempt, or `retryAfterSeconds` when the provider
+ * said how long (a 429's Retry-After).
+ */
+export async function failRun(
+  deps: RunDeps,
+  context: CommandContext,
+  input: AgentRunInput & { error: string; retryAfterSeconds?: number | undefined },
+): Promise<FailResult> {
   const outcome = await handleRunCommand(
     deps,
     context,
     input.runId,
-    { type: 'FailRun', agent: input.agent, error: input.error, max_attempts: deps.settings.maxAttempts },
+    {
+      type: 'FailRun',
+      agent: input.agent,
+      error: input.error,
+      max_attempts: deps.settings.maxAttempts,
+      now: deps.clock().toISOString(),
+      backoff_seconds: deps.settings.retryBackoffSeconds,
+      retry_after_seconds: input.retryAfterSeconds,
+    },
     input.agent.agent_org_id,
   )
   const failed = outcome.events.find((e) => e.type === 'AeoRunFailed')
-  return { status: outcome.state.status, attempts: outcome.state.attempts, retry: failed?.type === 'AeoRunFailed' ? failed.data.retry : false }
+  const retry = failed?.type === 'AeoRunFailed' ? failed.data.retry : false
+  return { status: outcome.state.status, attempts: outcome.state.attempts, retry, retry_at: retry ? outcome.state.retryAt : null }
 }
 
 /** A session advisory lock per client, shared by every enqueuer and canceller in every process. */

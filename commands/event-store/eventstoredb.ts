@@ -14,6 +14,7 @@ import {
   type ReadPosition,
 } from '@eventstore/db-client'
 import {
+  appendOneByOne,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
@@ -23,6 +24,8 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamWrite,
+  type StreamWriteOutcome,
   type SubscribeOptions,
 } from './port.js'
 
@@ -187,6 +190,11 @@ export class EventStoreDbEventStore implements EventStore {
     const nextRevision = result.nextExpectedRevision
     const position = result.position ?? (await this.#positionOf(stream, nextRevision))
     return { nextRevision, position: formatEsdbPosition(position) }
+  }
+
+  /** One append per stream, concurrently: EventStoreDB has no multi-stream transaction (see EventStore.appendEach). */
+  appendEach(writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
+    return appendOneByOne(this, writes)
   }
 
   async #checkOnly(stream: string, expected: ExpectedRevision): Promise<AppendResult> {

@@ -35,6 +35,16 @@ export interface AppendResult {
   readonly position: Position
 }
 
+/** One stream's part of an appendEach: its events and the revision they expect. */
+export interface StreamWrite {
+  readonly stream: string
+  readonly events: readonly NewEvent[]
+  readonly expected: ExpectedRevision
+}
+
+/** Per write of an appendEach, in order: its result, or the conflict that refused it (nothing appended there). */
+export type StreamWriteOutcome = AppendResult | WrongExpectedRevisionError
+
 export interface ReadStreamOptions {
   readonly fromRevision?: bigint
   readonly maxCount?: number
@@ -55,6 +65,16 @@ export interface SubscribeOptions {
 export interface EventStore {
   /** Appends atomically. Throws WrongExpectedRevisionError when `expected` does not hold. */
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>
+  /**
+   * Appends to several streams in one call: each write is atomic on its own and checks its own expected
+   * revision, but the writes are NOT atomic together (EventStoreDB cannot append to two streams in one
+   * transaction), so a caller must be content with some writes landing and others conflicting. A
+   * conflict is returned, never thrown; any other error is thrown, and then some writes may have landed.
+   * Each stream at most once per call. Optional: callers use `appendEach(store, writes)`, which falls back
+   * to one append per stream for a store without it. The PostgreSQL adapter does it in one statement
+   * (one round trip, one commit), which is what makes a claim of many runs cheap.
+   */
+  appendEach?(writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]>
   /** A missing stream yields nothing. */
   readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>
   /** Global order; never skips an event that commits after a later one was visible. */
@@ -90,4 +110,26 @@ export class DuplicateEventIdError extends Error {
     super(`Stream ${stream}: event ids already used elsewhere: ${ids.join(', ')}`)
     this.name = 'DuplicateEventIdError'
   }
+}
+
+/** Per-stream appends, one call per stream: what appendEach amounts to for a store that has no cheaper way. */
+export async function appendOneByOne(store: EventStore, writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
+  return Promise.all(
+    writes.map(async (w) => {
+      try {
+        return await store.append(w.stream, w.events, w.expected)
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError) return error
+        throw error
+      }
+    }),
+  )
+}
+
+/** `store.appendEach(writes)` where the store has it, else one append per stream (see EventStore.appendEach). */
+export function appendEach(store: EventStore, writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
+  const streams = new Set(writes.map((w) => w.stream))
+  if (streams.size !== writes.length) throw new TypeError('appendEach: each stream at most once per call')
+  if (writes.length === 0) return Promise.resolve([])
+  return store.appendEach ? store.appendEach(writes) : appendOneByOne(store, writes)
 }

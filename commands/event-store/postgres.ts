@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import pg from 'pg'
 import {
+  appendOneByOne,
   DuplicateEventIdError,
   WrongExpectedRevisionError,
   type AppendResult,
@@ -12,6 +13,8 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamWrite,
+  type StreamWriteOutcome,
   type SubscribeOptions,
 } from './port.js'
 
@@ -98,6 +101,41 @@ function appendOneSql(mode: AppendMode): string {
 }
 
 const MODES = Object.keys(casByMode) as AppendMode[]
+
+/**
+ * appendEach with exact expected revisions: one statement for every stream. The stream rows are locked in
+ * stream-name order first (`locked`), so two such statements over overlapping streams wait for each other
+ * instead of deadlocking; a stream whose revision moved (now, or while waiting for its lock) drops out of
+ * the CAS and gets no events. Returns one row per stream that was appended to.
+ */
+const APPEND_EACH_STATEMENT = {
+  name: 'rr_es_append_each',
+  text: `with w as (
+    select x.ord, x.w->>'stream' as stream, (x.w->>'expected')::bigint as expected,
+           jsonb_array_length(x.w->'events') as n, x.w->'events' as events
+    from jsonb_array_elements($1::jsonb) with ordinality as x(w, ord)
+  ),
+  locked as (
+    select st.stream_name from es_streams st join w on w.stream = st.stream_name and st.revision = w.expected
+    order by st.stream_name
+    for update of st
+  ),
+  s as (
+    update es_streams st set revision = st.revision + w.n
+    from w, locked
+    where st.stream_name = w.stream and locked.stream_name = st.stream_name and st.revision = w.expected
+    returning st.stream_name, st.revision - w.n as prev, w.events, w.ord
+  ),
+  e as (
+    insert into es_events (event_id, stream_name, stream_revision, type, data, metadata)
+    select (x.e->>'id')::uuid, s.stream_name, s.prev + x.ord, x.e->>'type', x.e->'data', x.e->'metadata'
+    from s cross join lateral jsonb_array_elements(s.events) with ordinality as x(e, ord)
+    order by s.ord, x.ord
+    returning stream_name, stream_revision, global_position, transaction_id
+  )
+  select stream_name, max(stream_revision)::text as revision, max(global_position)::text as seq, max(transaction_id::text) as txid
+  from e group by stream_name`,
+} as const
 
 /**
  * Named statements: each connection parses and plans them once, then only binds and executes (an unnamed
@@ -202,6 +240,49 @@ export class PostgresEventStore implements EventStore {
     this.#wake.emit('appended')
     this.#announce()
     return { nextRevision: BigInt(row.revision), position: formatPosition(row.txid, row.seq) }
+  }
+
+  /**
+   * Exact expected revisions (the claim's case): one statement, one commit for every stream. Other modes,
+   * and batches that hit a duplicate event id, go one stream at a time.
+   */
+  async appendEach(writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
+    if (writes.length === 0) return []
+    if (writes.some((w) => typeof w.expected !== 'bigint' || w.events.length === 0)) return appendOneByOne(this, writes)
+    const ids = writes.map((w) => w.events.map((e) => e.id ?? randomUUID()))
+    const payload = JSON.stringify(
+      writes.map((w, i) => ({
+        stream: w.stream,
+        expected: (w.expected as bigint).toString(),
+        events: w.events.map((e, j) => ({ id: ids[i]![j], type: e.type, data: e.data ?? null, metadata: e.metadata })),
+      })),
+    )
+    let rows: { stream_name: string; revision: string; seq: string; txid: string }[]
+    try {
+      ;({ rows } = await this.#pool.query({ name: APPEND_EACH_STATEMENT.name, text: APPEND_EACH_STATEMENT.text, values: [payload] }))
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error
+      // An event id used before: sort out which write is an idempotent re-append and which a conflict, one by one.
+      return appendOneByOne(this, writes.map((w, i) => ({ ...w, events: w.events.map((e, j) => ({ ...e, id: ids[i]![j] })) })))
+    }
+    if (rows.length > 0) {
+      this.#wake.emit('appended')
+      this.#announce()
+    }
+    const appended = new Map(rows.map((r) => [r.stream_name, r]))
+    return Promise.all(
+      writes.map(async (w, i): Promise<StreamWriteOutcome> => {
+        const row = appended.get(w.stream)
+        if (row) return { nextRevision: BigInt(row.revision), position: formatPosition(row.txid, row.seq) }
+        try {
+          // Refused by the CAS: a conflict, unless these very events were appended before (a retry).
+          return await this.#afterConflict(w.stream, ids[i]!, w.expected)
+        } catch (error) {
+          if (error instanceof WrongExpectedRevisionError) return error
+          throw error
+        }
+      }),
+    )
   }
 
   async #checkOnly(stream: string, expected: ExpectedRevision): Promise<AppendResult> {

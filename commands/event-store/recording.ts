@@ -1,4 +1,4 @@
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, Position } from './port.js'
+import { appendEach, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type Position, type StreamWrite, type StreamWriteOutcome } from './port.js'
 
 /**
  * A view of a store that remembers the furthest position appended through it, so the HTTP edge knows
@@ -22,6 +22,16 @@ export class RecordingEventStore implements EventStore {
       this.#last = result.position
     }
     return result
+  }
+
+  async appendEach(writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
+    const outcomes = await appendEach(this.#inner, writes)
+    outcomes.forEach((outcome, i) => {
+      if ('position' in outcome && writes[i]!.events.length > 0 && (this.#last === null || this.#inner.comparePositions(outcome.position, this.#last) > 0)) {
+        this.#last = outcome.position
+      }
+    })
+    return outcomes
   }
 
   readStream: EventStore['readStream'] = (stream, options) => this.#inner.readStream(stream, options)

@@ -31,6 +31,7 @@ export async function createAeoRunTables(db: Kysely<any>, schema: string): Promi
       error text,
       capture_id bigint,
       lease_expires_at timestamptz,
+      retry_at timestamptz,
       revision bigint not null,
       queued_at timestamptz not null,
       claimed_at timestamptz,

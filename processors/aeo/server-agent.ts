@@ -42,7 +42,8 @@ export function serverAgentProcessors(deps: ProcessorDeps, options: ServerAgentO
  * The built-in server-API agent: claims runs for the engines it has adapters for (geo any), up to
  * agentConcurrency at a time, polling every agentPollMs while the queue is empty. Each run: start → ask the
  * engine → ingest the capture → complete. A provider error fails the run with the provider's reason (the
- * runs queue retries it up to its limit); nothing is captured. A rate-limited engine rests for the time the
+ * runs queue retries it up to its limit, after the backoff schedule or the 429's Retry-After); nothing is
+ * captured. A rate-limited engine rests for the time the
  * provider asked before the agent claims for it again.
  */
 export class ServerAgent implements Processor {
@@ -152,7 +153,7 @@ export class ServerAgent implements Processor {
         const engineError = error instanceof EngineError ? error : new EngineError(String(error), { retryable: true })
         this.rest(run.engine, engineError)
         log.warn({ status: engineError.status, retryable: engineError.retryable }, `aeo server agent: engine failed: ${engineError.reason}`)
-        return await this.fail(run, context, engineError.reason)
+        return await this.fail(run, context, engineError.reason, retryAfterSeconds(engineError))
       }
 
       let captureId: number
@@ -184,8 +185,9 @@ export class ServerAgent implements Processor {
     }
   }
 
-  private async fail(run: ClaimedRun, context: CommandContext, reason: string): Promise<void> {
-    await failRun(this.runDeps, context, { runId: run.id, agent: AGENT, error: reason.slice(0, MAX_ERROR_CHARS) })
+  /** Fails the run; it is retried after the backoff schedule, or after `retryAfter` seconds when the provider said so. */
+  private async fail(run: ClaimedRun, context: CommandContext, reason: string, retryAfter?: number): Promise<void> {
+    await failRun(this.runDeps, context, { runId: run.id, agent: AGENT, error: reason.slice(0, MAX_ERROR_CHARS), retryAfterSeconds: retryAfter })
   }
 
   /** A rate-limited engine rests as long as its provider asked; one whose key is refused rests longer. */
@@ -203,6 +205,15 @@ export class ServerAgent implements Processor {
   private context(): CommandContext {
     return { actor: { kind: 'system', id: ACTOR_ID }, requestId: null, correlationId: randomUUID(), causationId: null }
   }
+}
+
+/**
+ * A rate limit's Retry-After, in seconds, as the run's retry delay (the provider knows when it will answer
+ * again better than the backoff schedule does); undefined for other errors or without the header.
+ */
+export function retryAfterSeconds(error: EngineError): number | undefined {
+  if (error.status !== 429 || error.retryAfterMs === undefined || !(error.retryAfterMs >= 0)) return undefined
+  return error.retryAfterMs / 1000
 }
 
 /** Sources within the capture's limits: URLs that fit, titles cut to length, at most MAX_SOURCES. */

@@ -54,6 +54,8 @@ export interface AeoRunsTable {
   error: string | null
   capture_id: number | null
   lease_expires_at: Timestamp | null
+  /** A queued run after a failure is not claimable before this time (the retry backoff); null otherwise. */
+  retry_at: Timestamp | null
   /** Stream revision of the last event applied: the expected revision of the next append. */
   revision: number
   queued_at: Timestamp

@@ -7,6 +7,7 @@ import t from 'tap'
 import { agent } from '../../domain/aeo/runs/agent.js'
 import { cadence, daysInMonth, dueSamples, monthAndDay, runsToQueue } from '../../domain/aeo/runs/cadence.js'
 import type { AeoAgentEvent, AeoRunEvent } from '../../domain/aeo/runs/events.js'
+import { MAX_RETRY_AFTER_SECONDS, parseBackoffSchedule, retryDelaySeconds } from '../../domain/aeo/runs/backoff.js'
 import { run, type AgentRef, type RunCommand } from '../../domain/aeo/runs/run.js'
 import { spec } from './given-when-then.js'
 
@@ -15,6 +16,10 @@ const A: AgentRef = { agent_id: 'device-1', agent_org_id: 7 }
 const B: AgentRef = { agent_id: 'device-2', agent_org_id: 7 }
 const SERVER: AgentRef = { agent_id: 'server-api', agent_org_id: null }
 const LEASE = '2026-11-15T12:15:00.000Z'
+/** When the claims and failures below happen (the lease runs out at LEASE). */
+const NOW = '2026-11-15T12:00:00.000Z'
+const BACKOFF = [60, 300]
+const plus = (at: string, seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString()
 
 const queueRun = (over: Partial<Extract<RunCommand, { type: 'QueueRun' }>> = {}): RunCommand => ({
   type: 'QueueRun',
@@ -36,9 +41,10 @@ const queued: AeoRunEvent = {
 const claimed = (by: AgentRef = A, attempt = 1, lease = LEASE): AeoRunEvent => ({ type: 'AeoRunClaimed', data: { run_id: 5, ...by, attempt, lease_expires_at: lease } })
 const started = (by: AgentRef = A): AeoRunEvent => ({ type: 'AeoRunStarted', data: { run_id: 5, ...by } })
 const completed = (by: AgentRef = A, capture_id = 77): AeoRunEvent => ({ type: 'AeoRunCompleted', data: { run_id: 5, ...by, capture_id } })
-const failed = (by: AgentRef, attempt: number, retry: boolean, error = 'rate limited'): AeoRunEvent => ({
+/** A failure as FailRun decides it: retry_at is the backoff for the attempt (null when final). */
+const failed = (by: AgentRef, attempt: number, retry: boolean, error = 'rate limited', retry_at: string | null = retry ? plus(NOW, BACKOFF[attempt - 1] ?? 300) : null): AeoRunEvent => ({
   type: 'AeoRunFailed',
-  data: { run_id: 5, ...by, error, attempt, retry },
+  data: { run_id: 5, ...by, error, attempt, retry, retry_at },
 })
 const expired = (by: AgentRef = A): AeoRunEvent => ({ type: 'AeoRunClaimExpired', data: { run_id: 5, ...by } })
 const cancelled: AeoRunEvent = { type: 'AeoRunCancelled', data: { run_id: 5, reason: 'requested' } }
@@ -49,10 +55,14 @@ t.test('QueueRun', async (t) => {
 })
 
 t.test('ClaimRun', async (t) => {
-  const claim = (by: AgentRef = A): RunCommand => ({ type: 'ClaimRun', agent: by, lease_expires_at: LEASE })
+  const claim = (by: AgentRef = A, now = NOW): RunCommand => ({ type: 'ClaimRun', agent: by, lease_expires_at: LEASE, now })
   t.test('a queued run is claimed, attempt 1', async (t) => given(queued).when(claim()).then(t, [claimed()]))
   t.test('a run queued again after a failure counts the attempt on', async (t) =>
-    given(queued, claimed(), failed(A, 1, true)).when(claim(B)).then(t, [claimed(B, 2)]))
+    given(queued, claimed(), failed(A, 1, true)).when(claim(B, plus(NOW, 60))).then(t, [claimed(B, 2)]))
+  t.test('a failed run is not claimable before its retry time', async (t) =>
+    given(queued, claimed(), failed(A, 1, true)).when(claim(B, plus(NOW, 59.999))).thenThrows(t, 'aeo_run_not_claimable'))
+  t.test('a failure recorded before backoff existed (no retry_at) is claimable at once', async (t) =>
+    given(queued, claimed(), { type: 'AeoRunFailed', data: { run_id: 5, ...A, error: 'old', attempt: 1, retry: true } }).when(claim(B)).then(t, [claimed(B, 2)]))
   t.test('a run back from an expired claim counts the attempt on', async (t) => given(queued, claimed(), expired()).when(claim(B)).then(t, [claimed(B, 2)]))
   for (const [label, history] of [
     ['claimed', [queued, claimed()]],
@@ -89,7 +99,15 @@ t.test('StartRun and CompleteRun', async (t) => {
 })
 
 t.test('FailRun: retried while attempts are left, then failed', async (t) => {
-  const fail = (by: AgentRef = A): RunCommand => ({ type: 'FailRun', agent: by, error: 'rate limited', max_attempts: 2 })
+  const fail = (by: AgentRef = A, over: Partial<Extract<RunCommand, { type: 'FailRun' }>> = {}): RunCommand => ({
+    type: 'FailRun',
+    agent: by,
+    error: 'rate limited',
+    max_attempts: 2,
+    now: NOW,
+    backoff_seconds: BACKOFF,
+    ...over,
+  })
   t.test('attempt 1 of 2 is retried', async (t) => given(queued, claimed()).when(fail()).then(t, [failed(A, 1, true)]))
   t.test('attempt 2 of 2 is final', async (t) => given(queued, claimed(), failed(A, 1, true), claimed(B, 2)).when(fail(B)).then(t, [failed(B, 2, false)]))
   t.test('only the claimer fails it', async (t) => given(queued, claimed()).when(fail(B)).thenThrows(t, 'aeo_run_claimed_by_other'))
@@ -97,7 +115,52 @@ t.test('FailRun: retried while attempts are left, then failed', async (t) => {
   t.test('the server agent (a platform agent) fails its own run', async (t) =>
     given(queued, claimed(SERVER)).when(fail(SERVER)).then(t, [failed(SERVER, 1, true)]))
   t.test('a long error is cut to 2000 characters', async (t) =>
-    given(queued, claimed()).when({ type: 'FailRun', agent: A, error: 'x'.repeat(3000), max_attempts: 3 }).then(t, [failed(A, 1, true, 'x'.repeat(2000))]))
+    given(queued, claimed()).when(fail(A, { error: 'x'.repeat(3000), max_attempts: 3 })).then(t, [failed(A, 1, true, 'x'.repeat(2000))]))
+})
+
+t.test('FailRun: the retry waits for the backoff of its attempt, or for the Retry-After given', async (t) => {
+  const fail = (over: Partial<Extract<RunCommand, { type: 'FailRun' }>> = {}): RunCommand => ({
+    type: 'FailRun',
+    agent: B,
+    error: 'rate limited',
+    max_attempts: 5,
+    now: NOW,
+    backoff_seconds: BACKOFF,
+    ...over,
+  })
+  const secondClaim = [queued, claimed(), failed(A, 1, true), claimed(B, 2)] as const
+  t.test('attempt 2 waits the second entry', async (t) => given(...secondClaim).when(fail()).then(t, [failed(B, 2, true, 'rate limited', plus(NOW, 300))]))
+  t.test('attempts beyond the schedule wait its last entry', async (t) =>
+    given(...secondClaim, failed(B, 2, true), claimed(A, 3)).when(fail({ agent: A })).then(t, [failed(A, 3, true, 'rate limited', plus(NOW, 300))]))
+  t.test("a provider's Retry-After replaces the schedule", async (t) =>
+    given(...secondClaim).when(fail({ retry_after_seconds: 7.5 })).then(t, [failed(B, 2, true, 'rate limited', plus(NOW, 7.5))]))
+  t.test('a Retry-After of 0 retries at once', async (t) => given(...secondClaim).when(fail({ retry_after_seconds: 0 })).then(t, [failed(B, 2, true, 'rate limited', NOW)]))
+  t.test('a Retry-After is capped at a day', async (t) =>
+    given(...secondClaim).when(fail({ retry_after_seconds: 10 * 86_400 })).then(t, [failed(B, 2, true, 'rate limited', plus(NOW, MAX_RETRY_AFTER_SECONDS))]))
+  t.test('an empty schedule retries at once', async (t) => given(...secondClaim).when(fail({ backoff_seconds: [] })).then(t, [failed(B, 2, true, 'rate limited', NOW)]))
+  t.test('the last attempt has no retry time', async (t) => given(...secondClaim).when(fail({ max_attempts: 2, retry_after_seconds: 30 })).then(t, [failed(B, 2, false)]))
+  t.test('the state carries the retry time until the next claim or a cancel', async (t) => {
+    const fold = (events: readonly AeoRunEvent[]) => events.reduce(run.evolve, run.initialState())
+    t.equal(fold([queued, claimed(), failed(A, 1, true)]).retryAt, plus(NOW, 60))
+    t.equal(fold([queued, claimed(), failed(A, 1, true), claimed(B, 2)]).retryAt, null)
+    t.equal(fold([queued, claimed(), failed(A, 1, true), cancelled]).retryAt, null)
+  })
+})
+
+t.test('backoff schedule', async (t) => {
+  t.equal(retryDelaySeconds(1, [60, 300, 1800]), 60)
+  t.equal(retryDelaySeconds(3, [60, 300, 1800]), 1800)
+  t.equal(retryDelaySeconds(9, [60, 300, 1800]), 1800, 'the last entry repeats')
+  t.equal(retryDelaySeconds(0, [60, 300]), 60, 'attempt 0 (never claimed) counts as the first')
+  t.equal(retryDelaySeconds(2, [60], 12), 12, 'Retry-After wins')
+  t.equal(retryDelaySeconds(2, [60], null), 60)
+  t.same(parseBackoffSchedule('60,300,1800'), [60, 300, 1800])
+  t.same(parseBackoffSchedule(' 0 , 5 '), [0, 5])
+  t.equal(parseBackoffSchedule(''), null)
+  t.equal(parseBackoffSchedule('60,,300'), null)
+  t.equal(parseBackoffSchedule('-1'), null)
+  t.equal(parseBackoffSchedule('1.5'), null)
+  t.equal(parseBackoffSchedule('86401'), null, 'more than a day')
 })
 
 t.test('ExpireClaim', async (t) => {
@@ -107,7 +170,9 @@ t.test('ExpireClaim', async (t) => {
   t.test('a live lease is left alone', async (t) => given(queued, claimed()).when(expire('2026-11-15T12:14:59.999Z')).thenNothingHappens(t))
   t.test('a run no longer claimed is left alone', async (t) => given(queued, claimed(), completed()).when(expire('2027-01-01T00:00:00.000Z')).thenNothingHappens(t))
   t.test('the last attempt running out fails the run', async (t) =>
-    given(queued, claimed(A, 1), expired(), claimed(B, 2)).when(expire(LEASE, 2)).then(t, [failed(B, 2, false, 'claim expired without a result')]))
+    given(queued, claimed(A, 1), expired(), claimed(B, 2))
+      .when(expire(LEASE, 2))
+      .then(t, [{ type: 'AeoRunFailed', data: { run_id: 5, ...B, error: 'claim expired without a result', attempt: 2, retry: false } }]))
 })
 
 t.test('CancelRun cancels only queued runs', async (t) => {

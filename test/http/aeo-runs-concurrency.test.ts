@@ -14,7 +14,7 @@ import { orgWithKey } from './helpers.js'
 import { caps, clientWithQuestions, handClock, runEventTypes } from './aeo-runs-helpers.js'
 
 const LAST_DAY = '2026-11-30T12:00:00.000Z' // the whole month is due
-const settings = { claimLeaseSeconds: 600, maxAttempts: 3, recordRetentionDays: 90, agentOnlineSeconds: 300 }
+const settings = { claimLeaseSeconds: 600, maxAttempts: 3, retryBackoffSeconds: [0], recordRetentionDays: 90, agentOnlineSeconds: 300 }
 
 function queueDeps(system: System): QueueDeps {
   return {

@@ -12,7 +12,7 @@ import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey, streamEvents } from './helpers.js'
 import { caps, clientWithQuestions, eventually, handClock } from './aeo-runs-helpers.js'
 
-const settings = { claimLeaseSeconds: 60, maxAttempts: 3, recordRetentionDays: 90, agentOnlineSeconds: 300 }
+const settings = { claimLeaseSeconds: 60, maxAttempts: 3, retryBackoffSeconds: [60, 300], recordRetentionDays: 90, agentOnlineSeconds: 300 }
 
 /** The same dependencies the processors role gives the scheduler. */
 function processorDeps(ts: TestSystem): ProcessorDeps {

@@ -10,7 +10,8 @@ import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from '.
 import { caps, clientWithQuestions, handClock, recordCapture, runEventTypes } from './aeo-runs-helpers.js'
 
 const MID_NOVEMBER = '2026-11-15T12:00:00.000Z' // day 15 of 30
-const settings = { claimLeaseSeconds: 600, maxAttempts: 2, recordRetentionDays: 90, agentOnlineSeconds: 300 }
+// No backoff here: a failed run is claimable again at once (aeo-runs-backoff.test.ts covers the backoff).
+const settings = { claimLeaseSeconds: 600, maxAttempts: 2, retryBackoffSeconds: [0], recordRetentionDays: 90, agentOnlineSeconds: 300 }
 
 async function setup(t: Parameters<typeof startTestSystem>[0]) {
   const clock = handClock(MID_NOVEMBER)
@@ -210,11 +211,21 @@ t.test('claims, completion, failure and the agent views', async (t) => {
 
   await t.test('fail_aeo_run: retried while attempts are left, then failed', async (t) => {
     expectError(t, await ts.rpc('fail_aeo_run', { run_id: tx2.id, agent_id: 'anywhere', error: 'nope' }, acme.key), 409, 'aeo_run_claimed_by_other')
-    t.same(await ts.call('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'captcha' }, acme.key), { status: 'queued', attempts: 1, retry: true })
+    t.same(await ts.call('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'captcha' }, acme.key), {
+      status: 'queued',
+      attempts: 1,
+      retry: true,
+      retry_at: MID_NOVEMBER,
+    }, 'no backoff configured: claimable again now')
     expectError(t, await ts.rpc('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'again' }, acme.key), 409, 'aeo_run_not_claimed')
     const again = await claim(ts, acme.key, 'tx-device', caps(['chatgpt-web'], 'TX'), 5)
     t.same(again.map((r) => [r.id, r.attempt]), [[tx2.id, 2]], 'the retried run comes back, attempt 2')
-    t.same(await ts.call('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'captcha again' }, acme.key), { status: 'failed', attempts: 2, retry: false })
+    t.same(await ts.call('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'captcha again' }, acme.key), {
+      status: 'failed',
+      attempts: 2,
+      retry: false,
+      retry_at: null,
+    })
     const failed = (await ts.call<any[]>('get_aeo_runs', { client_id: clientId }, acme.key)).find((r) => r.id === tx2.id)
     t.equal(failed.status, 'failed')
     t.equal(failed.error, 'captcha again')

@@ -75,6 +75,7 @@ t.test('AI Visibility settings: limits, and an engine enabled by its API key', a
   const config = loadConfig({
     AEO_CLAIM_LEASE_SECONDS: '60',
     AEO_MAX_ATTEMPTS: '5',
+    AEO_RETRY_BACKOFF_SECONDS: '30, 120,600',
     AEO_RECORD_RETENTION_DAYS: '30',
     AEO_AGENT_ONLINE_SECONDS: '120',
     AEO_SWEEP_INTERVAL_MS: '5000',
@@ -83,7 +84,9 @@ t.test('AI Visibility settings: limits, and an engine enabled by its API key', a
     OPENAI_API_KEY: 'sk-test',
     OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1',
   })
-  t.same(config.aeo, { claimLeaseSeconds: 60, maxAttempts: 5, recordRetentionDays: 30, agentOnlineSeconds: 120 })
+  t.same(config.aeo, { claimLeaseSeconds: 60, maxAttempts: 5, retryBackoffSeconds: [30, 120, 600], recordRetentionDays: 30, agentOnlineSeconds: 120 })
+  t.same(loadConfig({}).aeo.retryBackoffSeconds, [60, 300, 1800], 'the default backoff: 1, 5, 30 minutes')
+  t.throws(() => loadConfig({ AEO_RETRY_BACKOFF_SECONDS: '1m,5m' }), /AEO_RETRY_BACKOFF_SECONDS/)
   t.same(config.aeoProcessors, {
     engines: { openai: { apiKey: 'sk-test', baseUrl: 'http://127.0.0.1:9999/v1', model: DEFAULT_MODELS.openai } },
     sweepIntervalMs: 5000,

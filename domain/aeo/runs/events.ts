@@ -46,8 +46,19 @@ export const AeoRunClaimed = z.object({
 export const AeoRunStarted = z.object({ run_id: Id, ...Agent })
 export const AeoRunCompleted = z.object({ run_id: Id, ...Agent, capture_id: Id })
 
-/** retry: true puts the run back in the queue; false is final (status failed). */
-export const AeoRunFailed = z.object({ run_id: Id, ...Agent, error: z.string().max(2000), attempt: z.number().int().positive(), retry: z.boolean() })
+/**
+ * retry: true puts the run back in the queue; false is final (status failed). retry_at (with retry): the
+ * run is not claimable before then (the backoff schedule, or the provider's Retry-After). Optional because
+ * events recorded before backoff existed have none: such a run was claimable at once, and still is.
+ */
+export const AeoRunFailed = z.object({
+  run_id: Id,
+  ...Agent,
+  error: z.string().max(2000),
+  attempt: z.number().int().positive(),
+  retry: z.boolean(),
+  retry_at: z.string().nullable().optional(),
+})
 
 /** The claim's lease ran out without a completion: the run is queued again. */
 export const AeoRunClaimExpired = z.object({ run_id: Id, ...Agent })

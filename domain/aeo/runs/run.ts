@@ -2,6 +2,7 @@ import type { Aggregate } from '../../shared/aggregate.js'
 import { DomainError } from '../../shared/errors.js'
 import { assertNever } from '../../shared/values.js'
 import type { Engine } from '../engines.js'
+import { retryAt } from './backoff.js'
 import type { AeoRunEvent } from './events.js'
 
 /**
@@ -13,6 +14,9 @@ import type { AeoRunEvent } from './events.js'
  *     ▲  │              │ │                │ │
  *     │  └─cancel─▶ cancelled               │ └─fail (attempts left)──▶ queued
  *     └──────────── expire / fail (retry) ◀─┘   fail (no attempts left) ──▶ failed
+ *
+ * A run queued again by a failure carries a retry time (retryAt) and cannot be claimed before it. An
+ * expired claim is queued again without one: its lease already kept it out of the queue for a while.
  */
 export const runStream = (runId: number) => `aeo_run-${runId}`
 
@@ -40,6 +44,8 @@ export interface RunState {
   readonly leaseExpiresAt: string | null
   readonly captureId: number | null
   readonly error: string | null
+  /** A queued run after a failure: not claimable before this time (ISO 8601); null: claimable now. */
+  readonly retryAt: string | null
 }
 
 export type CancelReason = 'requested' | 'question_inactive' | 'question_deleted' | 'client_paused' | 'client_deleted' | 'cadence_disabled'
@@ -57,10 +63,23 @@ export type RunCommand =
       sample: number
       reason: 'sweep' | 'enqueue'
     }
-  | { type: 'ClaimRun'; agent: AgentRef; lease_expires_at: string }
+  /** `now`: the claim's time; a run waiting for its retry time is not claimable before it. */
+  | { type: 'ClaimRun'; agent: AgentRef; lease_expires_at: string; now: string }
   | { type: 'StartRun'; agent: AgentRef }
   | { type: 'CompleteRun'; agent: AgentRef; capture_id: number }
-  | { type: 'FailRun'; agent: AgentRef; error: string; max_attempts: number }
+  /**
+   * Retried after `backoff_seconds` (per attempt, the last entry repeating) from `now`, or after
+   * `retry_after_seconds` when given (a provider's Retry-After), while attempts are left.
+   */
+  | {
+      type: 'FailRun'
+      agent: AgentRef
+      error: string
+      max_attempts: number
+      now: string
+      backoff_seconds: readonly number[]
+      retry_after_seconds?: number | null | undefined
+    }
   /** Returns the run to the queue when its lease ran out at `now` (or fails it when no attempts are left). */
   | { type: 'ExpireClaim'; now: string; max_attempts: number }
   | { type: 'CancelRun'; reason: CancelReason }
@@ -79,6 +98,7 @@ export const initialRunState = (): RunState => ({
   leaseExpiresAt: null,
   captureId: null,
   error: null,
+  retryAt: null,
 })
 
 const sameAgent = (a: AgentRef | null, b: AgentRef) => a !== null && a.agent_id === b.agent_id && a.agent_org_id === b.agent_org_id
@@ -101,19 +121,19 @@ export function evolveRun(state: RunState, event: AeoRunEvent): RunState {
       }
     }
     case 'AeoRunClaimed':
-      return { ...state, status: 'claimed', agent: agentOf(event.data), attempts: event.data.attempt, leaseExpiresAt: event.data.lease_expires_at }
+      return { ...state, status: 'claimed', agent: agentOf(event.data), attempts: event.data.attempt, leaseExpiresAt: event.data.lease_expires_at, retryAt: null }
     case 'AeoRunStarted':
       return { ...state, status: 'running' }
     case 'AeoRunCompleted':
       return { ...state, status: 'done', captureId: event.data.capture_id, leaseExpiresAt: null, error: null }
     case 'AeoRunFailed':
       return event.data.retry
-        ? { ...state, status: 'queued', agent: null, leaseExpiresAt: null, error: event.data.error }
+        ? { ...state, status: 'queued', agent: null, leaseExpiresAt: null, error: event.data.error, retryAt: event.data.retry_at ?? null }
         : { ...state, status: 'failed', leaseExpiresAt: null, error: event.data.error }
     case 'AeoRunClaimExpired':
       return { ...state, status: 'queued', agent: null, leaseExpiresAt: null, error: 'claim expired' }
     case 'AeoRunCancelled':
-      return { ...state, status: 'cancelled', leaseExpiresAt: null }
+      return { ...state, status: 'cancelled', leaseExpiresAt: null, retryAt: null }
     default:
       return assertNever(event)
   }
@@ -149,6 +169,9 @@ export function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
       if (state.status !== 'queued') {
         throw new DomainError('aeo_run_not_claimable', 'The run is not queued', `run ${run_id} is ${state.status}`)
       }
+      if (state.retryAt !== null && Date.parse(state.retryAt) > Date.parse(command.now)) {
+        throw new DomainError('aeo_run_not_claimable', 'The run waits for its retry time', `run ${run_id} is not claimable before ${state.retryAt}`)
+      }
       return [{ type: 'AeoRunClaimed', data: { run_id, ...agentOf(command.agent), attempt: state.attempts + 1, lease_expires_at: command.lease_expires_at } }]
     case 'StartRun':
       // A repeated start by the holder changes nothing (an agent may retry after a lost answer).
@@ -163,7 +186,8 @@ export function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
     case 'FailRun': {
       assertHeldBy(state, command.agent, 'failed')
       const retry = state.attempts < command.max_attempts
-      return [{ type: 'AeoRunFailed', data: { run_id, ...agentOf(command.agent), error: command.error.slice(0, 2000), attempt: state.attempts, retry } }]
+      const at = retry ? retryAt(command.now, state.attempts, command.backoff_seconds, command.retry_after_seconds) : null
+      return [{ type: 'AeoRunFailed', data: { run_id, ...agentOf(command.agent), error: command.error.slice(0, 2000), attempt: state.attempts, retry, retry_at: at } }]
     }
     case 'ExpireClaim': {
       if (state.status !== 'claimed' && state.status !== 'running') return []

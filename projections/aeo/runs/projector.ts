@@ -83,6 +83,7 @@ async function insertQueued(db: ReadDb, events: readonly RecordedEvent[]): Promi
           error: null,
           capture_id: null,
           lease_expires_at: null,
+          retry_at: null,
           revision: Number(event.revision),
           queued_at: at,
           claimed_at: null,
@@ -113,6 +114,7 @@ async function updateClaimed(db: ReadDb, events: readonly RecordedEvent[]): Prom
       agent_org_id: sql`v.agent_org_id`,
       attempts: sql`v.attempt`,
       lease_expires_at: sql`v.lease`,
+      retry_at: null,
       claimed_at: sql`v.at`,
       revision: sql`v.revision`,
       updated_at: sql`v.at`,
@@ -187,6 +189,7 @@ export const aeoRunsProjector: Projector = {
           error: null,
           capture_id: null,
           lease_expires_at: null,
+          retry_at: null,
           revision: Number(event.revision),
           queued_at: at,
           claimed_at: null,
@@ -204,6 +207,7 @@ export const aeoRunsProjector: Projector = {
         agent_org_id: d.agent_org_id,
         attempts: d.attempt,
         lease_expires_at: d.lease_expires_at,
+        retry_at: null,
         claimed_at: occurredAt(event),
       })
     },
@@ -219,7 +223,7 @@ export const aeoRunsProjector: Projector = {
         db,
         event,
         d.retry
-          ? { status: 'queued', error: d.error, attempts: d.attempt, agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null }
+          ? { status: 'queued', error: d.error, attempts: d.attempt, agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null, retry_at: d.retry_at ?? null }
           : { status: 'failed', error: d.error, attempts: d.attempt, lease_expires_at: null, finished_at: occurredAt(event) },
       )
     },
@@ -227,7 +231,7 @@ export const aeoRunsProjector: Projector = {
       await updateRun(db, event, { status: 'queued', error: 'claim expired', agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null })
     },
     async AeoRunCancelled(db, event) {
-      await updateRun(db, event, { status: 'cancelled', lease_expires_at: null, finished_at: occurredAt(event) })
+      await updateRun(db, event, { status: 'cancelled', lease_expires_at: null, retry_at: null, finished_at: occurredAt(event) })
     },
     /** dedupe_aeo_queries: runs of the merged questions now belong to the canonical one. */
     async AeoQuestionsMerged(db, event) {

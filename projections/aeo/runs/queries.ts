@@ -31,6 +31,8 @@ export interface RunView {
   error: string | null
   capture_id: number | null
   lease_expires_at: string | null
+  /** A queued run waiting after a failure: not claimable before this time. */
+  retry_at: string | null
   queued_at: string
   claimed_at: string | null
   finished_at: string | null
@@ -57,6 +59,7 @@ export async function runsOfClient(db: ReadDb, clientId: number, month: string |
     error: r.error,
     capture_id: r.capture_id,
     lease_expires_at: iso(r.lease_expires_at),
+    retry_at: iso(r.retry_at),
     queued_at: r.queued_at.toISOString(),
     claimed_at: iso(r.claimed_at),
     finished_at: iso(r.finished_at),
@@ -155,6 +158,8 @@ export async function agentsView(db: ReadDb, orgId: number | null, now: Date, on
 export interface QueueOverview {
   stats: RunStats
   oldest_queued_at: string | null
+  /** Queued runs (counted in stats.queued) that wait for their retry time after a failure. */
+  waiting_retry: number
   engines: { engine: string; queued: number; claimed: number; running: number; agents_online: number }[]
   clients: { client_id: number; name: string; queued: number; claimed: number; running: number; done: number; failed: number }[]
   agents_online: number
@@ -165,7 +170,14 @@ export async function queueOverview(db: ReadDb, orgId: number | null, now: Date,
   const scoped = <Q extends { where: (...args: any[]) => Q }>(q: Q, column: string) => (orgId === null ? q : q.where(column, '=', orgId))
   const [stats, oldest, engines, clients, agents] = await Promise.all([
     runStats(db, { orgId }),
-    scoped(db.selectFrom('aeo_runs').select(sql<Date | null>`min(queued_at)`.as('at')).where('status', '=', 'queued'), 'org_id').executeTakeFirst(),
+    scoped(
+      db
+        .selectFrom('aeo_runs')
+        .select(sql<Date | null>`min(queued_at)`.as('at'))
+        .select(sql<number>`count(*) filter (where retry_at > ${now})::int`.as('waiting_retry'))
+        .where('status', '=', 'queued'),
+      'org_id',
+    ).executeTakeFirst(),
     scoped(
       db
         .selectFrom('aeo_runs')
@@ -201,6 +213,7 @@ export async function queueOverview(db: ReadDb, orgId: number | null, now: Date,
   return {
     stats,
     oldest_queued_at: iso(oldest?.at ?? null),
+    waiting_retry: oldest?.waiting_retry ?? 0,
     engines: engines.map((e) => ({ ...e, agents_online: agents.filter((a) => a.engines.includes(e.engine)).length })),
     clients,
     agents_online: agents.length,

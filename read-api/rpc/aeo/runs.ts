@@ -4,6 +4,7 @@ import { setCadence } from '../../../commands/aeo/cadence.js'
 import { claimRuns } from '../../../commands/aeo/claims.js'
 import { cancelQueuedRuns, completeRun, enqueueDueRuns, failRun, startRun, type QueueDeps, type RunDeps } from '../../../commands/aeo/runs.js'
 import type { EventStore } from '../../../commands/event-store/port.js'
+import { MAX_RETRY_AFTER_SECONDS } from '../../../domain/aeo/runs/backoff.js'
 import { uniqueEngines } from '../../../domain/aeo/runs/cadence.js'
 import { EngineInput, EngineValue } from '../../../domain/aeo/engines.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
@@ -112,6 +113,7 @@ const RunView = z.object({
   error: z.string().nullable(),
   capture_id: z.number().int().nullable(),
   lease_expires_at: z.string().nullable(),
+  retry_at: z.string().nullable(),
   queued_at: z.string(),
   claimed_at: z.string().nullable(),
   finished_at: z.string().nullable(),
@@ -142,6 +144,7 @@ const AgentView = z.object({
 const QueueOverview = z.object({
   stats: Stats,
   oldest_queued_at: z.string().nullable(),
+  waiting_retry: z.number().int(),
   engines: z.array(z.object({ engine: z.string(), queued: z.number().int(), claimed: z.number().int(), running: z.number().int(), agents_online: z.number().int() })),
   clients: z.array(
     z.object({
@@ -291,11 +294,22 @@ export const aeoRunsRpcs = [
     domain,
     access: 'write',
     orgScoped: false,
-    summary: 'Fail a claimed or running run with the reason (only the claiming agent). It is queued again while attempts are left, else failed. Returns {status, attempts, retry}.',
-    params: z.strictObject({ run_id: Id, agent_id: AgentId, error: z.string().trim().min(1).max(2000) }),
-    result: z.object({ status: RunStatus, attempts: z.number().int(), retry: z.boolean() }),
+    summary:
+      'Fail a claimed or running run with the reason (only the claiming agent). While attempts are left it is queued again, claimable from retry_at: after the backoff for its attempt (AEO_RETRY_BACKOFF_SECONDS), or after retry_after_seconds when given (a provider\'s Retry-After, at most a day); else failed. Returns {status, attempts, retry, retry_at}.',
+    params: z.strictObject({
+      run_id: Id,
+      agent_id: AgentId,
+      error: z.string().trim().min(1).max(2000),
+      retry_after_seconds: z.number().int().min(0).max(MAX_RETRY_AFTER_SECONDS).optional(),
+    }),
+    result: z.object({ status: RunStatus, attempts: z.number().int(), retry: z.boolean(), retry_at: z.string().nullable() }),
     async handler(ctx) {
-      return failRun(runDeps(ctx), ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx), error: ctx.params.error })
+      return failRun(runDeps(ctx), ctx.command, {
+        runId: ctx.params.run_id,
+        agent: agentOf(ctx),
+        error: ctx.params.error,
+        retryAfterSeconds: ctx.params.retry_after_seconds,
+      })
     },
   }),
   rpc({
@@ -324,7 +338,8 @@ export const aeoRunsRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "The client's runs, newest first (optionally of one month; limit default 100, at most 1000).",
+    summary:
+      "The client's runs, newest first (optionally of one month; limit default 100, at most 1000). A queued run with retry_at failed before and is not claimable until then.",
     params: z.strictObject({ client_id: Id, month: Month.nullable().optional(), limit: z.number().int().min(1).max(1000).default(100) }),
     result: z.array(RunView),
     async handler(ctx) {
@@ -351,7 +366,7 @@ export const aeoRunsRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: 'The run queue of the organization (a platform key without org_id: of all): counts by status, by engine with the agents online for it, by client, and the oldest queued run.',
+    summary: 'The run queue of the organization (a platform key without org_id: of all): counts by status, by engine with the agents online for it, by client, the oldest queued run, and waiting_retry (queued runs that failed and wait for their retry time).',
     params: z.strictObject({}),
     result: QueueOverview,
     handler: async (ctx) => queueOverview(ctx.read, ctx.orgId, ctx.write.clock(), ctx.settings.aeo.agentOnlineSeconds),

@@ -11,7 +11,8 @@ import { orgWithKey, streamEvents } from '../../http/helpers.js'
 import { fixture, fixtureText, startProviderServer, type ProviderServer, type RecordedRequest } from './provider-server.js'
 
 const PROMPT = 'best emergency plumber in Austin, TX'
-const settings = { claimLeaseSeconds: 600, maxAttempts: 3, recordRetentionDays: 90, agentOnlineSeconds: 300 }
+// A one-second backoff: real (the clock runs at real speed), short enough for the retries to happen here.
+const settings = { claimLeaseSeconds: 600, maxAttempts: 3, retryBackoffSeconds: [1], recordRetentionDays: 90, agentOnlineSeconds: 300 }
 
 const claude = (r: RecordedRequest) => r.method === 'POST' && r.url === '/v1/messages'
 const openai = (r: RecordedRequest) => r.method === 'POST' && r.url === '/v1/responses'
@@ -112,6 +113,10 @@ t.test('runs for claude, openai and gemini are claimed, asked, captured and done
   t.equal(geminiFailure.metadata.org_id, acme.orgId, "the failure is in the client's organization")
   const openaiFailure = (await streamEvents(ts, `aeo_run-${byEngine.get('openai').id}`)).find((e) => e.type === 'AeoRunFailed')!
   t.match(openaiFailure.data.error, /^OpenAI 429: Rate limit reached for gpt-5/)
+  // The retry time is decided a moment before the event's occurred_at is stamped: compare against the delays.
+  const waited = (e: { data: { retry_at: string }; metadata: { occurred_at: string } }) => Date.parse(e.data.retry_at) - Date.parse(e.metadata.occurred_at)
+  t.ok(waited(openaiFailure) > 0 && waited(openaiFailure) <= 200, "the 429's retry-after-ms (200 ms), not the 1 s schedule", { waited: waited(openaiFailure) })
+  t.ok(waited(geminiFailure) > 200 && waited(geminiFailure) <= 1000, 'a 500 waits the schedule (1 s)', { waited: waited(geminiFailure) })
 
   const captures = await ts.call<any[]>('get_aeo_captures', { client_id: clientId }, acme.key)
   t.equal(captures.length, 3, 'one capture per run: the failed attempts captured nothing')
