@@ -51,6 +51,12 @@ export interface RpcDefinition<TParams extends z.ZodObject = z.ZodObject, TResul
   readonly orgScoped: boolean
   /** Only partner/platform keys (org_id null) may call it. */
   readonly platformOnly?: boolean
+  /**
+   * false: a write that answers without waiting for the read models (header X-Read-Your-Writes: skipped).
+   * Only for hot paths whose answer carries everything the caller needs and whose correctness does not
+   * rest on the read models (claim_aeo_runs: leases keep a claimed run from being claimed again).
+   */
+  readonly readYourWrites?: boolean
   readonly summary: string
   /** The method's own parameters, as a strict object (unknown keys are refused). */
   readonly params: TParams

@@ -63,7 +63,7 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
     const orgId = definition.orgScoped ? resolveOrg(caller, requestedOrg) : caller.orgId
 
     const store = new RecordingEventStore(deps.write.store)
-    let readYourWrites: 'reached' | 'timeout' | undefined
+    let readYourWrites: 'reached' | 'timeout' | 'skipped' | undefined
     const settle = async () => {
       const appended = store.lastAppended
       if (appended === null) return
@@ -81,7 +81,8 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
       settings: deps.settings,
       settle,
     })
-    await settle()
+    if (definition.readYourWrites !== false) await settle()
+    else if (store.lastAppended !== null && readYourWrites === undefined) readYourWrites = 'skipped'
     if (readYourWrites) reply.header('X-Read-Your-Writes', readYourWrites)
     return { result: result === undefined ? null : result }
   })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Test } from 'tap'
 import {
+  appendEach,
   WrongExpectedRevisionError,
   type EventStore,
   type NewEvent,
@@ -129,6 +130,66 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     t.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1)
     t.ok(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof WrongExpectedRevisionError))
     t.equal((await collect(store.readStream(s))).length, 2)
+  })
+
+  t.test('appendEach: each stream checks its own revision; conflicts are returned, the others land', async (t) => {
+    const store = await makeStore(t)
+    const [a, b, c] = [stream('each'), stream('each'), stream('each')]
+    const ra = await store.append(a, [event(0)], 'no_stream')
+    const rb = await store.append(b, [event(0)], 'no_stream')
+    const rc = await store.append(c, [event(0), event(1)], 'no_stream')
+    const outcomes = await appendEach(store, [
+      { stream: a, events: [event(1), event(2)], expected: ra.nextRevision },
+      { stream: b, events: [event(1)], expected: rb.nextRevision + 1n },
+      { stream: c, events: [event(2)], expected: rc.nextRevision },
+    ])
+    t.equal(outcomes.length, 3)
+    const [oa, ob, oc] = outcomes
+    t.ok(!(oa instanceof WrongExpectedRevisionError) && oa!.nextRevision === 2n, 'a: two events at revisions 1 and 2')
+    t.ok(ob instanceof WrongExpectedRevisionError && ob.actual === 0n, 'b: a stale expectation is a returned conflict with the actual revision')
+    t.ok(!(oc instanceof WrongExpectedRevisionError) && oc!.nextRevision === 2n, 'c: appended')
+    t.same((await collect(store.readStream(a))).map((e) => [e.revision, e.data.n]), [[0n, 0], [1n, 1], [2n, 2]])
+    t.equal((await collect(store.readStream(b))).length, 1, 'nothing appended to the conflicting stream')
+    const last = (await collect(store.readStream(c))).at(-1)!
+    t.equal(store.comparePositions(last.position, (oc as { position: string }).position), 0, 'each outcome carries its last position')
+    t.same(await appendEach(store, []), [], 'no writes, no call')
+    t.throws(() => appendEach(store, [{ stream: a, events: [event(9)], expected: 2n }, { stream: a, events: [event(9)], expected: 2n }]), TypeError, 'a stream at most once')
+  })
+
+  t.test('appendEach: re-appending the same ids is idempotent; other modes work too', async (t) => {
+    const store = await makeStore(t)
+    const [a, b] = [stream('each'), stream('each')]
+    const created = await store.append(a, [event(0)], 'no_stream')
+    const writes = [{ stream: a, events: [event(1, { id: randomUUID() })], expected: created.nextRevision }]
+    const [first] = await appendEach(store, writes)
+    const [again] = await appendEach(store, writes)
+    t.ok(!(again instanceof WrongExpectedRevisionError) && !(first instanceof WrongExpectedRevisionError))
+    t.equal((again as { nextRevision: bigint }).nextRevision, 1n)
+    t.equal((await collect(store.readStream(a))).length, 2, 'no duplicate')
+    const mixed = await appendEach(store, [
+      { stream: b, events: [event(0)], expected: 'no_stream' },
+      { stream: a, events: [event(2)], expected: 'stream_exists' },
+    ])
+    t.ok(mixed.every((o) => !(o instanceof WrongExpectedRevisionError)))
+    t.equal((await collect(store.readStream(a))).length, 3)
+  })
+
+  t.test('appendEach: concurrent overlapping batches never deadlock, and each stream takes exactly one', async (t) => {
+    const store = await makeStore(t)
+    const streams = Array.from({ length: 12 }, () => stream('each-race'))
+    for (const s of streams) await store.append(s, [event(0)], 'no_stream')
+    // Eight batches over the same streams in different orders, all expecting revision 0.
+    const batches = Array.from({ length: 8 }, (_, i) => {
+      const order = [...streams].sort((x, y) => ((x.charCodeAt(x.length - 1 - (i % 5)) ^ i) - (y.charCodeAt(y.length - 1 - (i % 5)) ^ i)))
+      return appendEach(store, (i % 2 === 0 ? order : order.reverse()).map((s) => ({ stream: s, events: [event(i + 1)], expected: 0n })))
+    })
+    const outcomes = await Promise.all(batches)
+    for (const s of streams) {
+      const events = await collect(store.readStream(s))
+      t.equal(events.length, 2, `${s.slice(0, 9)}…: exactly one batch appended`)
+    }
+    const wins = outcomes.flat().filter((o) => !(o instanceof WrongExpectedRevisionError)).length
+    t.equal(wins, streams.length, 'one win per stream, every other write a returned conflict')
   })
 
   t.test('subscribeToAll catches up, then delivers live appends in order, and stops on abort', async (t) => {

@@ -253,8 +253,13 @@ export const aeoRunsRpcs = [
     domain,
     access: 'write',
     orgScoped: false,
+    // The agents' hot path: the answer carries everything an agent needs, the run's next steps (start,
+    // complete, fail) decide from the log, and leases keep a claimed run from being claimed again while the
+    // read models catch up, so the claim does not wait for them (X-Read-Your-Writes: skipped). Waiting
+    // cost more than half of each claim's time under 20 concurrent agents.
+    readYourWrites: false,
     summary:
-      'Claim up to limit (default 1) queued runs for agent_id, atomically and disjointly across agents. capabilities_json is a JSON string {engines, geo ("TX" or "any"), max_per_day}. Each run comes with the prompt and the client name; finish it with complete_aeo_run or fail_aeo_run before lease_expires_at. Registers the agent on first claim.',
+      'Claim up to limit (default 1) queued runs for agent_id, atomically and disjointly across agents. capabilities_json is a JSON string {engines, geo ("TX" or "any"), max_per_day}. Each run comes with the prompt and the client name; finish it with complete_aeo_run or fail_aeo_run before lease_expires_at. Registers the agent on first claim. A run that failed is not claimable before its retry_at. Answers without waiting for the read models (X-Read-Your-Writes: skipped): get_aeo_runs may show a claimed run as queued for a moment.',
     params: z.strictObject({ agent_id: AgentId, capabilities_json: z.string().max(10_000), limit: z.number().int().min(1).max(100).default(1) }),
     result: z.array(ClaimedRunView),
     async handler(ctx) {
