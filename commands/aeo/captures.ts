@@ -11,6 +11,7 @@ import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
 import type { EventStore, Position } from '../event-store/port.js'
 import { loadQuestionSet } from './questions.js'
+import { assertRunOfCapture } from './runs.js'
 import { trackCapture } from './tracker.js'
 
 /** The write side of captures also writes the raw-record work table (aeo_capture_records, public schema). */
@@ -115,8 +116,8 @@ export function recordText(record: unknown): string {
 }
 
 /**
- * Records one captured answer: validates the client (visible, not deleted) and the question (one of the
- * client's, not deleted), stores the raw record in aeo_capture_records, appends AeoCaptureIngested with the
+ * Records one captured answer: validates the client (visible, not deleted), the question (one of the
+ * client's, not deleted) and the run when one is named (the same client, question and engine), stores the raw record in aeo_capture_records, appends AeoCaptureIngested with the
  * inline analysis, then AeoCaptureTracked on the client's tracker. Nothing is written when validation fails.
  */
 export async function ingestCapture(
@@ -128,6 +129,11 @@ export async function ingestCapture(
   const questions = await loadQuestionFacts(deps.store, input.clientId)
   const question = questions.get(input.queryId)
   if (!question || question.deleted) throw new NotFoundError('question', input.queryId)
+  if (input.runId !== undefined && input.runId !== null) {
+    await assertRunOfCapture(deps, input.runId, { orgId: clientState.orgId, clientId: input.clientId, queryId: input.queryId, engine: input.engine }, (a, b) =>
+      canonicalQuestion(questions, a) === canonicalQuestion(questions, b),
+    )
+  }
   const record = recordText(input.recordJson)
   const recordBytes = Buffer.byteLength(record, 'utf8')
   if (recordBytes > MAX_RECORD_BYTES) {

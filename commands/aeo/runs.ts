@@ -88,6 +88,35 @@ async function assertCaptureFor(deps: WriteDeps, captureId: number, run: { orgId
   }
 }
 
+/**
+ * ingest_aeo_capture with a run_id: the run must exist in the client's organization (else not_found, like a
+ * missing one), be about the same client (aeo_capture_other_client) and ask the same question on the same
+ * engine (aeo_capture_run_mismatch). `sameQuestion` compares question ids the way the caller resolves
+ * merges (a run queued before dedupe_aeo_queries names the merged id). Reads the run's first event from
+ * the log, so a run queued a moment ago counts even before its read model shows it.
+ */
+export async function assertRunOfCapture(
+  deps: Pick<WriteDeps, 'store'>,
+  runId: number,
+  capture: { orgId: number; clientId: number; queryId: number; engine: string },
+  sameQuestion: (runQueryId: number, captureQueryId: number) => boolean,
+): Promise<void> {
+  let first: { type: string; data: any; metadata: any } | undefined
+  for await (const event of deps.store.readStream(runStream(runId), { maxCount: 1 })) first = event
+  if (!first || first.type !== 'AeoRunQueued' || first.metadata?.org_id !== capture.orgId) throw new NotFoundError('run', runId)
+  const queued = first.data as { client_id: number; query_id: number; engine: string }
+  if (queued.client_id !== capture.clientId) {
+    throw new DomainError('aeo_capture_other_client', "The capture is about another client than the run's", `run ${runId} is about client ${queued.client_id}`)
+  }
+  if (!sameQuestion(queued.query_id, capture.queryId) || queued.engine !== capture.engine) {
+    throw new DomainError(
+      'aeo_capture_run_mismatch',
+      "The capture's question or engine differs from its run's",
+      `run ${runId} asks question ${queued.query_id} on ${queued.engine}; the capture is of question ${capture.queryId} on ${capture.engine}`,
+    )
+  }
+}
+
 /** AeoRunCompleted: only by the claiming agent, on a claimed or running run, with a capture of the run's client. */
 export async function completeRun(deps: RunDeps, context: CommandContext, input: AgentRunInput & { captureId: number }): Promise<RunOutcome> {
   const loaded = await loadStream(deps, runStream(input.runId))

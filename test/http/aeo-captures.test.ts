@@ -82,7 +82,8 @@ t.test('ingest analyzes inline, tracks the findings and every read shows the cap
   t.match(trackedEvent!.data, { capture_id: first, query_id: queryId, engine: 'chatgpt-web', month: '2026-10', scorecard: { present: false }, carried: [], resolved: [] })
   t.strictSame(trackedEvent!.data.opened.map((o: { item_key: string }) => o.item_key).sort(), expected.findings.map((x) => x.item_key).sort())
 
-  // A string record is kept as given; month and run given; a later month.
+  // A string record is kept as given; month given; a later month. (A run_id must name a real run of the
+  // same client, question and engine: test/http/aeo-runs-ingest.test.ts.)
   const second = await ingest(ts, org.key, {
     client_id: clientId,
     query_id: costQueryId,
@@ -90,12 +91,12 @@ t.test('ingest analyzes inline, tracks the findings and every read shows the cap
     answer_text: f.onlyCited,
     citations: f.onlyCitedCitations,
     month: '2026-11',
-    run_id: 42,
+    run_id: null,
     record_json: '<html>raw</html>',
   })
   const third = await ingest(ts, org.key, { client_id: clientId, query_id: queryId, engine: 'gemini', answer_text: f.namedFirst, citations: f.namedFirstCitations, month: '2026-09' })
   const secondCapture = await ts.call('get_aeo_capture', { capture_id: second }, org.key)
-  t.match(secondCapture, { record_json: '<html>raw</html>', month: '2026-11', run_id: 42, engine: 'claude', model: '', surface: '', searched: null })
+  t.match(secondCapture, { record_json: '<html>raw</html>', month: '2026-11', run_id: null, engine: 'claude', model: '', surface: '', searched: null })
   t.equal((await ts.call('get_aeo_capture', { capture_id: third })).record_json, '', 'no record given: empty (platform key reads too)')
 
   const all = await ts.call<any[]>('get_aeo_captures', { client_id: clientId }, org.key)
