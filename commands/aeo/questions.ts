@@ -13,6 +13,7 @@ import {
   type QuestionSetState,
 } from '../../domain/aeo/questions/question-set.js'
 import { promptKey } from '../../domain/aeo/prompt.js'
+import { trackerStream } from '../../domain/aeo/tracker/tracker.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import { fold } from '../../domain/shared/aggregate.js'
 import { DomainError } from '../../domain/shared/errors.js'
@@ -131,8 +132,34 @@ export async function updateQuestion(
 }
 
 /**
- * delete_aeo_query: true when the question was deleted; false when it has captures (`captured`, from the
- * captures read model) and was deactivated instead (or already was).
+ * The questions the log shows captures for: every AeoCaptureTracked on the client's tracker stream (one per
+ * capture, appended right after it), followed through merges to the canonical question, which inherits
+ * them. The log rather than the captures read model, which may not show a capture yet (the server agent
+ * ingests without waiting for the projections).
+ */
+export async function capturedInLog(deps: Pick<WriteDeps, 'store'>, clientId: number, set: QuestionSetState): Promise<Set<number>> {
+  const mergedInto = new Map(set.questions.map((q) => [q.id, q.merged_into]))
+  const captured = new Set<number>()
+  for await (const event of deps.store.readStream(trackerStream(clientId))) {
+    if (event.type !== 'AeoCaptureTracked') continue
+    let id: number | null | undefined = event.data.query_id as number
+    for (let hops = 0; id !== null && id !== undefined && hops < 32; hops++) {
+      captured.add(id)
+      id = mergedInto.get(id)
+    }
+  }
+  return captured
+}
+
+/**
+ * delete_aeo_query: true when the question was deleted; false when it has captures and was deactivated
+ * instead (or already was). "Has captures" is decided from the log (capturedInLog), or `captured` (the
+ * captures read model) when that already says so.
+ *
+ * The window that remains: an ingest that checked the question before this delete and appends its capture
+ * after it. Closing it would need ingest and delete to decide on one stream (a "first capture" event on
+ * the question set); it spans a few milliseconds of one ingest, and its effect is bounded: the capture is
+ * kept, with its own analysis, and only loses its question's service grouping in reports.
  */
 export async function deleteQuestion(
   deps: WriteDeps,
@@ -140,18 +167,25 @@ export async function deleteQuestion(
   input: Caller & { clientId: number; queryId: number; captured: boolean },
 ): Promise<{ deleted: boolean; position: Position | null }> {
   const owner = await writableClient(deps, input.callerOrgId, input.clientId)
-  const outcome = await run(deps, context, owner, { type: 'DeleteQuestion', client_id: input.clientId, query_id: input.queryId, captured: input.captured })
+  const captured = input.captured || (await capturedInLog(deps, input.clientId, await loadQuestionSet(deps, input.clientId))).has(input.queryId)
+  const outcome = await run(deps, context, owner, { type: 'DeleteQuestion', client_id: input.clientId, query_id: input.queryId, captured })
   return { deleted: outcome.events.some((e) => e.type === 'AeoQuestionDeleted'), position: outcome.position }
 }
 
-/** delete_aeo_queries_for_client: deletes every live question except `keep`; the number deleted. */
+/**
+ * delete_aeo_queries_for_client: deletes every live question except `keep`; the number deleted. With
+ * `keepCaptured`, the questions the log shows captures for are kept too (see deleteQuestion).
+ */
 export async function deleteClientQuestions(
   deps: WriteDeps,
   context: CommandContext,
-  input: Caller & { clientId: number; keep: readonly number[] },
+  input: Caller & { clientId: number; keep: readonly number[]; keepCaptured?: boolean },
 ): Promise<{ deleted: number; position: Position | null }> {
   const owner = await writableClient(deps, input.callerOrgId, input.clientId)
-  const outcome = await run(deps, context, owner, { type: 'DeleteQuestions', client_id: input.clientId, keep: input.keep })
+  const keep = input.keepCaptured
+    ? [...new Set([...input.keep, ...(await capturedInLog(deps, input.clientId, await loadQuestionSet(deps, input.clientId)))])]
+    : input.keep
+  const outcome = await run(deps, context, owner, { type: 'DeleteQuestions', client_id: input.clientId, keep })
   return { deleted: outcome.events.length, position: outcome.position }
 }
 

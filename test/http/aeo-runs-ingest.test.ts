@@ -1,9 +1,11 @@
 /**
  * ingest_aeo_capture with a run_id: the run must be the same client's, question's and engine's. A wrong
  * run is refused with a coded error before anything is written; another organization's run answers like a
- * missing one.
+ * missing one. Deleting a question decides "has captures" from the log, not only from the read model.
  */
 import t from 'tap'
+import { deleteClientQuestions, deleteQuestion } from '../../commands/aeo/questions.js'
+import { systemContext } from '../../commands/command-handler.js'
 import { startTestSystem } from '../support/system.js'
 import { eventCount, expectError, orgWithKey } from './helpers.js'
 import { caps, clientWithQuestions, handClock } from './aeo-runs-helpers.js'
@@ -57,5 +59,19 @@ t.test('a capture names only a run of its own client, question and engine', asyn
     const captureId = await ts.call<number>('ingest_aeo_capture', capture({ run_id: run.id }), acme.key)
     t.match(await ts.call('get_aeo_capture', { capture_id: captureId }, acme.key), { run_id: run.id, query_id: one.queryIds[0], engine: 'claude' })
     t.equal(await ts.call('complete_aeo_run', { run_id: run.id, agent_id: 'device', capture_id: captureId }, acme.key), null)
+  })
+
+  await t.test('delete decides "has captures" from the log, even when the read model has not shown the capture yet', async (t) => {
+    // `captured: false` is what a lagging captures read model says; the capture of queryIds[0] is in the log.
+    const [captured, uncaptured] = one.queryIds as [number, number]
+    const outcome = await deleteQuestion(ts.system.write, systemContext('test'), { callerOrgId: acme.orgId, clientId: one.clientId, queryId: captured, captured: false })
+    t.equal(outcome.deleted, false, 'deactivated, not deleted')
+    if (outcome.position) await ts.system.watermark.waitFor(outcome.position, 10_000)
+    t.match(await ts.call('get_aeo_query', { query_id: captured }, acme.key), { id: captured, active: false })
+    const bulk = await deleteClientQuestions(ts.system.write, systemContext('test'), { callerOrgId: acme.orgId, clientId: one.clientId, keep: [], keepCaptured: true })
+    t.equal(bulk.deleted, 1, 'only the uncaptured question goes')
+    if (bulk.position) await ts.system.watermark.waitFor(bulk.position, 10_000)
+    expectError(t, await ts.rpc('get_aeo_query', { query_id: uncaptured }, acme.key), 404, 'not_found')
+    t.match(await ts.call('get_aeo_query', { query_id: captured }, acme.key), { id: captured })
   })
 })

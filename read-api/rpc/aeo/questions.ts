@@ -160,7 +160,7 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
       const { client_id, uncaptured_only } = ctx.params
       await visibleClient(ctx.read, ctx.orgId, client_id)
       const keep = uncaptured_only ? await capturedQuestionIds(ctx.read, client_id) : []
-      const { deleted } = await deleteClientQuestions(ctx.write, ctx.command, { clientId: client_id, keep, callerOrgId: ctx.orgId })
+      const { deleted } = await deleteClientQuestions(ctx.write, ctx.command, { clientId: client_id, keep, keepCaptured: uncaptured_only, callerOrgId: ctx.orgId })
       return deleted
     },
   }),
