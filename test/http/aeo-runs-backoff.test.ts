@@ -6,7 +6,7 @@
 import t from 'tap'
 import { startTestSystem } from '../support/system.js'
 import { expectError, orgWithKey, streamEvents } from './helpers.js'
-import { caps, clientWithQuestions, handClock } from './aeo-runs-helpers.js'
+import { caps, clientWithQuestions, handClock, readModelsCaughtUp } from './aeo-runs-helpers.js'
 
 const START = '2026-11-15T12:00:00.000Z'
 const settings = { claimLeaseSeconds: 600, maxAttempts: 4, retryBackoffSeconds: [60, 300], recordRetentionDays: 90, agentOnlineSeconds: 300 }
@@ -27,6 +27,7 @@ t.test('a failed run waits for its retry time', async (t) => {
 
   const [first, second] = await claim()
   t.ok(first && second, 'both runs claimed')
+  await readModelsCaughtUp(ts)
   const runId = first!.id
 
   await t.test('the first failure waits the first entry of the schedule', async (t) => {
@@ -54,6 +55,7 @@ t.test('a failed run waits for its retry time', async (t) => {
     t.equal((await ts.call<any>('get_aeo_queue_overview', {}, acme.key)).waiting_retry, 0, 'no longer waiting')
     const again = await claim()
     t.same(again.map((r) => [r.id, r.attempt]), [[runId, 2]], 'claimed again, attempt 2')
+    await readModelsCaughtUp(ts)
     t.equal((await runOf(runId)).retry_at, null, 'a claim clears the retry time')
   })
 

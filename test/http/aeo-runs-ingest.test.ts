@@ -54,7 +54,10 @@ t.test('a capture names only a run of its own client, question and engine', asyn
   })
 
   await t.test('the right run is accepted, and the claiming agent completes it with the capture', async (t) => {
-    const [claimed] = await ts.call<any[]>('claim_aeo_runs', { agent_id: 'device', capabilities_json: caps(['claude']), limit: 1 }, acme.key)
+    const response = await ts.rpc('claim_aeo_runs', { agent_id: 'device', capabilities_json: caps(['claude']), limit: 1 }, acme.key)
+    t.equal(response.statusCode, 200)
+    t.equal(response.headers['x-read-your-writes'], 'skipped', 'a claim answers without waiting for the read models')
+    const [claimed] = JSON.parse(response.body).result
     t.equal(claimed.id, run.id, 'the oldest run of the highest priority first')
     const captureId = await ts.call<number>('ingest_aeo_capture', capture({ run_id: run.id }), acme.key)
     t.match(await ts.call('get_aeo_capture', { capture_id: captureId }, acme.key), { run_id: run.id, query_id: one.queryIds[0], engine: 'claude' })

@@ -10,7 +10,7 @@ import { CANCELLER_NAME, cancelForEvent, sweepDueRuns } from '../../processors/a
 import type { ProcessorDeps } from '../../processors/runtime.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey, streamEvents } from './helpers.js'
-import { caps, clientWithQuestions, eventually, handClock } from './aeo-runs-helpers.js'
+import { caps, clientWithQuestions, eventually, handClock, readModelsCaughtUp } from './aeo-runs-helpers.js'
 
 const settings = { claimLeaseSeconds: 60, maxAttempts: 3, retryBackoffSeconds: [60, 300], recordRetentionDays: 90, agentOnlineSeconds: 300 }
 
@@ -157,6 +157,7 @@ t.test('the sweep and stale claims', async (t) => {
   // The scheduler's expiry, run by the processor itself on its interval.
   const got = await ts.call<any[]>('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['claude']), limit: 3 }, acme.key)
   t.equal(got.length, 3)
+  await readModelsCaughtUp(ts)
   clock.advance(61_000)
   for (const p of ts.system.processors) if (p.name === 'aeo-claim-expiry') p.start()
   await eventually(async () => (await statsOf(ts, acme.key, a.clientId)).claimed === 0, 'the expiry processor returned the claims')

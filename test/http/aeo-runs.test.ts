@@ -7,7 +7,7 @@ import { expireStaleClaims } from '../../commands/aeo/runs.js'
 import { systemContext } from '../../commands/command-handler.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
-import { caps, clientWithQuestions, handClock, recordCapture, runEventTypes } from './aeo-runs-helpers.js'
+import { caps, clientWithQuestions, handClock, readModelsCaughtUp, recordCapture, runEventTypes } from './aeo-runs-helpers.js'
 
 const MID_NOVEMBER = '2026-11-15T12:00:00.000Z' // day 15 of 30
 // No backoff here: a failed run is claimable again at once (aeo-runs-backoff.test.ts covers the backoff).
@@ -34,8 +34,12 @@ interface Claimed {
   lease_expires_at: string
 }
 
-const claim = (ts: TestSystem, key: string, agent_id: string, capabilities: string, limit = 1) =>
-  ts.call<Claimed[]>('claim_aeo_runs', { agent_id, capabilities_json: capabilities, limit }, key)
+/** A claim, then the read models caught up (the claim itself does not wait for them), so the views below show it. */
+async function claim(ts: TestSystem, key: string, agent_id: string, capabilities: string, limit = 1): Promise<Claimed[]> {
+  const claimed = await ts.call<Claimed[]>('claim_aeo_runs', { agent_id, capabilities_json: capabilities, limit }, key)
+  await readModelsCaughtUp(ts)
+  return claimed
+}
 
 t.test('cadence: enrol, read back, change, and the errors', async (t) => {
   const { ts, acme, bravo } = await setup(t)
