@@ -17,6 +17,7 @@ import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import { openPool, type Database } from './postgres.js'
+import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
 import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
@@ -32,6 +33,9 @@ export interface SystemOptions {
   readonly onRebuildProgress?: (progress: RebuildProgress) => void
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
+  /** WRITES_ENABLED and the idempotency settings (API platform); defaults when absent. */
+  readonly writesEnabled?: boolean | undefined
+  readonly idempotency?: IdempotencySettings
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -118,6 +122,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
           settings: { aeo },
+          writesEnabled: options.writesEnabled,
+          idempotency: options.idempotency,
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))
