@@ -106,9 +106,12 @@ export class WritesSwitch {
   async state(): Promise<WritesState> {
     const cached = this.#cached
     if (cached && Date.now() - cached.at < this.#refreshMs) return cached.state
+    // Aged from when the query started, not when it answered: then a flip committed before the CLI's wait
+    // began is seen by every process once the wait is over, however slow the query was.
+    const started = Date.now()
     this.#pending ??= ensureWritesState(this.#db, this.#initial).then(
       (state) => {
-        this.#cached = { state, at: Date.now() }
+        this.#cached = { state, at: started }
         this.#pending = null
         this.#warnOnce(state)
         return state
