@@ -3,6 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
 import type { AeoSettings } from '../commands/aeo/settings.js'
+import type { SandboxSettings } from './sandbox/schedule.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
@@ -42,6 +43,9 @@ const Env = z.object({
   GEMINI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.url().optional(),
   GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
+  // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
+  SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
 })
 
 export interface Config {
@@ -59,6 +63,7 @@ export interface Config {
   readonly bodyLimit: number
   readonly aeo: AeoSettings
   readonly aeoProcessors: AeoProcessorSettings
+  readonly sandbox: SandboxSettings
 }
 
 export class ConfigError extends Error {
@@ -107,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentPollMs: e.AEO_AGENT_POLL_MS,
       agentConcurrency: e.AEO_AGENT_CONCURRENCY,
     },
+    sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
   }
 }
 

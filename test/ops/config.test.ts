@@ -26,6 +26,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     bodyLimit: 1024 * 1024,
     aeo: DEFAULT_AEO_SETTINGS,
     aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
+    sandbox: { enabled: false, resetIntervalHours: 24 },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -61,6 +62,7 @@ t.test('every setting is read and typed', async (t) => {
     bodyLimit: 2048,
     aeo: DEFAULT_AEO_SETTINGS,
     aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
+    sandbox: { enabled: false, resetIntervalHours: 24 },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
