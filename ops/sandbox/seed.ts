@@ -213,7 +213,13 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
   for (const q of questions.slice(-DEACTIVATED_QUESTIONS)) {
     await updateQuestion(write, ctx, { ...caller, queryId: q.id, changes: { active: false } })
   }
-  const sampled = questions.slice(0, SAMPLED_QUESTIONS)
+  // The agency samples its best questions across every service (round robin), so each service has a trend.
+  const byService = new Map<string, typeof questions>()
+  for (const q of questions.slice(0, questions.length - DEACTIVATED_QUESTIONS)) byService.set(q.service, [...(byService.get(q.service) ?? []), q])
+  const sampled: typeof questions = []
+  for (let round = 0; sampled.length < SAMPLED_QUESTIONS && round < questions.length; round++) {
+    for (const list of byService.values()) if (list[round] && sampled.length < SAMPLED_QUESTIONS) sampled.push(list[round]!)
+  }
   await setCadence(write, ctx, { ...caller, samplesPerMonth: SAMPLES_PER_MONTH, engines: [...SANDBOX_ENGINES], geoState: 'TX', enabled: true })
 
   const agent: AgentRef = { ...AGENT, agent_org_id: orgId }
