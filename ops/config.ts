@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
 import type { AeoSettings } from '../commands/aeo/settings.js'
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-api/platform/idempotency.js'
+import type { SandboxSettings } from './sandbox/schedule.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
@@ -47,6 +48,9 @@ const Env = z.object({
   GEMINI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.url().optional(),
   GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
+  // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
+  SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
 })
 
 export interface Config {
@@ -67,6 +71,7 @@ export interface Config {
   /** WRITES_ENABLED: the writes switch's initial value; undefined when not set (writes start enabled). */
   readonly writesEnabled: boolean | undefined
   readonly idempotency: IdempotencySettings
+  readonly sandbox: SandboxSettings
 }
 
 export class ConfigError extends Error {
@@ -117,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     writesEnabled: e.WRITES_ENABLED,
     idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
+    sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
   }
 }
 

@@ -91,6 +91,12 @@ export const ERRORS = {
     message: 'Writes are switched off by the operator',
     hint: 'Reads keep working; retry the write after Retry-After seconds (GET /api/v1/health shows writes.enabled)',
   },
+  // API platform: sandbox (read-api/platform/sandbox.ts)
+  sandbox_read_only: {
+    status: 403,
+    message: 'The public sandbox is read-only',
+    hint: 'Use your own key; the sandbox is read-only (every read method works with the sandbox key)',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

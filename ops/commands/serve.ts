@@ -44,6 +44,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
     aeoProcessors: config.aeoProcessors,
     writesEnabled: config.writesEnabled,
     idempotency: config.idempotency,
+    sandbox: config.sandbox,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

@@ -7,6 +7,7 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import { requireScope, resolveOrg } from '../caller.js'
+import { requireSandboxAllows } from '../platform/sandbox.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
 import { requireWritesEnabled } from '../platform/writes-switch.js'
 import type { RpcRegistry, ServiceSettings } from '../registry.js'
@@ -54,6 +55,7 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
     const registered = deps.registry.get(request.params.method)
     if (!registered) throw new ApiError('method_not_allowed', `method ${request.params.method} is not available`)
     const definition = registered.definition
+    requireSandboxAllows(caller, definition.access)
     requireScope(caller, definition.access)
     if (definition.platformOnly && caller.orgId !== null) throw new ApiError('platform_only', `${definition.name} needs a platform key`)
     if (definition.access === 'write') await requireWritesEnabled(request, reply)

@@ -29,6 +29,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
     writesEnabled: undefined,
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
+    sandbox: { enabled: false, resetIntervalHours: 24 },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -66,6 +67,7 @@ t.test('every setting is read and typed', async (t) => {
     aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
     writesEnabled: undefined,
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
+    sandbox: { enabled: false, resetIntervalHours: 24 },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
