@@ -245,7 +245,7 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
       )
       await appendDecided(write, ctx, runStream(runId), queued, 'no_stream', orgId)
       const lease = new Date(at.getTime() + 15 * 60_000).toISOString()
-      await handleRunCommand(write, ctx, runId, { type: 'ClaimRun', agent, lease_expires_at: lease }, orgId)
+      await handleRunCommand(write, ctx, runId, { type: 'ClaimRun', agent, lease_expires_at: lease, now: at.toISOString() }, orgId)
       await handleRunCommand(write, ctx, runId, { type: 'StartRun', agent }, orgId)
       const answer = fixtureAnswer({ prompt: q.prompt, service: q.service, location: q.location, engine, monthIndex, month })
       const { captureId } = await ingestCapture(captureDeps, ctx, {
