@@ -3,6 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
 import type { AeoSettings } from '../commands/aeo/settings.js'
+import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-api/platform/idempotency.js'
 import type { SandboxSettings } from './sandbox/schedule.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
@@ -34,6 +35,10 @@ const Env = z.object({
   AEO_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.sweepIntervalMs),
   AEO_AGENT_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.agentPollMs),
   AEO_AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_AEO_PROCESSOR_SETTINGS.agentConcurrency),
+  // API platform: the writes switch's initial value (the database holds the truth), and how long an
+  // idempotent request may run before a retry may take its key over.
+  WRITES_ENABLED: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
+  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(DEFAULT_IDEMPOTENCY_SETTINGS.inFlightTimeoutSeconds),
   ANTHROPIC_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
   ANTHROPIC_MODEL: z.string().default(DEFAULT_MODELS.claude),
@@ -63,6 +68,9 @@ export interface Config {
   readonly bodyLimit: number
   readonly aeo: AeoSettings
   readonly aeoProcessors: AeoProcessorSettings
+  /** WRITES_ENABLED: the writes switch's initial value; undefined when not set (writes start enabled). */
+  readonly writesEnabled: boolean | undefined
+  readonly idempotency: IdempotencySettings
   readonly sandbox: SandboxSettings
 }
 
@@ -112,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentPollMs: e.AEO_AGENT_POLL_MS,
       agentConcurrency: e.AEO_AGENT_CONCURRENCY,
     },
+    writesEnabled: e.WRITES_ENABLED,
+    idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
   }
 }

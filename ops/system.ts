@@ -17,6 +17,7 @@ import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import { openPool, type Database } from './postgres.js'
+import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
 import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
@@ -33,6 +34,9 @@ export interface SystemOptions {
   readonly onRebuildProgress?: (progress: RebuildProgress) => void
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
+  /** WRITES_ENABLED and the idempotency settings (API platform); defaults when absent. */
+  readonly writesEnabled?: boolean | undefined
+  readonly idempotency?: IdempotencySettings
   /** The public sandbox keeper (processors role); off unless given and enabled. */
   readonly sandbox?: SandboxSettings
 }
@@ -124,6 +128,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
           settings: { aeo },
+          writesEnabled: options.writesEnabled,
+          idempotency: options.idempotency,
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))
