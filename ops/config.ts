@@ -94,6 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems}`)
   }
   const e = parsed.data
+  // A takeover while the first request still waits for read-your-writes would run it twice.
+  if (e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS * 1000 <= e.READ_YOUR_WRITES_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: must be longer than READ_YOUR_WRITES_TIMEOUT_MS')
+  }
   const listensEverywhere = e.HOST === '0.0.0.0' || e.HOST === '::'
   const shownHost = listensEverywhere ? '127.0.0.1' : net.isIPv6(e.HOST) ? `[${e.HOST}]` : e.HOST
   return {

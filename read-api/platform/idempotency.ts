@@ -234,7 +234,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
   }
 
   app.addHook('preHandler', async (request, reply) => {
-    const opted = request.routeOptions.config.idempotency
+    const opted = request.routeOptions.config?.idempotency
     if (!opted || request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return
     let caller: Caller
     try {

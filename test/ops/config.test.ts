@@ -109,6 +109,11 @@ t.test('API platform settings: the initial value of the writes switch and the id
   t.throws(() => loadConfig({ WRITES_ENABLED: 'maybe' }), /WRITES_ENABLED/)
   t.same(loadConfig({ IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: '300' }).idempotency, { ttlSeconds: 86_400, inFlightTimeoutSeconds: 300 })
   t.throws(() => loadConfig({ IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: '1' }), /IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS/)
+  t.throws(
+    () => loadConfig({ IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: '10', READ_YOUR_WRITES_TIMEOUT_MS: '10000' }),
+    /IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: must be longer than READ_YOUR_WRITES_TIMEOUT_MS/,
+    'a key must not be taken over while its request may still be waiting for the read models',
+  )
 })
 
 t.test('BASE_URL: derived from HOST and PORT unless given', async (t) => {
