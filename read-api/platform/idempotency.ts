@@ -245,14 +245,15 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     const key = idempotencyKeyOf(request)!
     if (opted !== true && !opted(request)) return
 
-    const outcome = await store.claim(callerScope(caller), key, requestFingerprint(request.method, request.url, request.body))
+    const fingerprint = requestFingerprint(request.method, request.url, request.body)
+    const outcome = await store.claim(callerScope(caller), key, fingerprint)
     sweepNow()
     if (outcome.kind === 'claimed') {
       claims.set(request, outcome.claim)
       return
     }
     const row = outcome.row
-    if (row.request_hash !== requestFingerprint(request.method, request.url, request.body)) {
+    if (row.request_hash !== fingerprint) {
       throw new ApiError('idempotency_key_reused', `the Idempotency-Key ${JSON.stringify(key)} was first used with another request`)
     }
     if (row.state === 'in_flight' || row.status === null || row.body === null) {
