@@ -6,6 +6,7 @@ import { dbRoutes } from './routes/db.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
+import { sdkRoutes } from './sdk/routes.js'
 import { API_VERSION } from './version.js'
 
 export interface AppDeps extends RpcRouteDeps, HealthDeps {
@@ -78,5 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))
   await app.register(async (scope) => dbRoutes(scope, deps))
+  await app.register(async (scope) => sdkRoutes(scope, deps))
   return app
 }
