@@ -3,6 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
 import type { AeoSettings } from '../commands/aeo/settings.js'
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
@@ -42,6 +43,7 @@ const Env = z.object({
   GEMINI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.url().optional(),
   GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMITS.defaultPerMinute),
 })
 
 export interface Config {
@@ -59,6 +61,7 @@ export interface Config {
   readonly bodyLimit: number
   readonly aeo: AeoSettings
   readonly aeoProcessors: AeoProcessorSettings
+  readonly rateLimits: RateLimitSettings
 }
 
 export class ConfigError extends Error {
@@ -107,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentPollMs: e.AEO_AGENT_POLL_MS,
       agentConcurrency: e.AEO_AGENT_CONCURRENCY,
     },
+    rateLimits: { defaultPerMinute: e.RATE_LIMIT_PER_MINUTE },
   }
 }
 

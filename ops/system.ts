@@ -18,6 +18,7 @@ import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import { openPool, type Database } from './postgres.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
@@ -32,6 +33,7 @@ export interface SystemOptions {
   readonly onRebuildProgress?: (progress: RebuildProgress) => void
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
+  readonly rateLimits?: RateLimitSettings
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -117,7 +119,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo },
+          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS },
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))
