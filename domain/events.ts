@@ -8,6 +8,7 @@ import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
+import { sandboxEventSchemas } from './sandbox/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -27,6 +28,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...aeoCaptureEventSchemas,
   ...aeoTrackerEventSchemas,
   ...aeoReportEventSchemas,
+  ...sandboxEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

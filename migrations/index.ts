@@ -6,6 +6,7 @@ import * as aeo from './0004-aeo.js'
 import * as processorCheckpoints from './0005-processor-checkpoints.js'
 import * as files from './0006-files.js'
 import * as notifyAfterCommit from './0007-notify-after-commit.js'
+import * as idempotency from './0008-idempotency.js'
 import * as rateLimitsUsage from './0009-rate-limits-usage.js'
 
 /**
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0005-processor-checkpoints': processorCheckpoints,
   '0006-files': files,
   '0007-notify-after-commit': notifyAfterCommit,
+  '0008-idempotency': idempotency,
   '0009-rate-limits-usage': rateLimitsUsage,
 }
 

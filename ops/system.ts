@@ -17,11 +17,13 @@ import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import { openPool, type Database } from './postgres.js'
+import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
+import { sandboxProcessor, type SandboxSettings } from './sandbox/schedule.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -33,6 +35,11 @@ export interface SystemOptions {
   readonly onRebuildProgress?: (progress: RebuildProgress) => void
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
+  /** WRITES_ENABLED and the idempotency settings (API platform); defaults when absent. */
+  readonly writesEnabled?: boolean | undefined
+  readonly idempotency?: IdempotencySettings
+  /** The public sandbox keeper (processors role); off unless given and enabled. */
+  readonly sandbox?: SandboxSettings
   readonly rateLimits?: RateLimitSettings
 }
 
@@ -81,16 +88,19 @@ export async function openSystem(options: SystemOptions): Promise<System> {
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
     const registry = createRegistry()
     const aeo = options.aeo ?? DEFAULT_AEO_SETTINGS
-    const processors = createProcessors({
-      store,
-      write,
-      read,
-      db: database.db,
-      watermark,
-      log,
-      aeo,
-      aeoProcessors: options.aeoProcessors ?? DEFAULT_AEO_PROCESSOR_SETTINGS,
-    })
+    const processors = [
+      ...createProcessors({
+        store,
+        write,
+        read,
+        db: database.db,
+        watermark,
+        log,
+        aeo,
+        aeoProcessors: options.aeoProcessors ?? DEFAULT_AEO_PROCESSOR_SETTINGS,
+      }),
+      ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),
+    ]
     let processorsStarted = false
     return {
       database,
@@ -120,6 +130,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
           settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS },
+          writesEnabled: options.writesEnabled,
+          idempotency: options.idempotency,
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))

@@ -42,6 +42,9 @@ export async function serve(config: Config, role: Role): Promise<void> {
     onRebuildProgress: (p) => log.info(p, 'rebuilding read models'),
     aeo: config.aeo,
     aeoProcessors: config.aeoProcessors,
+    writesEnabled: config.writesEnabled,
+    idempotency: config.idempotency,
+    sandbox: config.sandbox,
     rateLimits: config.rateLimits,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
