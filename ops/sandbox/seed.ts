@@ -220,7 +220,10 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
   for (let round = 0; sampled.length < SAMPLED_QUESTIONS && round < questions.length; round++) {
     for (const list of byService.values()) if (list[round] && sampled.length < SAMPLED_QUESTIONS) sampled.push(list[round]!)
   }
-  await setCadence(write, ctx, { ...caller, samplesPerMonth: SAMPLES_PER_MONTH, engines: [...SANDBOX_ENGINES], geoState: 'TX', enabled: true })
+  // The cadence is recorded paused from the start: a live scheduler sweeps enrolled clients at any moment,
+  // and an enabled sandbox cadence, even for the seconds seeding takes, could spend real engine calls on
+  // fiction. The runs below are queued as manual enqueues (enqueue_due_aeo_runs) instead.
+  await setCadence(write, ctx, { ...caller, samplesPerMonth: SAMPLES_PER_MONTH, engines: [...SANDBOX_ENGINES], geoState: 'TX', enabled: false })
 
   const agent: AgentRef = { ...AGENT, agent_org_id: orgId }
   const captureDeps = { ...write, db: deps.db }
@@ -240,7 +243,7 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
       at = momentIn(month, k, pairs.length + 1, now)
       const runId = await write.ids.next('aeo_run')
       const queued = decideRun(
-        { type: 'QueueRun', run_id: runId, client_id: clientId, query_id: q.id, engine, month, geo_state: 'TX', priority: q.priority, sample: 1, reason: 'sweep' },
+        { type: 'QueueRun', run_id: runId, client_id: clientId, query_id: q.id, engine, month, geo_state: 'TX', priority: q.priority, sample: 1, reason: 'enqueue' },
         initialRunState(),
       )
       await appendDecided(write, ctx, runStream(runId), queued, 'no_stream', orgId)
@@ -279,9 +282,6 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
     }
   }
 
-  // A snapshot, not a live account: the cadence is paused so no sweep ever spends engine calls on fiction.
-  at = new Date(now.getTime() - 30_000)
-  await setCadence(write, ctx, { ...caller, samplesPerMonth: SAMPLES_PER_MONTH, engines: [...SANDBOX_ENGINES], geoState: 'TX', enabled: false })
   at = now
   const seeded = await sandboxCommand(write, { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION }, orgId)
   return { clientId, months, position: seeded.position }
