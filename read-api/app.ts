@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from 'pino'
 import { ApiError, envelope, toApiError } from './errors.js'
 import { dbRoutes } from './routes/db.js'
+import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
@@ -63,6 +64,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.url.startsWith('/api/')) reply.header('X-Service-API-Version', API_VERSION)
     return payload
   })
+
+  installRateLimits(app, { db: deps.db, read: deps.read, registry: deps.registry, rateLimits: deps.settings.rateLimits })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = fromFastify(error, deps.bodyLimit) ?? toApiError(error)
