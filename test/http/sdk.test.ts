@@ -156,7 +156,14 @@ out["via_call"] = c.call("get_client", client_id=client_id)["name"]
 out["via_call_dict"] = c.call("get_client", {"client_id": client_id})["id"]
 out["services"] = [s["name"] for s in c.get_services_for_client(client_id=client_id)]
 out["count"] = c.count_active_clients()
-out["rate_header_seen"] = "X-Service-API-Version" in c.last_headers or "x-service-api-version" in c.last_headers
+out["api_version_header"] = c.last_headers.get("x-service-api-version")
+key = "sdk-idem-" + str(client_id)
+first = c.add_client(client={"name": "Idem Co", "website_url": "https://idem.example.com"}, idempotency_key=key)
+first_replayed = c.last_headers.get("idempotency-replayed")
+again = c.add_client(client={"name": "Idem Co", "website_url": "https://idem.example.com"}, idempotency_key=key)
+out["idempotency"] = {"same_id": first == again, "first_replayed": first_replayed, "again_replayed": c.last_headers.get("idempotency-replayed")}
+out["idempotency_reused"] = failure(lambda: c.add_client(client={"name": "Other Co", "website_url": "https://other.example.com"}, idempotency_key=key))
+out["count_after"] = c.count_active_clients()
 out["not_found"] = failure(lambda: c.get_client(client_id=999999))
 out["validation"] = failure(lambda: c.call("get_client", client_id="seven"))
 out["unknown_method"] = failure(lambda: c.call("no_such_method"))
@@ -353,7 +360,10 @@ t.test('pip installs the archive offline and the client works against the runnin
   t.equal(out.via_call_dict, out.client_id, 'call(method, params)')
   t.same(out.services, ['Drains'])
   t.equal(out.count, 1)
-  t.ok(out.rate_header_seen, 'last_headers holds the response headers')
+  t.equal(out.api_version_header, API_VERSION, 'last_headers holds the response headers, names in lower case')
+  t.same(out.idempotency, { same_id: true, first_replayed: null, again_replayed: 'true' }, 'the same Idempotency-Key replays the first answer')
+  t.match(out.idempotency_reused, { status: 409, code: 'idempotency_key_reused' }, 'and refuses another body')
+  t.equal(out.count_after, 2, 'the replay created nothing')
   t.match(out.not_found, { status: 404, code: 'not_found', is_exception: true })
   t.type(out.not_found.hint, 'string', 'the hint comes through')
   t.type(out.not_found.request_id, 'string', 'and the request id')

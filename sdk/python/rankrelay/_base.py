@@ -82,7 +82,8 @@ class BaseClient:
         self.base_url = url.rstrip("/")
         self.timeout = timeout
         self.user_agent = user_agent or f"rankrelay-python/{__version__} (api {API_VERSION})"
-        #: The headers of the last response (rate-limit counters, Idempotency-Replayed, X-Request-Id, ...).
+        #: The headers of the last response, names in lower case (x-ratelimit-remaining, idempotency-replayed,
+        #: x-request-id, x-service-api-version, ...).
         self.last_headers: Dict[str, str] = {}
 
     # -- RPC -------------------------------------------------------------------------------------------
@@ -247,10 +248,10 @@ class BaseClient:
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 raw = response.read()
-                self.last_headers = dict(response.headers.items())
+                self.last_headers = {name.lower(): value for name, value in response.headers.items()}
         except urllib.error.HTTPError as error:
             raw = error.read()
-            self.last_headers = dict(error.headers.items()) if error.headers is not None else {}
+            self.last_headers = {name.lower(): value for name, value in error.headers.items()} if error.headers is not None else {}
             raise ApiError.from_response(error.code, self.last_headers, raw) from None
         if not raw:
             return None

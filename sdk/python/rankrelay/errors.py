@@ -53,7 +53,8 @@ class ApiError(Exception):
             body = raw.decode("utf-8", "replace")
         envelope: Dict[str, Any] = body if isinstance(body, dict) else {}
         retry_after: Optional[float] = None
-        header = headers.get("Retry-After") or headers.get("retry-after")
+        lowered = {str(name).lower(): value for name, value in headers.items()}
+        header = lowered.get("retry-after")
         if header is not None:
             try:
                 retry_after = float(header)
@@ -67,7 +68,7 @@ class ApiError(Exception):
             detail=envelope.get("detail"),
             hint=envelope.get("hint"),
             retry_after=retry_after,
-            request_id=headers.get("X-Request-Id") or headers.get("x-request-id"),
+            request_id=lowered.get("x-request-id"),
             body=body,
         )
 
