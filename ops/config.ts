@@ -6,6 +6,7 @@ import type { AeoSettings } from '../commands/aeo/settings.js'
 import { DEFAULT_RETRY_BACKOFF_SECONDS, parseBackoffSchedule } from '../domain/aeo/runs/backoff.js'
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-api/platform/idempotency.js'
 import type { SandboxSettings } from './sandbox/schedule.js'
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
@@ -56,6 +57,7 @@ const Env = z.object({
   // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
   SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMITS.defaultPerMinute),
 })
 
 export interface Config {
@@ -77,6 +79,7 @@ export interface Config {
   readonly writesEnabled: boolean | undefined
   readonly idempotency: IdempotencySettings
   readonly sandbox: SandboxSettings
+  readonly rateLimits: RateLimitSettings
 }
 
 export class ConfigError extends Error {
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writesEnabled: e.WRITES_ENABLED,
     idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
+    rateLimits: { defaultPerMinute: e.RATE_LIMIT_PER_MINUTE },
   }
 }
 

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { ApiError, envelope, toApiError } from './errors.js'
+import { dbRoutes } from './routes/db.js'
+import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
+import { sdkRoutes } from './sdk/routes.js'
 import { API_VERSION } from './version.js'
 
 export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, WritesSwitchDeps {
@@ -62,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload
   })
 
+  installRateLimits(app, { db: deps.db, read: deps.read, registry: deps.registry, rateLimits: deps.settings.rateLimits })
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = fromFastify(error, deps.bodyLimit) ?? toApiError(error)
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
@@ -81,5 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => healthRoutes(scope, deps))
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))
+  await app.register(async (scope) => dbRoutes(scope, deps))
+  await app.register(async (scope) => sdkRoutes(scope, deps))
   return app
 }

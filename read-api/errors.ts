@@ -76,6 +76,25 @@ export const ERRORS = {
     message: 'The month has no AI Visibility captures',
     hint: 'get_aeo_months lists the months with captures; file a report for one of them',
   },
+  // API platform: table read (GET /api/v1/db/<table>, read-api/routes/db.ts) and the Python SDK (GET /sdk/).
+  db_table_not_allowed: {
+    status: 404,
+    message: 'The table is not readable through /api/v1/db',
+    hint: 'GET /api/v1/db lists the readable tables and their columns',
+  },
+  db_column_unknown: { status: 400, message: 'The table has no readable column of that name', hint: 'GET /api/v1/db lists each table\'s columns' },
+  db_column_forbidden: { status: 403, message: 'The column is withheld from table reads', hint: 'detail says why and which RPC reads it instead' },
+  db_filter_invalid: {
+    status: 400,
+    message: 'A where_ filter value does not fit its column',
+    hint: 'Ids and integers are digits, booleans true or false, times ISO 8601 with offset; null matches empty nullable columns',
+  },
+  db_query_invalid: {
+    status: 400,
+    message: 'The table read parameters are invalid',
+    hint: 'Use where_<column>=<value> (once per column), limit (1 to 500), offset and, with a platform key, org_id',
+  },
+  sdk_archive_not_found: { status: 404, message: 'No such SDK archive', hint: 'GET /sdk/ lists the archives' },
   // API platform: idempotency and writes switch (read-api/platform/idempotency.ts, writes-switch.ts)
   idempotency_key_invalid: {
     status: 400,
@@ -103,6 +122,13 @@ export const ERRORS = {
     message: 'The public sandbox is read-only',
     hint: 'Use your own key; the sandbox is read-only (every read method works with the sandbox key)',
   },
+  // API platform: rate limits and usage
+  rate_limited: {
+    status: 429,
+    message: 'Too many requests',
+    hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
+  },
+  api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

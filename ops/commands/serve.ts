@@ -45,6 +45,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
     writesEnabled: config.writesEnabled,
     idempotency: config.idempotency,
     sandbox: config.sandbox,
+    rateLimits: config.rateLimits,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()
