@@ -8,7 +8,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import { requireScope, resolveOrg } from '../caller.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
-import type { RpcRegistry, ServiceSettings } from '../registry.js'
+import { pageOf, type RpcRegistry, type ServiceSettings } from '../registry.js'
 
 export interface RpcRouteDeps {
   readonly registry: RpcRegistry
@@ -80,6 +80,7 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
       db: deps.db,
       settings: deps.settings,
       settle,
+      page: pageOf(definition, params),
     })
     await settle()
     if (readYourWrites) reply.header('X-Read-Your-Writes', readYourWrites)
