@@ -42,6 +42,7 @@ const Env = z.object({
   GEMINI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.url().optional(),
   GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
+  SECURITY_CONTACT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'expected mailto:address or an https:// URL').optional(),
 })
 
 export interface Config {
@@ -59,6 +60,8 @@ export interface Config {
   readonly bodyLimit: number
   readonly aeo: AeoSettings
   readonly aeoProcessors: AeoProcessorSettings
+  /** security.txt Contact (RFC 9116); default mailto:security@<BASE_URL host>. */
+  readonly securityContact: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -107,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentPollMs: e.AEO_AGENT_POLL_MS,
       agentConcurrency: e.AEO_AGENT_CONCURRENCY,
     },
+    securityContact: e.SECURITY_CONTACT,
   }
 }
 

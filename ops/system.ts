@@ -16,6 +16,7 @@ import { ProjectionWatermark } from '../projections/watermark.js'
 import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
+import type { PublicDocsSettings } from '../read-api/docs/context.js'
 import { openPool, type Database } from './postgres.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
 import { createProcessors } from '../processors/index.js'
@@ -32,6 +33,7 @@ export interface SystemOptions {
   readonly onRebuildProgress?: (progress: RebuildProgress) => void
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
+  readonly publicDocs?: PublicDocsSettings
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -118,6 +120,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
           settings: { aeo },
+          ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))

@@ -71,7 +71,7 @@ export interface RpcDefinition<TParams extends z.ZodObject = z.ZodObject, TResul
 }
 
 export interface Deprecation {
-  /** The last day the method is served (YYYY-MM-DD, UTC). */
+  /** The day the method may be removed (YYYY-MM-DD, 00:00 UTC): the Sunset header. */
   readonly sunset: string
   /** The method to use instead. */
   readonly replacement?: string
@@ -116,9 +116,11 @@ const OrgIdParam = Id.nullable().optional()
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 
+export const defaultLimitOf = (pagination: Pagination): number => pagination.defaultLimit ?? Math.min(DEFAULT_PAGE_LIMIT, pagination.maxLimit)
+
 /** The limit/offset parameters a paginated method gets (one place, so every list pages the same way). */
 export function pageParams(pagination: Pagination) {
-  const defaultLimit = pagination.defaultLimit ?? Math.min(DEFAULT_PAGE_LIMIT, pagination.maxLimit)
+  const defaultLimit = defaultLimitOf(pagination)
   return {
     limit: z
       .number()
