@@ -46,7 +46,7 @@ const PYTHON_VERIFY = `import hashlib, hmac, time
 
 def verify(secret: str, header: str, raw_body: bytes, tolerance: int = 300) -> bool:
     """header is X-Service-Signature: t=<unix>,v1=<hex>"""
-    parts = dict(item.split("=", 1) for item in header.split(","))
+    parts = dict(item.split("=", 1) for item in header.split(",") if "=" in item)
     t, v1 = parts.get("t", ""), parts.get("v1", "")
     if not t.isdigit() or abs(time.time() - int(t)) > tolerance:
         return False
