@@ -9,6 +9,7 @@ import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
+import { sandboxEventSchemas } from './sandbox/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -29,6 +30,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...aeoTrackerEventSchemas,
   ...aeoReportEventSchemas,
   ...apiPlatformEventSchemas,
+  ...sandboxEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -6,6 +6,7 @@ import * as aeo from './0004-aeo.js'
 import * as processorCheckpoints from './0005-processor-checkpoints.js'
 import * as files from './0006-files.js'
 import * as notifyAfterCommit from './0007-notify-after-commit.js'
+import * as idempotency from './0008-idempotency.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0005-processor-checkpoints': processorCheckpoints,
   '0006-files': files,
   '0007-notify-after-commit': notifyAfterCommit,
+  '0008-idempotency': idempotency,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

@@ -8,6 +8,8 @@ import { createPlatformKey } from './commands/platform-key.js'
 import { rebuild } from './commands/rebuild.js'
 import { replay } from './commands/replay.js'
 import { ROLES, serve, type Role } from './commands/serve.js'
+import { WRITES_ACTIONS, writes, type WritesAction } from './commands/writes.js'
+import { sandboxCommand } from './commands/sandbox.js'
 
 const HELP = `RankRelay operations
 
@@ -27,12 +29,19 @@ Commands:
   migrate                              Apply pending migrations and create missing read models.
   bench [name…] [--repeat N] [--quick] Run the benchmarks (all, or the named scenarios) on a fresh embedded
                                        PostgreSQL; prints a table and writes bench/results.json.
+  writes on|off|status [--reason <text>]
+                                       Switch writes on or off for every API process (off: write RPCs and job
+                                       creation answer 503 writes_disabled, reads keep working), or show the switch.
+  sandbox reset                        Create the public sandbox (fictional organization, read-only published key),
+                                       or replace its data with a fresh fixture; other organizations are untouched.
   help                                 This text.
 
 Every command works while the service runs, against the same DATA_DIR or DATABASE_URL.
 
 Settings (environment): PORT (8080), HOST (127.0.0.1), BASE_URL, DATA_DIR (./.data), DATABASE_URL,
-EVENTSTORE_URL, LOG_LEVEL (info), PLATFORM_KEY, READ_YOUR_WRITES_TIMEOUT_MS (5000), BODY_LIMIT_BYTES (1048576).
+EVENTSTORE_URL, LOG_LEVEL (info), PLATFORM_KEY, READ_YOUR_WRITES_TIMEOUT_MS (5000), BODY_LIMIT_BYTES (1048576),
+WRITES_ENABLED (initial value only, true), IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS (60),
+SANDBOX_ENABLED (false), SANDBOX_RESET_INTERVAL_HOURS (24; 0: no scheduled resets).
 `
 
 async function main(argv: string[]): Promise<number> {
@@ -51,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
       repeat: { type: 'string', default: '3' },
       quick: { type: 'boolean', default: false },
+      reason: { type: 'string' },
     },
     strict: true,
     allowPositionals: true,
@@ -59,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP)
     return 0
   }
-  if (command !== 'bench' && positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`)
+  if (command !== 'bench' && command !== 'sandbox' && command !== 'writes' && positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`)
   const config = loadConfig()
   switch (command) {
     case 'serve': {
@@ -87,6 +97,16 @@ async function main(argv: string[]): Promise<number> {
       await runBench({ names: positionals, repeat, quick: values.quick!, output: path.resolve('bench/results.json'), serverUrl: process.env.BENCH_DATABASE_URL })
       return 0
     }
+    case 'writes': {
+      const [action, ...more] = positionals
+      if (!(WRITES_ACTIONS as readonly string[]).includes(action ?? '') || more.length > 0) throw new UsageError('writes needs one of: on, off, status')
+      if (values.reason !== undefined && action !== 'off') throw new UsageError('--reason goes with writes off')
+      await writes(config, action as WritesAction, values.reason)
+      return 0
+    }
+    case 'sandbox':
+      if (positionals.length !== 1) throw new UsageError('sandbox needs one action: sandbox reset')
+      return sandboxCommand(config, positionals[0])
     default:
       throw new UsageError(`Unknown command "${command}"`)
   }

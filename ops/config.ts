@@ -3,6 +3,8 @@ import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
 import type { AeoSettings } from '../commands/aeo/settings.js'
+import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-api/platform/idempotency.js'
+import type { SandboxSettings } from './sandbox/schedule.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
@@ -33,6 +35,10 @@ const Env = z.object({
   AEO_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.sweepIntervalMs),
   AEO_AGENT_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.agentPollMs),
   AEO_AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_AEO_PROCESSOR_SETTINGS.agentConcurrency),
+  // API platform: the writes switch's initial value (the database holds the truth), and how long an
+  // idempotent request may run before a retry may take its key over.
+  WRITES_ENABLED: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
+  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(DEFAULT_IDEMPOTENCY_SETTINGS.inFlightTimeoutSeconds),
   ANTHROPIC_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
   ANTHROPIC_MODEL: z.string().default(DEFAULT_MODELS.claude),
@@ -43,6 +49,9 @@ const Env = z.object({
   GEMINI_BASE_URL: z.url().optional(),
   GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
   SECURITY_CONTACT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'expected mailto:address or an https:// URL').optional(),
+  // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
+  SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
 })
 
 export interface Config {
@@ -62,6 +71,10 @@ export interface Config {
   readonly aeoProcessors: AeoProcessorSettings
   /** security.txt Contact (RFC 9116); default mailto:security@<BASE_URL host>. */
   readonly securityContact: string | undefined
+  /** WRITES_ENABLED: the writes switch's initial value; undefined when not set (writes start enabled). */
+  readonly writesEnabled: boolean | undefined
+  readonly idempotency: IdempotencySettings
+  readonly sandbox: SandboxSettings
 }
 
 export class ConfigError extends Error {
@@ -84,6 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems}`)
   }
   const e = parsed.data
+  // A takeover while the first request still waits for read-your-writes would run it twice.
+  if (e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS * 1000 <= e.READ_YOUR_WRITES_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: must be longer than READ_YOUR_WRITES_TIMEOUT_MS')
+  }
   const listensEverywhere = e.HOST === '0.0.0.0' || e.HOST === '::'
   const shownHost = listensEverywhere ? '127.0.0.1' : net.isIPv6(e.HOST) ? `[${e.HOST}]` : e.HOST
   return {
@@ -111,6 +128,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentConcurrency: e.AEO_AGENT_CONCURRENCY,
     },
     securityContact: e.SECURITY_CONTACT,
+    writesEnabled: e.WRITES_ENABLED,
+    idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
+    sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
   }
 }
 

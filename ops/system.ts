@@ -18,10 +18,12 @@ import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import type { PublicDocsSettings } from '../read-api/docs/context.js'
 import { openPool, type Database } from './postgres.js'
+import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
 import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
+import { sandboxProcessor, type SandboxSettings } from './sandbox/schedule.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -34,6 +36,11 @@ export interface SystemOptions {
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
   readonly publicDocs?: PublicDocsSettings
+  /** WRITES_ENABLED and the idempotency settings (API platform); defaults when absent. */
+  readonly writesEnabled?: boolean | undefined
+  readonly idempotency?: IdempotencySettings
+  /** The public sandbox keeper (processors role); off unless given and enabled. */
+  readonly sandbox?: SandboxSettings
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -81,16 +88,19 @@ export async function openSystem(options: SystemOptions): Promise<System> {
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
     const registry = createRegistry()
     const aeo = options.aeo ?? DEFAULT_AEO_SETTINGS
-    const processors = createProcessors({
-      store,
-      write,
-      read,
-      db: database.db,
-      watermark,
-      log,
-      aeo,
-      aeoProcessors: options.aeoProcessors ?? DEFAULT_AEO_PROCESSOR_SETTINGS,
-    })
+    const processors = [
+      ...createProcessors({
+        store,
+        write,
+        read,
+        db: database.db,
+        watermark,
+        log,
+        aeo,
+        aeoProcessors: options.aeoProcessors ?? DEFAULT_AEO_PROCESSOR_SETTINGS,
+      }),
+      ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),
+    ]
     let processorsStarted = false
     return {
       database,
@@ -121,6 +131,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           db: database.db,
           settings: { aeo },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
+          writesEnabled: options.writesEnabled,
+          idempotency: options.idempotency,
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))

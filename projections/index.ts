@@ -4,6 +4,7 @@ import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import type { Projector } from './projector.js'
+import { sandboxProjector } from './sandbox/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -12,6 +13,8 @@ export const projectors: readonly Projector[] = [
   clientsProjector,
   ...aeoProjectors,
   activityProjector,
+  // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
+  sandboxProjector,
 ]
 
 export const MAIN_GROUP = 'main'

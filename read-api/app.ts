@@ -6,10 +6,12 @@ import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
+import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
+import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
 import { API_VERSION } from './version.js'
 
-export interface AppDeps extends RpcRouteDeps, HealthDeps {
+export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, WritesSwitchDeps {
   readonly logger: Logger
   /** Largest accepted request body, in bytes. */
   readonly bodyLimit: number
@@ -77,6 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.code(404).send(envelope(new ApiError('route_not_found', `${request.method} ${request.url.split('?')[0]}`)))
   })
 
+  // API platform: Idempotency-Key for routes that opt in, and the writes switch (before the routes).
+  registerIdempotency(app, deps)
+  registerWritesSwitch(app, deps)
   await app.register(async (scope) => healthRoutes(scope, deps))
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))

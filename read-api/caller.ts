@@ -8,6 +8,8 @@ export interface Caller {
   /** Set: an organization's key, confined to it. Null: a partner/platform key (cross-organization). */
   readonly orgId: number | null
   readonly scopes: readonly Scope[]
+  /** The published public sandbox key: reads only, and writes answer sandbox_read_only (read-api/platform/sandbox.ts). */
+  readonly sandbox: boolean
 }
 
 export function requireScope(caller: Caller, scope: Scope): void {

@@ -70,6 +70,33 @@ export const ERRORS = {
     message: 'The month has no AI Visibility captures',
     hint: 'get_aeo_months lists the months with captures; file a report for one of them',
   },
+  // API platform: idempotency and writes switch (read-api/platform/idempotency.ts, writes-switch.ts)
+  idempotency_key_invalid: {
+    status: 400,
+    message: 'The Idempotency-Key header is invalid',
+    hint: 'Send 1 to 200 printable ASCII characters, e.g. a UUID, and the same key when retrying the same request',
+  },
+  idempotency_key_reused: {
+    status: 409,
+    message: 'The Idempotency-Key was already used with another request',
+    hint: 'Use a new key for a new request; a key is bound to the method, path and body it was first sent with for 24 hours',
+  },
+  idempotency_in_flight: {
+    status: 409,
+    message: 'The first request with this Idempotency-Key is still running',
+    hint: 'Retry the same request after Retry-After seconds to get its answer',
+  },
+  writes_disabled: {
+    status: 503,
+    message: 'Writes are switched off by the operator',
+    hint: 'Reads keep working; retry the write after Retry-After seconds (GET /api/v1/health shows writes.enabled)',
+  },
+  // API platform: sandbox (read-api/platform/sandbox.ts)
+  sandbox_read_only: {
+    status: 403,
+    message: 'The public sandbox is read-only',
+    hint: 'Use your own key; the sandbox is read-only (every read method works with the sandbox key)',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

@@ -43,6 +43,9 @@ export async function serve(config: Config, role: Role): Promise<void> {
     aeo: config.aeo,
     aeoProcessors: config.aeoProcessors,
     publicDocs: { baseUrl: config.baseUrlGiven ? config.baseUrl : undefined, securityContact: config.securityContact },
+    writesEnabled: config.writesEnabled,
+    idempotency: config.idempotency,
+    sandbox: config.sandbox,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

@@ -1,4 +1,5 @@
 import { hashApiKey } from '../../commands/api-keys.js'
+import { isSandboxKeyHash } from '../platform/sandbox.js'
 import { parseScopes } from '../../domain/api-keys/scopes.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { Caller } from '../caller.js'
@@ -15,10 +16,10 @@ export async function authenticateApiKey(read: ReadDb, authorization: string | u
   if (!token.startsWith('rrk_')) throw new ApiError('unauthorized', 'unknown or revoked credentials')
   const row = await read
     .selectFrom('api_keys')
-    .select(['id', 'org_id', 'scopes'])
+    .select(['id', 'org_id', 'scopes', 'key_hash'])
     .where('key_hash', '=', hashApiKey(token))
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
   if (!row) throw new ApiError('unauthorized', 'unknown or revoked credentials')
-  return { actor: { kind: 'api_key', id: row.id }, orgId: row.org_id, scopes: parseScopes(row.scopes) }
+  return { actor: { kind: 'api_key', id: row.id }, orgId: row.org_id, scopes: parseScopes(row.scopes), sandbox: isSandboxKeyHash(row.key_hash) }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { MAIN_GROUP } from '../../projections/index.js'
 import type { ReadDb } from '../../projections/tables.js'
+import { writesHealth } from '../platform/writes-switch.js'
 import { API_VERSION } from '../version.js'
 
 export interface HealthDeps {
@@ -22,7 +23,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
           .select(sql<number>`count(*)::int`.as('n'))
           .executeTakeFirstOrThrow()
           .then((r) => r.n)
-      const [organizations, clients, apiKeys, checkpoint] = await Promise.all([
+      const [organizations, clients, apiKeys, checkpoint, writes] = await Promise.all([
         count('organizations'),
         count('clients'),
         count('api_keys'),
@@ -31,6 +32,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
           .select(['position', 'events_applied', 'updated_at'])
           .where('group_name', '=', MAIN_GROUP)
           .executeTakeFirst(),
+        writesHealth(app),
       ])
       return {
         status: 'ok',
@@ -42,6 +44,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
           updated_at: checkpoint?.updated_at.toISOString() ?? null,
         },
         counts: { organizations, clients, api_keys: apiKeys, events: checkpoint?.events_applied ?? 0 },
+        writes,
       }
     } catch (error) {
       reply.log.error({ err: error }, 'health check failed')

@@ -7,7 +7,9 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import { requireScope, resolveOrg } from '../caller.js'
+import { requireSandboxAllows } from '../platform/sandbox.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
+import { requireWritesEnabled } from '../platform/writes-switch.js'
 import { pageOf, type RpcRegistry, type ServiceSettings } from '../registry.js'
 
 export interface RpcRouteDeps {
@@ -46,13 +48,17 @@ export function issueCode(error: z.ZodError): ErrorCode {
  * validate, run, and, for writes, wait until the projections show what was written.
  */
 export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promise<void> {
-  app.post<{ Params: { method: string } }>('/api/v1/rpc/:method', async (request, reply) => {
+  // Idempotency-Key: answers of write methods are recorded and replayed; reads validate the key and run.
+  const isWrite = (request: { params: unknown }) => deps.registry.get((request.params as { method: string }).method)?.definition.access === 'write'
+  app.post<{ Params: { method: string } }>('/api/v1/rpc/:method', { config: { idempotency: isWrite } }, async (request, reply) => {
     const caller = await callerOf(request, deps.read)
     const registered = deps.registry.get(request.params.method)
     if (!registered) throw new ApiError('method_not_allowed', `method ${request.params.method} is not available`)
     const definition = registered.definition
+    requireSandboxAllows(caller, definition.access)
     requireScope(caller, definition.access)
     if (definition.platformOnly && caller.orgId !== null) throw new ApiError('platform_only', `${definition.name} needs a platform key`)
+    if (definition.access === 'write') await requireWritesEnabled(request, reply)
 
     const body = request.body ?? {}
     if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('validation_failed', '(body): expected a JSON object of parameters')

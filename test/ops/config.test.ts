@@ -6,6 +6,7 @@ import path from 'node:path'
 import t from 'tap'
 import { DEFAULT_AEO_SETTINGS } from '../../commands/aeo/settings.js'
 import { ConfigError, loadConfig } from '../../ops/config.js'
+import { DEFAULT_IDEMPOTENCY_SETTINGS } from '../../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS } from '../../processors/aeo/settings.js'
 
 const KEY = `rrk_${'a1B2c3D4e5'.repeat(4)}`
@@ -26,6 +27,9 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     bodyLimit: 1024 * 1024,
     aeo: DEFAULT_AEO_SETTINGS,
     aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
+    writesEnabled: undefined,
+    idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
+    sandbox: { enabled: false, resetIntervalHours: 24 },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -61,6 +65,9 @@ t.test('every setting is read and typed', async (t) => {
     bodyLimit: 2048,
     aeo: DEFAULT_AEO_SETTINGS,
     aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
+    writesEnabled: undefined,
+    idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
+    sandbox: { enabled: false, resetIntervalHours: 24 },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
@@ -92,6 +99,21 @@ t.test('AI Visibility settings: limits, and an engine enabled by its API key', a
   })
   t.throws(() => loadConfig({ AEO_MAX_ATTEMPTS: '0' }), /AEO_MAX_ATTEMPTS/)
   t.throws(() => loadConfig({ GEMINI_BASE_URL: 'not a url' }), /GEMINI_BASE_URL/)
+})
+
+t.test('API platform settings: the initial value of the writes switch and the idempotency in-flight timeout', async (t) => {
+  for (const [value, expected] of [['true', true], ['1', true], ['on', true], ['false', false], ['0', false], ['off', false]] as const) {
+    t.equal(loadConfig({ WRITES_ENABLED: value }).writesEnabled, expected, `WRITES_ENABLED=${value}`)
+  }
+  t.equal(loadConfig({}).writesEnabled, undefined, 'unset: the stored switch, or on for a new deployment')
+  t.throws(() => loadConfig({ WRITES_ENABLED: 'maybe' }), /WRITES_ENABLED/)
+  t.same(loadConfig({ IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: '300' }).idempotency, { ttlSeconds: 86_400, inFlightTimeoutSeconds: 300 })
+  t.throws(() => loadConfig({ IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: '1' }), /IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS/)
+  t.throws(
+    () => loadConfig({ IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: '10', READ_YOUR_WRITES_TIMEOUT_MS: '10000' }),
+    /IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: must be longer than READ_YOUR_WRITES_TIMEOUT_MS/,
+    'a key must not be taken over while its request may still be waiting for the read models',
+  )
 })
 
 t.test('BASE_URL: derived from HOST and PORT unless given', async (t) => {

@@ -1,0 +1,60 @@
+import { sql } from 'kysely'
+import type { RecordedEvent } from '../../commands/event-store/port.js'
+import type { Projector } from '../projector.js'
+import type { ReadDb } from '../tables.js'
+
+/**
+ * Read-model tables whose rows belong to one client (column `client_id`, or `id` for clients itself). A
+ * sandbox reset deletes the retired clients' rows from each. A new per-client table must be added here:
+ * test/ops/sandbox.test.ts fails when a read-model table with a client_id column is missing.
+ */
+export const CLIENT_TABLES = [
+  'client_services',
+  'client_locations',
+  'client_settings',
+  'aeo_queries',
+  'aeo_cadences',
+  'aeo_runs',
+  'aeo_captures',
+  'aeo_items',
+  'aeo_item_hits',
+  'aeo_reports',
+] as const
+
+/**
+ * SandboxReset: deletes every read-model row of the retired sandbox clients, in every table, including
+ * their org_activity rows (by client_id, or by the run and capture streams, whose events name no client).
+ *
+ * This is the one projector that writes other projectors' tables, and deliberately so: a reset is
+ * "forget these clients" across all read models, and spreading it over every projector would make each new
+ * read model a place to forget it. It stays correct under the runner's batch rule (each projector applies
+ * the whole batch before the next) because it runs last in the group and only deletes rows of clients
+ * that are retired for good: ids come from sequences and are never reused, and the reset first deletes
+ * the clients (client_deleted refuses further writes), so no later event re-creates their rows. Whether the
+ * other projectors applied a client's events in this batch or an earlier one, its rows are gone after the
+ * reset, exactly as in a rebuild from position zero. Idempotent: deleting again deletes nothing.
+ */
+async function reset(db: ReadDb, event: RecordedEvent): Promise<void> {
+  const orgId = Number(event.data?.org_id)
+  const retired: number[] = Array.isArray(event.data?.retired_client_ids) ? event.data.retired_client_ids.map(Number) : []
+  if (!Number.isInteger(orgId) || retired.length === 0) return
+  const ids = sql`${sql.val(retired)}::bigint[]`
+  // Activity first, while the run and capture rows still say which streams were the retired clients'.
+  const runs = await db.selectFrom('aeo_runs').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()
+  const captures = await db.selectFrom('aeo_captures').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()
+  const streams = [...runs.map((r) => `aeo_run-${r.id}`), ...captures.map((c) => `aeo_capture-${c.id}`)]
+  await db
+    .deleteFrom('org_activity')
+    .where('org_id', '=', orgId)
+    .where((eb) => eb.or([eb(sql`client_id`, '=', sql`any(${ids})`), eb(sql`stream`, '=', sql`any(${sql.val(streams)}::text[])`)]))
+    .execute()
+  for (const table of CLIENT_TABLES) {
+    await db.deleteFrom(table).where(sql<boolean>`client_id = any(${ids})`).execute()
+  }
+  await db.deleteFrom('clients').where('org_id', '=', orgId).where(sql<boolean>`id = any(${ids})`).execute()
+}
+
+export const sandboxProjector: Projector = {
+  name: 'sandbox',
+  handlers: { SandboxReset: reset },
+}

@@ -1,0 +1,154 @@
+/**
+ * The public sandbox through the API (issue 5 item 8; spec behaviour.md Authentication item 8): the published
+ * key reads every read RPC on the sandbox organization's fictional history, cannot see other organizations,
+ * and every write answers 403 sandbox_read_only with a hint, writing nothing. After a reset the key keeps
+ * working on the fresh fixture and the retired client is gone.
+ */
+import t from 'tap'
+import { z } from 'zod'
+import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
+import { SANDBOX_CLIENT } from '../../domain/sandbox/fixture.js'
+import { resetSandbox, type SandboxDeps } from '../../ops/sandbox/seed.js'
+import { startTestSystem, type TestSystem } from '../support/system.js'
+import { clientPayload, eventCount, expectError, orgWithKey } from './helpers.js'
+
+const sandboxDeps = (ts: TestSystem): SandboxDeps => ({
+  write: ts.system.write,
+  read: ts.system.read,
+  db: ts.system.database.db,
+  watermark: ts.system.watermark,
+  log: ts.system.log,
+})
+
+interface Summary {
+  months: string[]
+  [key: string]: unknown
+}
+
+t.test('the sandbox key reads the fictional history', async (t) => {
+  const ts = await startTestSystem(t)
+  const other = await orgWithKey(ts, 'Real Agency')
+  const otherClient = await ts.call<number>('add_client', clientPayload('Real Client'), other.key)
+  const seeded = await resetSandbox(sandboxDeps(ts))
+  const call = <T = any>(method: string, body: unknown) => ts.call<T>(method, body, SANDBOX_KEY)
+  const clientId = seeded.clientId
+
+  await t.test('the organization, client, services and locations', async (t) => {
+    t.match(await call('get_organization', {}), { id: seeded.orgId, name: 'Sandbox Agency' })
+    const client = await call('get_client', { client_id: clientId })
+    t.match(client, { id: clientId, org_id: seeded.orgId, name: SANDBOX_CLIENT.name, slug: SANDBOX_CLIENT.slug, status: 'active' })
+    t.same(client.services.sort(), SANDBOX_CLIENT.services.map((s) => s.name).sort())
+    t.same((await call<{ id: number }[]>('get_all_clients', {})).map((c) => c.id), [clientId], 'one client')
+    const keys = await call<{ name: string; scopes: string }[]>('list_api_keys', {})
+    t.match(keys, [{ name: 'Public sandbox key (read-only)', scopes: 'read' }], 'the sandbox key is its only key, read-only')
+  })
+
+  await t.test('get_aeo_summary shows several months that move', async (t) => {
+    const summary = await call<Summary>('get_aeo_summary', { client_id: clientId })
+    t.same(summary.months, seeded.months, 'every month of the history has captures')
+    t.ok(summary.months.length >= 3, `${summary.months.length} months`)
+    const byMonth = await Promise.all(summary.months.map((month) => call<Summary>('get_aeo_summary', { client_id: clientId, month })))
+    const fingerprints = new Set(byMonth.map((s) => JSON.stringify({ ...s, month: undefined, months: undefined })))
+    t.ok(fingerprints.size >= 3, `the months differ from each other (${fingerprints.size} distinct summaries)`)
+    const presence = byMonth.map((s) => (s as unknown as { overall: { presence: { rate: number } } }).overall.presence.rate)
+    t.ok(presence.at(-1)! > presence[0]!, `presence improves over the history (${presence.join(' → ')})`)
+    const services = (byMonth.at(-1) as unknown as { services: { service: string }[] }).services.map((s) => s.service).sort()
+    t.same(services, SANDBOX_CLIENT.services.map((s) => s.name).sort(), 'every service is sampled')
+  })
+
+  await t.test('captures, questions, runs and cadence', async (t) => {
+    const captures = await call<{ id: number; month: string; engine: string }[]>('get_aeo_captures', { client_id: clientId, limit: 500 })
+    t.ok(captures.length >= 30, `${captures.length} captures`)
+    t.same([...new Set(captures.map((c) => c.engine))].sort(), ['claude', 'openai'])
+    const queries = await call<{ id: number; active: boolean; source: string }[]>('get_aeo_queries', { client_id: clientId })
+    t.ok(queries.every((q) => q.source === 'generated'), 'generated questions')
+    t.ok(queries.some((q) => !q.active) && queries.some((q) => q.active), 'some deactivated, most active')
+    const runs = await call<{ status: string }[]>('get_aeo_runs', { client_id: clientId, limit: 500 })
+    t.ok(runs.length > 0 && runs.every((r) => r.status === 'done'), 'every run done, none left queued')
+    t.match(await call('get_aeo_cadence', { client_id: clientId }), { enabled: false, samples_per_month: 1 }, 'a paused cadence: no sweep spends engine calls on fiction')
+  })
+
+  await t.test('tracker items with status changes, and a filed report', async (t) => {
+    const items = await call<{ id: number; status: string; note: string | null }[]>('get_aeo_items', { client_id: clientId })
+    t.ok(items.length >= 4, `${items.length} items`)
+    const statuses = new Set(items.map((i) => i.status))
+    for (const status of ['open', 'in_progress', 'done']) t.ok(statuses.has(status), `an item is ${status}`)
+    t.ok(items.some((i) => i.note), 'notes recorded with the changes')
+    const reports = await call<{ month: string; url: string }[]>('get_aeo_reports', { client_id: clientId })
+    t.same(reports.map((r) => r.month), [seeded.months.at(-2)], "last month's report is filed")
+    const file = await ts.app.inject({ method: 'GET', url: reports[0]!.url, headers: { authorization: `Bearer ${SANDBOX_KEY}` } })
+    t.equal(file.statusCode, 200, 'the filed report downloads with the sandbox key')
+    t.match(file.body, /Rapid Rooter Plumbing/)
+  })
+
+  await t.test('every read RPC answers 200 with the sandbox key', async (t) => {
+    const captures = await call<{ id: number }[]>('get_aeo_captures', { client_id: clientId, limit: 1 })
+    const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
+    const queries = await call<{ id: number }[]>('get_aeo_queries', { client_id: clientId })
+    const values: Record<string, unknown> = {
+      client_id: clientId,
+      capture_id: captures[0]!.id,
+      item_id: items[0]!.id,
+      item_key: items[0]!.item_key,
+      query_id: queries[0]!.id,
+      slug: SANDBOX_CLIENT.slug,
+      key: 'industry',
+      agent_id: 'sandbox-server-agent',
+      entity_type: 'client',
+      entity_id: clientId,
+    }
+    const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
+    t.ok(reads.length > 20, `${reads.length} read methods`)
+    for (const { definition } of reads) {
+      const shape = definition.params.shape as Record<string, z.ZodType>
+      const params: Record<string, unknown> = {}
+      for (const [name, schema] of Object.entries(shape)) {
+        const required = !schema.safeParse(undefined).success
+        if (name in values) params[name] = values[name]
+        else if (required) t.fail(`${definition.name}: no sandbox value for required ${name}`)
+      }
+      const response = await ts.rpc(definition.name, params, SANDBOX_KEY)
+      t.equal(response.statusCode, 200, `${definition.name}(${Object.keys(params).join(', ')}): ${response.body.slice(0, 200)}`)
+    }
+  })
+
+  await t.test('other organizations answer like missing records', async (t) => {
+    expectError(t, await ts.rpc('get_client', { client_id: otherClient }, SANDBOX_KEY), 404, 'not_found', 'another org’s client')
+    expectError(t, await ts.rpc('get_organization', { org_id: other.orgId }, SANDBOX_KEY), 404, 'not_found', 'another org')
+  })
+
+  await t.test('every write RPC answers 403 sandbox_read_only with the hint, and writes nothing', async (t) => {
+    const before = await eventCount(ts)
+    const writes = ts.system.registry.all().filter((r) => r.definition.access !== 'read')
+    t.ok(writes.length > 10, `${writes.length} write methods`)
+    for (const { definition } of writes) {
+      // Valid-looking bodies and empty ones alike: the refusal comes before validation.
+      for (const body of [{}, { client_id: clientId }]) {
+        const response = await ts.rpc(definition.name, body, SANDBOX_KEY)
+        const envelope = expectError(t, response, 403, 'sandbox_read_only', definition.name)
+        t.match(envelope.hint, /use your own key; the sandbox is read-only/i, `${definition.name}: the hint`)
+      }
+    }
+    t.equal(await eventCount(ts), before, 'nothing was appended')
+  })
+
+  await t.test('a reset keeps the key working on the fresh fixture; the retired client is gone', async (t) => {
+    const again = await resetSandbox(sandboxDeps(ts))
+    t.equal(again.orgId, seeded.orgId, 'the same organization')
+    t.same(again.retiredClientIds, [clientId])
+    t.not(again.clientId, clientId, 'a new client id')
+    expectError(t, await ts.rpc('get_client', { client_id: clientId }, SANDBOX_KEY), 404, 'not_found', 'the retired client')
+    t.same((await call<{ id: number }[]>('get_all_clients', { include_deleted: true })).map((c) => c.id), [again.clientId])
+    const summary = await call<Summary>('get_aeo_summary', { client_id: again.clientId })
+    t.same(summary.months, again.months)
+    t.ok((await call<unknown[]>('get_aeo_items', { client_id: again.clientId })).length >= 4)
+    t.equal((await ts.call<{ id: number }>('get_client', { client_id: otherClient }, other.key)).id, otherClient, 'the other org is untouched')
+  })
+})
+
+t.test('keys other than the published one are not sandbox keys', async (t) => {
+  const ts = await startTestSystem(t)
+  const { key } = await orgWithKey(ts, 'Reader', 'read')
+  expectError(t, await ts.rpc('add_client', clientPayload('X'), key), 403, 'insufficient_scope', 'a read-only org key')
+  expectError(t, await ts.rpc('get_client', { client_id: 1 }, SANDBOX_KEY), 401, 'unauthorized', 'the sandbox key before any sandbox exists')
+})
