@@ -84,3 +84,20 @@ export async function revokeApiKey(
   )
   return { position: outcome.position }
 }
+
+/** Sets (or, with null, clears) a key's own per-minute rate limit; the API enforces it from the next request. */
+export async function setApiKeyRateLimit(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { keyId: number; perMinute: number | null },
+): Promise<{ position: Position | null }> {
+  const outcome = await handleCommand(
+    deps,
+    apiKey,
+    apiKeyStream(input.keyId),
+    { type: 'SetApiKeyRateLimit', key_id: input.keyId, per_minute: input.perMinute },
+    context,
+    (state) => state.orgId,
+  )
+  return { position: outcome.position }
+}

@@ -5,6 +5,7 @@ import { API_KEY_PATTERN } from '../commands/api-keys.js'
 import type { AeoSettings } from '../commands/aeo/settings.js'
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-api/platform/idempotency.js'
 import type { SandboxSettings } from './sandbox/schedule.js'
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
 /**
@@ -52,6 +53,7 @@ const Env = z.object({
   // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
   SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMITS.defaultPerMinute),
 })
 
 export interface Config {
@@ -75,6 +77,7 @@ export interface Config {
   readonly writesEnabled: boolean | undefined
   readonly idempotency: IdempotencySettings
   readonly sandbox: SandboxSettings
+  readonly rateLimits: RateLimitSettings
 }
 
 export class ConfigError extends Error {
@@ -131,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writesEnabled: e.WRITES_ENABLED,
     idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
+    rateLimits: { defaultPerMinute: e.RATE_LIMIT_PER_MINUTE },
   }
 }
 

@@ -20,6 +20,7 @@ import type { PublicDocsSettings } from '../read-api/docs/context.js'
 import { openPool, type Database } from './postgres.js'
 import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
@@ -41,6 +42,7 @@ export interface SystemOptions {
   readonly idempotency?: IdempotencySettings
   /** The public sandbox keeper (processors role); off unless given and enabled. */
   readonly sandbox?: SandboxSettings
+  readonly rateLimits?: RateLimitSettings
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -129,7 +131,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo },
+          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,

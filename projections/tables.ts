@@ -1,4 +1,4 @@
-import type { ColumnType, Kysely } from 'kysely'
+import type { ColumnType, Generated, Kysely } from 'kysely'
 import type { AeoReadModels } from './aeo/tables.js'
 
 /**
@@ -37,6 +37,8 @@ export interface ApiKeysTable {
   created_by_user_id: number | null
   created_at: Timestamp
   revoked_at: Timestamp | null
+  /** The key's own requests-per-minute limit; null: the service default (RATE_LIMIT_PER_MINUTE). */
+  rate_limit_per_minute: Generated<number | null>
 }
 
 export interface OrgActivityTable {

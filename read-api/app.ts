@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import { registerPublicDocs } from './docs/routes.js'
 import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
+import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
@@ -65,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.url.startsWith('/api/')) reply.header('X-Service-API-Version', API_VERSION)
     return payload
   })
+
+  installRateLimits(app, { db: deps.db, read: deps.read, registry: deps.registry, rateLimits: deps.settings.rateLimits })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = fromFastify(error, deps.bodyLimit) ?? toApiError(error)

@@ -10,6 +10,8 @@ export interface Caller {
   readonly scopes: readonly Scope[]
   /** The published public sandbox key: reads only, and writes answer sandbox_read_only (read-api/platform/sandbox.ts). */
   readonly sandbox: boolean
+  /** The key's own requests-per-minute limit; null or absent: the service default. */
+  readonly rateLimitPerMinute?: number | null
 }
 
 export function requireScope(caller: Caller, scope: Scope): void {

@@ -97,6 +97,13 @@ export const ERRORS = {
     message: 'The public sandbox is read-only',
     hint: 'Use your own key; the sandbox is read-only (every read method works with the sandbox key)',
   },
+  // API platform: rate limits and usage
+  rate_limited: {
+    status: 429,
+    message: 'Too many requests',
+    hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
+  },
+  api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

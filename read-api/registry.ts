@@ -5,6 +5,7 @@ import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
 import type { EventStore } from '../commands/event-store/port.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
+import type { RateLimitSettings } from './platform/rate-limit.js'
 import { Id } from '../domain/shared/values.js'
 
 /** What a handler gets: validated params, who calls, the read models, and the write side. */
@@ -36,6 +37,7 @@ export interface RpcContext<TParams> {
 /** Operator settings handlers need (from ops/config.ts). */
 export interface ServiceSettings {
   readonly aeo: AeoSettings
+  readonly rateLimits: RateLimitSettings
 }
 
 export type Access = 'read' | 'write'

@@ -10,6 +10,8 @@ export interface ApiKeyState {
   readonly exists: boolean
   readonly orgId: number | null
   readonly revoked: boolean
+  /** The key's own rate limit per minute; null: the service default. */
+  readonly rateLimitPerMinute: number | null
 }
 
 /** Who is asking: an org-scoped caller (orgId set) or a platform caller (orgId null), and its scopes. */
@@ -32,16 +34,19 @@ export type ApiKeyCommand =
       creator: KeyCreator
     }
   | { type: 'RevokeApiKey'; key_id: number; caller_org_id: number | null }
+  | { type: 'SetApiKeyRateLimit'; key_id: number; per_minute: number | null }
 
 export const apiKey: Aggregate<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
-  initialState: () => ({ exists: false, orgId: null, revoked: false }),
+  initialState: () => ({ exists: false, orgId: null, revoked: false, rateLimitPerMinute: null }),
 
   evolve(state, event) {
     switch (event.type) {
       case 'ApiKeyCreated':
-        return { exists: true, orgId: event.data.org_id, revoked: false }
+        return { exists: true, orgId: event.data.org_id, revoked: false, rateLimitPerMinute: null }
       case 'ApiKeyRevoked':
         return { ...state, revoked: true }
+      case 'ApiKeyRateLimitSet':
+        return { ...state, rateLimitPerMinute: event.data.per_minute }
     }
   },
 
@@ -68,6 +73,14 @@ export const apiKey: Aggregate<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
         }
         if (state.revoked) return []
         return [{ type: 'ApiKeyRevoked', data: { key_id: command.key_id } }]
+      }
+      case 'SetApiKeyRateLimit': {
+        // Only platform keys reach this command (the RPC is platform-only): a limit an organization could
+        // raise for itself would protect nothing.
+        if (!state.exists) throw new NotFoundError('api_key', command.key_id)
+        if (state.revoked) throw new DomainError('api_key_revoked', 'The API key is revoked', `api_key ${command.key_id}`)
+        if (state.rateLimitPerMinute === command.per_minute) return []
+        return [{ type: 'ApiKeyRateLimitSet', data: { key_id: command.key_id, per_minute: command.per_minute } }]
       }
     }
   },

@@ -18,8 +18,12 @@ export const ApiKeyCreated = z.object({
 
 export const ApiKeyRevoked = z.object({ key_id: Id })
 
-export const apiKeyEventSchemas = { ApiKeyCreated, ApiKeyRevoked } as const
+/** A per-key rate limit (requests per minute); null returns the key to the service default. */
+export const ApiKeyRateLimitSet = z.object({ key_id: Id, per_minute: z.number().int().min(1).max(1_000_000).nullable() })
+
+export const apiKeyEventSchemas = { ApiKeyCreated, ApiKeyRevoked, ApiKeyRateLimitSet } as const
 
 export type ApiKeyEvent =
   | { type: 'ApiKeyCreated'; data: z.infer<typeof ApiKeyCreated> }
   | { type: 'ApiKeyRevoked'; data: z.infer<typeof ApiKeyRevoked> }
+  | { type: 'ApiKeyRateLimitSet'; data: z.infer<typeof ApiKeyRateLimitSet> }

@@ -23,7 +23,8 @@ export async function createOrganizationTables(db: Kysely<any>, schema: string):
       key_hint text not null,
       created_by_user_id bigint,
       created_at timestamptz not null,
-      revoked_at timestamptz
+      revoked_at timestamptz,
+      rate_limit_per_minute integer
     )`.execute(db)
   await sql`create index ${sql.id('api_keys_org')} on ${t('api_keys')} (org_id, id)`.execute(db)
   await sql`

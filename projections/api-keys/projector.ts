@@ -41,6 +41,29 @@ function keyRow(event: RecordedEvent): NewKey {
  * revokes are read first, so the fold knows which exist.
  */
 async function applyApiKeyEvents(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
+  await applyCreatedAndRevoked(db, batch)
+  // After the inserts: a key created in this batch gets the limit set later in the same batch.
+  await applyRateLimits(db, batch)
+}
+
+/**
+ * ApiKeyRateLimitSet, batch form: the last limit set for each key in the batch wins, as applying the events
+ * one by one would.
+ */
+async function applyRateLimits(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
+  const last = new Map<number, number | null>()
+  for (const event of batch) if (event.type === 'ApiKeyRateLimitSet') last.set(event.data.key_id, event.data.per_minute)
+  if (last.size === 0) return
+  const limits = sql<{ id: number; per_minute: number | null }>`(select * from unnest(${[...last.keys()]}::bigint[], ${[...last.values()]}::integer[]) as u(id, per_minute))`
+  await db
+    .updateTable('api_keys')
+    .from(limits.as('l'))
+    .set((eb) => ({ rate_limit_per_minute: eb.ref('l.per_minute') }))
+    .whereRef('api_keys.id', '=', 'l.id')
+    .execute()
+}
+
+async function applyCreatedAndRevoked(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
   const events = batch.filter((e) => e.type === 'ApiKeyCreated' || e.type === 'ApiKeyRevoked')
   if (events.length === 0) return
   const revokedIds = [...new Set(events.filter((e) => e.type === 'ApiKeyRevoked').map((e) => e.data.key_id as number))]
@@ -120,6 +143,9 @@ export const apiKeysProjector: Projector = {
         .where('id', '=', event.data.key_id)
         .where('revoked_at', 'is', null)
         .execute()
+    },
+    async ApiKeyRateLimitSet(db, event) {
+      await db.updateTable('api_keys').set({ rate_limit_per_minute: event.data.per_minute }).where('id', '=', event.data.key_id).execute()
     },
   },
 }

@@ -16,10 +16,16 @@ export async function authenticateApiKey(read: ReadDb, authorization: string | u
   if (!token.startsWith('rrk_')) throw new ApiError('unauthorized', 'unknown or revoked credentials')
   const row = await read
     .selectFrom('api_keys')
-    .select(['id', 'org_id', 'scopes', 'key_hash'])
+    .select(['id', 'org_id', 'scopes', 'key_hash', 'rate_limit_per_minute'])
     .where('key_hash', '=', hashApiKey(token))
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
   if (!row) throw new ApiError('unauthorized', 'unknown or revoked credentials')
-  return { actor: { kind: 'api_key', id: row.id }, orgId: row.org_id, scopes: parseScopes(row.scopes), sandbox: isSandboxKeyHash(row.key_hash) }
+  return {
+    actor: { kind: 'api_key', id: row.id },
+    orgId: row.org_id,
+    scopes: parseScopes(row.scopes),
+    sandbox: isSandboxKeyHash(row.key_hash),
+    rateLimitPerMinute: row.rate_limit_per_minute,
+  }
 }

@@ -41,6 +41,7 @@ export function capabilitiesDocument(ctx: DocsContext, caller: Caller) {
     job_kinds_note: 'The jobs API (POST /api/v1/jobs) is specified but not served by this version yet; no job kind can be started.',
     webhook_events: PUBLIC_EVENTS.map((e) => ({ name: e.name, emitted_when: e.emittedWhen })),
     limits: publishedLimits(ctx),
+    sandbox: ctx.sandboxKey ? { key: ctx.sandboxKey, access: 'read-only; the fictional Sandbox Agency only' } : null,
     documents: {
       openapi: `${ctx.baseUrl}/api/v1/openapi.json`,
       guide: `${ctx.baseUrl}/developers.md`,

@@ -91,6 +91,12 @@ export function developersMd(ctx: DocsContext): string {
     '',
     '## Authentication',
     '',
+    ...(ctx.sandboxKey
+      ? [
+          `**Sandbox.** Try every read method without an account with the published read-only key \`${ctx.sandboxKey}\`: it reads the fictional *Sandbox Agency* and its client (months of AI Visibility history); writes answer 403 \`sandbox_read_only\`.`,
+          '',
+        ]
+      : []),
     'Every request except the public documents carries `Authorization: Bearer <token>`:',
     '',
     '- an **API key** (`rrk_…`), issued by the platform administrator or minted by an organization owner (`create_api_key`); shown once, never recoverable, only revocable;',
@@ -111,7 +117,7 @@ export function developersMd(ctx: DocsContext): string {
     '- Writes answer once the read models show them (read-your-writes); `X-Read-Your-Writes: timeout` says the wait was cut short.',
     '- `Idempotency-Key` (at most 200 characters) on `POST /api/v1/rpc/*` and `POST /api/v1/jobs`: a retry with the same key and body replays the first answer (`Idempotency-Replayed: true`) for 24 hours; the same key with another body is 409 `idempotency_key_reused`.',
     `- **Pagination**: methods marked *paginated* accept \`limit\` (1 to the method's maximum, at most ${limits.pagination.max_limit}) and \`offset\` (rows to skip, in the method's order). A \`limit\` over the maximum is refused with 400 \`validation_failed\` naming it, never silently clamped. Other methods return the full set.`,
-    '- Every `/api/v1` response carries `X-Service-API-Version`, `X-Request-Id` and the rate-limit headers `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`; over the limit, 429 with `Retry-After`.',
+    '- Every `/api/v1` response carries `X-Service-API-Version`, `X-Request-Id` and the rate-limit headers `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (seconds until the per-minute window resets); over the limit, 429 `rate_limited` with `Retry-After`.',
     '',
     '## Workflows',
     '',
@@ -180,7 +186,7 @@ export function developersMd(ctx: DocsContext): string {
     `| request body | ${limits.body_limit_bytes} bytes (413 \`body_too_large\`) |`,
     `| page size | per method, at most ${limits.pagination.max_limit}; offset at most ${limits.pagination.max_offset} |`,
     `| Idempotency-Key | at most ${limits.idempotency_key_max_length} characters; replayed for ${limits.idempotent_replay_hours} hours |`,
-    '| rate limit | per key, per-minute window: see the X-RateLimit-* headers |',
+    `| rate limit | ${limits.rate_limit.default_per_minute} requests per minute per key by default (a key may have its own); 429 \`rate_limited\` with Retry-After |`,
     `| webhook response time | ${limits.webhooks.response_timeout_seconds} seconds |`,
     `| webhook timestamp tolerance | ${limits.webhooks.timestamp_tolerance_seconds} seconds |`,
     `| OAuth | access token ${limits.oauth.access_token_minutes} minutes, refresh token ${limits.oauth.refresh_token_days} days (sliding), code ${limits.oauth.authorization_code_minutes} minutes |`,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { createApiKey, revokeApiKey } from '../../commands/api-keys.js'
+import { createApiKey, revokeApiKey, setApiKeyRateLimit } from '../../commands/api-keys.js'
 import { DEFAULT_SCOPES, parseScopes } from '../../domain/api-keys/scopes.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import { rpc } from '../registry.js'
@@ -16,6 +16,8 @@ const ApiKeyView = z.object({
   created_by_user_id: Id.nullable(),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
+  /** The key's own requests-per-minute limit; null: the service default. */
+  rate_limit_per_minute: z.number().int().nullable(),
 })
 
 export const apiKeyRpcs = [
@@ -58,7 +60,7 @@ export const apiKeyRpcs = [
     async handler(ctx) {
       let query = ctx.read
         .selectFrom('api_keys')
-        .select(['id', 'org_id', 'name', 'notes', 'scopes', 'key_hint', 'created_by_user_id', 'created_at', 'revoked_at'])
+        .select(['id', 'org_id', 'name', 'notes', 'scopes', 'key_hint', 'created_by_user_id', 'created_at', 'revoked_at', 'rate_limit_per_minute'])
         .orderBy('id')
       query = ctx.orgId === null ? query.where('org_id', 'is', null) : query.where('org_id', '=', ctx.orgId)
       if (!ctx.params.include_revoked) query = query.where('revoked_at', 'is', null)
@@ -81,6 +83,25 @@ export const apiKeyRpcs = [
     async handler(ctx) {
       await revokeApiKey(ctx.write, ctx.command, { keyId: ctx.params.key_id, callerOrgId: ctx.orgId })
       return { id: ctx.params.key_id, revoked: true as const }
+    },
+  }),
+  rpc({
+    name: 'set_api_key_rate_limit',
+    domain,
+    access: 'write',
+    orgScoped: false,
+    platformOnly: true,
+    summary:
+      "Give a key its own rate limit in requests per minute, or pass null to return it to the service default (RATE_LIMIT_PER_MINUTE). Platform keys only: a limit an organization could raise for itself would protect nothing. Applies from the key's next request.",
+    params: z.strictObject({ key_id: Id, per_minute: z.number().int().min(1).max(1_000_000).nullable() }),
+    result: z.object({ id: Id, per_minute: z.number().int().nullable(), effective_per_minute: z.number().int() }),
+    async handler(ctx) {
+      await setApiKeyRateLimit(ctx.write, ctx.command, { keyId: ctx.params.key_id, perMinute: ctx.params.per_minute })
+      return {
+        id: ctx.params.key_id,
+        per_minute: ctx.params.per_minute,
+        effective_per_minute: ctx.params.per_minute ?? ctx.settings.rateLimits.defaultPerMinute,
+      }
     },
   }),
 ]

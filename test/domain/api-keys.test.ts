@@ -115,9 +115,9 @@ t.test('CreateApiKey', async (t) => {
   )
 
   t.test('the folded state is the key as created', async (t) => {
-    t.strictSame(fold(apiKey, [keyCreated()]), { exists: true, orgId: ORG, revoked: false })
-    t.strictSame(fold(apiKey, [keyCreated({ org_id: null })]), { exists: true, orgId: null, revoked: false })
-    t.strictSame(fold(apiKey, [keyCreated(), keyRevoked]), { exists: true, orgId: ORG, revoked: true })
+    t.strictSame(fold(apiKey, [keyCreated()]), { exists: true, orgId: ORG, revoked: false, rateLimitPerMinute: null })
+    t.strictSame(fold(apiKey, [keyCreated({ org_id: null })]), { exists: true, orgId: null, revoked: false, rateLimitPerMinute: null })
+    t.strictSame(fold(apiKey, [keyCreated(), keyRevoked]), { exists: true, orgId: ORG, revoked: true, rateLimitPerMinute: null })
   })
 })
 
@@ -152,6 +152,29 @@ t.test('RevokeApiKey', async (t) => {
 
   t.test('a missing key is not_found for the platform too', async (t) => {
     given().when(revoke(null)).thenThrows(t, 'not_found', { detail: `api_key ${KEY} not found` })
+  })
+})
+
+t.test('SetApiKeyRateLimit', async (t) => {
+  const setLimit = (per_minute: number | null): ApiKeyCommand => ({ type: 'SetApiKeyRateLimit', key_id: KEY, per_minute })
+  const limitSet = (per_minute: number | null): ApiKeyEvent => ({ type: 'ApiKeyRateLimitSet', data: { key_id: KEY, per_minute } })
+
+  t.test('sets, changes and clears the limit; the state remembers it', async (t) => {
+    given(keyCreated()).when(setLimit(120)).then(t, [limitSet(120)])
+    given(keyCreated(), limitSet(120)).when(setLimit(30)).then(t, [limitSet(30)])
+    given(keyCreated(), limitSet(120)).when(setLimit(null)).then(t, [limitSet(null)])
+    t.equal(fold(apiKey, [keyCreated(), limitSet(120)]).rateLimitPerMinute, 120)
+    t.equal(fold(apiKey, [keyCreated(), limitSet(120), limitSet(null)]).rateLimitPerMinute, null)
+  })
+
+  t.test('the same limit again changes nothing', async (t) => {
+    given(keyCreated(), limitSet(120)).when(setLimit(120)).thenNothingHappens(t)
+    given(keyCreated()).when(setLimit(null)).thenNothingHappens(t)
+  })
+
+  t.test('a missing key is not_found; a revoked one cannot be changed', async (t) => {
+    given().when(setLimit(10)).thenThrows(t, 'not_found', { detail: `api_key ${KEY} not found` })
+    given(keyCreated(), keyRevoked).when(setLimit(10)).thenThrows(t, 'api_key_revoked')
   })
 })
 

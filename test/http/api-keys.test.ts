@@ -10,7 +10,7 @@ import { eventCount, expectError, orgWithKey, withoutIds } from './helpers.js'
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex')
 const KEY = /^rrk_[A-Za-z0-9_-]{43}$/
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-const LISTED_FIELDS = ['created_at', 'created_by_user_id', 'id', 'key_hint', 'name', 'notes', 'org_id', 'revoked_at', 'scopes']
+const LISTED_FIELDS = ['created_at', 'created_by_user_id', 'id', 'key_hint', 'name', 'notes', 'org_id', 'rate_limit_per_minute', 'revoked_at', 'scopes']
 
 t.test('create_api_key returns the plaintext once; list_api_keys never returns keys or hashes', async (t) => {
   const ts = await startTestSystem(t)
@@ -58,6 +58,7 @@ t.test('create_api_key returns the plaintext once; list_api_keys never returns k
         created_by_user_id: 7,
         created_at: '',
         revoked_at: null,
+        rate_limit_per_minute: null,
       },
       {
         id: readOnly.id,
@@ -69,6 +70,7 @@ t.test('create_api_key returns the plaintext once; list_api_keys never returns k
         created_by_user_id: null,
         created_at: '',
         revoked_at: null,
+        rate_limit_per_minute: null,
       },
     ],
   )

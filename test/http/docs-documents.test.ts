@@ -12,6 +12,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { PUBLIC_EVENTS } from '../../domain/api-platform/public-events.js'
+import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import { ERRORS } from '../../read-api/errors.js'
 import { paramDocs } from '../../read-api/docs/schema.js'
 import { startTestSystem } from '../support/system.js'
@@ -72,6 +73,8 @@ t.test('capabilities needs credentials and describes what this key may call', as
   t.same(body.webhook_events.map((e: any) => e.name), PUBLIC_EVENTS.map((e) => e.name))
   t.equal(body.limits.body_limit_bytes, 1024 * 1024)
   t.equal(body.limits.idempotency_key_max_length, 200)
+  t.equal(body.limits.rate_limit.default_per_minute, 1_000_000, 'the configured default rate limit')
+  t.equal(body.sandbox, null, 'no sandbox hosted: no key published')
   t.equal(body.documents.openapi, `${BASE}/api/v1/openapi.json`)
 })
 
@@ -140,6 +143,15 @@ t.test('the webhook verification examples verify real signatures (node and pytho
   t.equal(python.error, undefined, 'python3 runs (it is required on this machine and on CI)')
   t.equal(python.status, 0, `python exits 0: ${python.stderr}`)
   t.same(JSON.parse(python.stdout || 'null'), cases.map(([, , , expected]) => expected), 'python: every case')
+})
+
+t.test('a deployment hosting the sandbox publishes its read-only key', async (t) => {
+  const hosting = await appWith(t, ts, registryWith(), { baseUrl: BASE, sandbox: true })
+  t.match((await hosting.inject({ url: '/llms.txt' })).body, `\`${SANDBOX_KEY}\``)
+  t.match((await hosting.inject({ url: '/developers.md' })).body, `**Sandbox.** Try every read method without an account with the published read-only key \`${SANDBOX_KEY}\``)
+  const capabilities = (await hosting.inject({ url: '/api/v1/capabilities', headers: bearer(ts.platformKey) })).json()
+  t.equal(capabilities.sandbox.key, SANDBOX_KEY)
+  t.notMatch((await get('/llms.txt')).body, SANDBOX_KEY, 'and one that does not, does not')
 })
 
 t.test('security.txt (RFC 9116)', async (t) => {

@@ -31,7 +31,7 @@ export async function appWith(t: Teardown, ts: TestSystem, registry: RpcRegistry
     readYourWritesTimeoutMs: 5000,
     eventStoreKind: 'postgres',
     db: ts.system.database.db,
-    settings: { aeo: DEFAULT_AEO_SETTINGS },
+    settings: { aeo: DEFAULT_AEO_SETTINGS, rateLimits: { defaultPerMinute: 1_000_000 } },
     ...(publicDocs ? { publicDocs } : {}),
   })
   t.teardown(() => app.close())

@@ -30,6 +30,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     writesEnabled: undefined,
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
     sandbox: { enabled: false, resetIntervalHours: 24 },
+    rateLimits: { defaultPerMinute: 600 },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -50,6 +51,7 @@ t.test('every setting is read and typed', async (t) => {
     PLATFORM_KEY: KEY,
     READ_YOUR_WRITES_TIMEOUT_MS: '250',
     BODY_LIMIT_BYTES: '2048',
+    RATE_LIMIT_PER_MINUTE: '120',
   })
   t.same(config, {
     port: 9090,
@@ -68,6 +70,7 @@ t.test('every setting is read and typed', async (t) => {
     writesEnabled: undefined,
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
     sandbox: { enabled: false, resetIntervalHours: 24 },
+    rateLimits: { defaultPerMinute: 120 },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
@@ -146,6 +149,7 @@ t.test('empty strings count as unset', async (t) => {
       'PLATFORM_KEY',
       'READ_YOUR_WRITES_TIMEOUT_MS',
       'BODY_LIMIT_BYTES',
+      'RATE_LIMIT_PER_MINUTE',
     ].map((name) => [name, '']),
   )
   t.same(loadConfig(empty), loadConfig({}), 'all empty equals none set')
@@ -189,6 +193,9 @@ t.test('invalid values are rejected with a ConfigError naming the variable', asy
     ['READ_YOUR_WRITES_TIMEOUT_MS', 'soon'],
     ['BODY_LIMIT_BYTES', '10'],
     ['BODY_LIMIT_BYTES', String(200 * 1024 * 1024)],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['RATE_LIMIT_PER_MINUTE', '2000000'],
+    ['RATE_LIMIT_PER_MINUTE', 'many'],
   ]
   for (const [name, value] of bad) {
     const label = `${name}=${JSON.stringify(value)}`

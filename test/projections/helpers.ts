@@ -214,6 +214,11 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await call('revoke_api_key', { key_id: spareA.id }, keyA)
   await call('revoke_api_key', { key_id: spareA.id }, keyA) // twice: harmless
   await call('revoke_api_key', { key_id: platformSpare.id })
+  // Per-key rate limits: set, cleared and set again (in a batch the last value wins).
+  const keyBId = (await call<{ id: number }[]>('list_api_keys', { org_id: orgB }))[0]!.id
+  await call('set_api_key_rate_limit', { key_id: keyBId, per_minute: 1200 })
+  await call('set_api_key_rate_limit', { key_id: keyBId, per_minute: null })
+  await call('set_api_key_rate_limit', { key_id: keyBId, per_minute: 900 })
 
   const plumbers = await call<number>(
     'add_client',

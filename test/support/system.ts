@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import pino from 'pino'
 import type { AeoSettings } from '../../commands/aeo/settings.js'
 import type { AeoProcessorSettings } from '../../processors/aeo/settings.js'
+import type { RateLimitSettings } from '../../read-api/platform/rate-limit.js'
 import { mintPlatformKey } from '../../commands/platform.js'
 import { openSystem, type System } from '../../ops/system.js'
 import { createTestDatabase, type TestDatabase } from './database.js'
@@ -31,6 +32,11 @@ export interface TestSystemOptions {
   readonly runProcessors?: boolean
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
+  /**
+   * Rate limits; by default so high that no test meets them by accident (the rate-limit tests set small
+   * ones).
+   */
+  readonly rateLimits?: RateLimitSettings
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -43,6 +49,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.aeo ? { aeo: options.aeo } : {}),
     ...(options.aeoProcessors ? { aeoProcessors: options.aeoProcessors } : {}),
+    rateLimits: options.rateLimits ?? { defaultPerMinute: 1_000_000 },
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()

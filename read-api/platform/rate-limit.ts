@@ -1,0 +1,177 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql, type Kysely } from 'kysely'
+import type { ReadDb } from '../../projections/tables.js'
+import { callerOf } from '../auth/request-caller.js'
+import type { Caller } from '../caller.js'
+import { ApiError } from '../errors.js'
+import type { RpcRegistry } from '../registry.js'
+
+/** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
+export interface RateLimitSettings {
+  /** Requests per minute for a key without a limit of its own, and for each client address without a key. */
+  readonly defaultPerMinute: number
+  /** The clock windows are cut from, in epoch milliseconds (tests pin it); the system clock by default. */
+  readonly now?: () => number
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = { defaultPerMinute: 600 }
+
+export interface RateLimitDeps {
+  /** The public schema, where the shared counters live. */
+  readonly db: Kysely<any>
+  readonly read: ReadDb
+  readonly registry: RpcRegistry
+  readonly rateLimits: RateLimitSettings
+}
+
+/** Where a request stands in its window: what the X-RateLimit-* headers say. */
+interface Standing {
+  readonly limit: number
+  readonly remaining: number
+  /** Seconds until the window resets (also Retry-After on a 429). */
+  readonly resetSeconds: number
+}
+
+const WINDOW_MS = 60_000
+/** Usage rows are kept a little longer than get_org_usage can ask for (366 days). */
+const USAGE_RETENTION_DAYS = 400
+
+/** /api/v1 and everything under it: the spec puts the headers on every /api/v1 response. */
+export function isApiV1(url: string): boolean {
+  return url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?')
+}
+
+/**
+ * What a call is metered as: the RPC name for a registered method (an unknown name is one bucket, so a caller
+ * cannot mint usage rows by inventing names), otherwise the HTTP method and route pattern.
+ */
+export function meteredMethod(request: FastifyRequest, registry: RpcRegistry): string {
+  const route = request.routeOptions.url
+  if (route === '/api/v1/rpc/:method') {
+    const name = (request.params as { method?: string }).method ?? ''
+    return registry.get(name) ? name : '(unknown method)'
+  }
+  return route ? `${request.method} ${route}` : '(no route)'
+}
+
+/** The UTC day of an instant, as PostgreSQL's date input takes it. */
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+/**
+ * Counts the request against its bucket's current minute and, for an authenticated call that is let through,
+ * against its organization's usage; sweeps old windows when asked. One statement, so one round trip per
+ * request. Returns the bucket's count in this window, this request included.
+ *
+ * The statement commits with synchronous_commit off: every request of a busy key updates the same row, and
+ * holding that row lock through a WAL flush would serialize the key's requests on disk latency. A crash can
+ * lose the last fraction of a second of counts, which a rate limit and a usage meter can afford.
+ */
+async function count(
+  db: Kysely<any>,
+  input: {
+    bucket: string
+    minute: number
+    limit: number
+    usage: { day: string; actorKind: string; actorId: string; orgId: number | null; method: string } | null
+    sweep: { day: string } | null
+  },
+): Promise<number> {
+  const u = input.usage
+  const result = await sql<{ count: number }>`
+    with async_commit as (select set_config('synchronous_commit', 'off', true)),
+    hit as (
+      insert into rate_limit_windows (bucket, window_minute, count) values (${input.bucket}, ${input.minute}::bigint, 1)
+      on conflict (bucket, window_minute) do update set count = rate_limit_windows.count + 1
+      returning count
+    ),
+    metered as (
+      insert into api_usage_daily (day, actor_kind, actor_id, org_id, method, calls)
+      select ${u?.day ?? null}::date, ${u?.actorKind ?? null}, ${u?.actorId ?? null}, ${u?.orgId ?? null}::bigint, ${u?.method ?? null}, 1
+      from hit where ${u !== null} and hit.count <= ${input.limit}
+      on conflict (day, actor_kind, actor_id, method) do update set calls = api_usage_daily.calls + 1
+    ),
+    swept_windows as (
+      delete from rate_limit_windows where ${input.sweep !== null} and window_minute < ${input.minute - 1}::bigint
+    ),
+    swept_usage as (
+      delete from api_usage_daily where ${input.sweep !== null} and day < ${input.sweep?.day ?? null}::date - ${USAGE_RETENTION_DAYS}::int
+    )
+    select hit.count from hit, async_commit`.execute(db)
+  return result.rows[0]!.count
+}
+
+/**
+ * Rate limits and usage metering for every /api/v1 request, in one onRequest hook: the request is counted
+ * against its key's (or, without a valid key, its client address's) per-minute window in PostgreSQL, so
+ * every API process counts against the same limit. Over the limit it answers 429 rate_limited with
+ * Retry-After; every /api/v1 response, errors included, carries X-RateLimit-Limit, X-RateLimit-Remaining and
+ * X-RateLimit-Reset (seconds until the window resets). Health is counted like any other call (by address when
+ * it carries no key): it reads the database, and a probe every few seconds is far below any sane limit.
+ *
+ * If the counter cannot be written (the database is down), the request goes on uncounted and without the
+ * headers: the limiter must not turn a database hiccup into an outage of its own, and health must still be
+ * able to say "unavailable".
+ */
+export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): void {
+  const standings = new WeakMap<FastifyRequest, Standing>()
+  const now = deps.rateLimits.now ?? Date.now
+  // Old windows are swept by the first request this process sees in each new minute, inside that request's
+  // own statement: no timer and no extra round trip.
+  let sweptMinute = -1
+
+  app.addHook('onRequest', async (request) => {
+    if (!isApiV1(request.url)) return
+    let caller: Caller | null = null
+    try {
+      caller = await callerOf(request, deps.read)
+    } catch {
+      // Not authenticated: limited by address here; the route answers 401 if it needs a caller.
+    }
+    const at = now()
+    const minute = Math.floor(at / WINDOW_MS)
+    const limit = caller?.rateLimitPerMinute ?? deps.rateLimits.defaultPerMinute
+    const sweep = minute !== sweptMinute
+    sweptMinute = minute
+    let used: number
+    try {
+      used = await count(deps.db, {
+        bucket: caller ? `${caller.actor.kind}:${caller.actor.id}` : `ip:${request.ip}`,
+        minute,
+        limit,
+        usage: caller
+          ? {
+              day: utcDay(at),
+              actorKind: caller.actor.kind,
+              actorId: String(caller.actor.id),
+              orgId: caller.orgId,
+              method: meteredMethod(request, deps.registry),
+            }
+          : null,
+        sweep: sweep ? { day: utcDay(at) } : null,
+      })
+    } catch (error) {
+      if (sweep) sweptMinute = -1
+      request.log.warn({ err: error }, 'rate limit counter unavailable; request not counted')
+      return
+    }
+    const resetSeconds = Math.max(1, Math.ceil(((minute + 1) * WINDOW_MS - at) / 1000))
+    standings.set(request, { limit, remaining: Math.max(0, limit - used), resetSeconds })
+    if (used > limit) {
+      throw new ApiError(
+        'rate_limited',
+        `${caller ? 'this key' : 'this address'} is limited to ${limit} requests per minute; the window resets in ${resetSeconds} s`,
+      )
+    }
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const standing = standings.get(request)
+    if (standing) {
+      reply.header('X-RateLimit-Limit', standing.limit)
+      reply.header('X-RateLimit-Remaining', standing.remaining)
+      reply.header('X-RateLimit-Reset', standing.resetSeconds)
+      if (reply.statusCode === 429) reply.header('Retry-After', standing.resetSeconds)
+    }
+    return payload
+  })
+}
