@@ -4,12 +4,14 @@ import type { Logger } from 'pino'
 import { registerPublicDocs } from './docs/routes.js'
 import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
+import { dbRoutes } from './routes/db.js'
 import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
+import { sdkRoutes } from './sdk/routes.js'
 import { API_VERSION } from './version.js'
 
 export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, WritesSwitchDeps {
@@ -88,6 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => healthRoutes(scope, deps))
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))
+  await app.register(async (scope) => dbRoutes(scope, deps))
+  await app.register(async (scope) => sdkRoutes(scope, deps))
   await registerPublicDocs(app, deps)
   return app
 }

@@ -70,6 +70,25 @@ export const ERRORS = {
     message: 'The month has no AI Visibility captures',
     hint: 'get_aeo_months lists the months with captures; file a report for one of them',
   },
+  // API platform: table read (GET /api/v1/db/<table>, read-api/routes/db.ts) and the Python SDK (GET /sdk/).
+  db_table_not_allowed: {
+    status: 404,
+    message: 'The table is not readable through /api/v1/db',
+    hint: 'GET /api/v1/db lists the readable tables and their columns',
+  },
+  db_column_unknown: { status: 400, message: 'The table has no readable column of that name', hint: 'GET /api/v1/db lists each table\'s columns' },
+  db_column_forbidden: { status: 403, message: 'The column is withheld from table reads', hint: 'detail says why and which RPC reads it instead' },
+  db_filter_invalid: {
+    status: 400,
+    message: 'A where_ filter value does not fit its column',
+    hint: 'Ids and integers are digits, booleans true or false, times ISO 8601 with offset; null matches empty nullable columns',
+  },
+  db_query_invalid: {
+    status: 400,
+    message: 'The table read parameters are invalid',
+    hint: 'Use where_<column>=<value> (once per column), limit (1 to 500), offset and, with a platform key, org_id',
+  },
+  sdk_archive_not_found: { status: 404, message: 'No such SDK archive', hint: 'GET /sdk/ lists the archives' },
   // API platform: idempotency and writes switch (read-api/platform/idempotency.ts, writes-switch.ts)
   idempotency_key_invalid: {
     status: 400,

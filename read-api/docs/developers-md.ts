@@ -119,6 +119,9 @@ export function developersMd(ctx: DocsContext): string {
     `- **Pagination**: methods marked *paginated* accept \`limit\` (1 to the method's maximum, at most ${limits.pagination.max_limit}) and \`offset\` (rows to skip, in the method's order). A \`limit\` over the maximum is refused with 400 \`validation_failed\` naming it, never silently clamped. Other methods return the full set.`,
     '- Every `/api/v1` response carries `X-Service-API-Version`, `X-Request-Id` and the rate-limit headers `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (seconds until the per-minute window resets); over the limit, 429 `rate_limited` with `Retry-After`.',
     '',
+    `- **Python SDK**: \`pip install ${base}/sdk/rankrelay-latest.tar.gz\` (index at \`${base}/sdk/\`): one typed method per RPC, job polling and webhook verification, standard library only.`,
+    `- **Table reads**: \`GET ${base}/api/v1/db/<table>?where_<column>=<value>&limit=&offset=\` reads an allowed read-model table with equality filters, scoped to your organization; \`GET ${base}/api/v1/db\` lists the tables.`,
+    '',
     '## Workflows',
     '',
   ]

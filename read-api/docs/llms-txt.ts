@@ -25,6 +25,7 @@ export function llmsTxt(ctx: DocsContext): string {
     `- [OpenAPI 3.1](${ctx.baseUrl}/api/v1/openapi.json): machine-readable, with x-workflows`,
     `- [Capabilities](${ctx.baseUrl}/api/v1/capabilities): what your key may call (needs auth)`,
     `- [Changelog](${ctx.baseUrl}/changelog.md): additions and deprecations with sunset dates`,
+    `- [Python SDK](${ctx.baseUrl}/sdk/): \`pip install ${ctx.baseUrl}/sdk/rankrelay-latest.tar.gz\` (standard library only)`,
     '',
     '## Workflows',
     '',

@@ -195,6 +195,17 @@ function restOperations(): RestOperation[] {
     },
     {
       method: 'get',
+      path: '/api/v1/db',
+      route: '/api/v1/db',
+      tag: 'db',
+      operation: {
+        operationId: 'list_tables',
+        summary: 'The readable tables, their columns, order and scoping',
+        responses: { '200': { description: 'The allow-list.', content: json({ type: 'object' }) } },
+      },
+    },
+    {
+      method: 'get',
       path: '/api/v1/db/{table}',
       route: '/api/v1/db/:table',
       tag: 'db',
@@ -208,7 +219,16 @@ function restOperations(): RestOperation[] {
           { name: 'limit', in: 'query', required: false, description: 'Rows per page', schema: { type: 'integer', minimum: 1 } },
           { name: 'offset', in: 'query', required: false, description: 'Rows to skip', schema: { type: 'integer', minimum: 0 } },
         ],
-        responses: { '200': { description: 'The rows.', content: json({ type: 'object', properties: { rows: { type: 'array', items: { type: 'object' } } } }) } },
+        responses: {
+          '200': {
+            description: 'The rows, in primary-key order; next_offset when more follow.',
+            content: json({
+              type: 'object',
+              properties: { rows: { type: 'array', items: { type: 'object' } }, limit: { type: 'integer' }, offset: { type: 'integer' }, next_offset: { type: 'integer' } },
+              required: ['rows', 'limit', 'offset'],
+            }),
+          },
+        },
       },
     },
     {
@@ -382,6 +402,32 @@ function metaOperations(): RestOperation[] {
     text('llms_full_txt', '/llms-full.txt', 'The full API guide (same text as /developers.md)', 'text/plain'),
     text('changelog_md', '/changelog.md', 'Changelog: additive changes and deprecations with sunset dates', 'text/markdown'),
     text('security_txt', '/.well-known/security.txt', 'Vulnerability-disclosure contact (RFC 9116)', 'text/plain'),
+    {
+      method: 'get',
+      path: '/sdk',
+      route: '/sdk',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'sdk_index',
+        summary: 'The Python SDK: version, archives and install command (also at /sdk/)',
+        responses: { '200': { description: 'The SDK index.', content: json({ type: 'object', properties: { version: { type: 'string' }, archives: { type: 'array', items: { type: 'object' } } } }) } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/sdk/{archive}',
+      route: '/sdk/:archive',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'sdk_archive',
+        summary: 'The Python SDK source archive (pip install <url>)',
+        description: 'Generated from the registry: a typed client for every RPC, job polling and webhook signature verification, standard library only. rankrelay-latest.tar.gz is a stable alias.',
+        parameters: [{ name: 'archive', in: 'path', required: true, description: 'rankrelay-<version>.tar.gz or rankrelay-latest.tar.gz', schema: { type: 'string' } }],
+        responses: { '200': { description: 'The archive.', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } } },
+      },
+    },
   ]
 }
 

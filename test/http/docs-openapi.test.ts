@@ -107,6 +107,7 @@ t.test('specified REST paths: served ones plain, the rest marked not yet served'
   for (const path of ['/api/v1/jobs', '/api/v1/jobs/{job_id}', '/api/v1/exports/{org_id}/{filename}', '/api/v1/mcp', '/oauth/token', '/api/v1/db/{table}']) {
     t.ok(doc.paths[path], `${path} is documented`)
   }
+  for (const path of ['/sdk/{archive}', '/api/v1/db']) t.equal(Object.values<any>(doc.paths[path])[0]['x-available'], undefined, `${path} is served`)
   const files = doc.paths['/api/v1/files/{path}'].get
   t.equal(files['x-available'], undefined, 'files are served: not marked')
   const jobs = doc.paths['/api/v1/jobs'].post
