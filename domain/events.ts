@@ -4,6 +4,7 @@ import { aeoQuestionEventSchemas } from './aeo/questions/events.js'
 import { aeoReportEventSchemas } from './aeo/reports/events.js'
 import { aeoAgentEventSchemas, aeoCadenceEventSchemas, aeoRunEventSchemas } from './aeo/runs/events.js'
 import { aeoTrackerEventSchemas } from './aeo/tracker/events.js'
+import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
@@ -28,6 +29,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...aeoCaptureEventSchemas,
   ...aeoTrackerEventSchemas,
   ...aeoReportEventSchemas,
+  ...apiPlatformEventSchemas,
   ...sandboxEventSchemas,
 }
 

@@ -54,6 +54,7 @@ const Env = z.object({
   GEMINI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.url().optional(),
   GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
+  SECURITY_CONTACT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'expected mailto:address or an https:// URL').optional(),
   // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
   SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
@@ -75,6 +76,8 @@ export interface Config {
   readonly bodyLimit: number
   readonly aeo: AeoSettings
   readonly aeoProcessors: AeoProcessorSettings
+  /** security.txt Contact (RFC 9116); default mailto:security@<BASE_URL host>. */
+  readonly securityContact: string | undefined
   /** WRITES_ENABLED: the writes switch's initial value; undefined when not set (writes start enabled). */
   readonly writesEnabled: boolean | undefined
   readonly idempotency: IdempotencySettings
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentPollMs: e.AEO_AGENT_POLL_MS,
       agentConcurrency: e.AEO_AGENT_CONCURRENCY,
     },
+    securityContact: e.SECURITY_CONTACT,
     writesEnabled: e.WRITES_ENABLED,
     idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },

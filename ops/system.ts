@@ -16,6 +16,7 @@ import { ProjectionWatermark } from '../projections/watermark.js'
 import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
+import type { PublicDocsSettings } from '../read-api/docs/context.js'
 import { openPool, type Database } from './postgres.js'
 import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
@@ -35,6 +36,7 @@ export interface SystemOptions {
   readonly onRebuildProgress?: (progress: RebuildProgress) => void
   readonly aeo?: AeoSettings
   readonly aeoProcessors?: AeoProcessorSettings
+  readonly publicDocs?: PublicDocsSettings
   /** WRITES_ENABLED and the idempotency settings (API platform); defaults when absent. */
   readonly writesEnabled?: boolean | undefined
   readonly idempotency?: IdempotencySettings
@@ -130,6 +132,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
           settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS },
+          ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,
         }),

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { registerPublicDocs } from './docs/routes.js'
+import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
 import { dbRoutes } from './routes/db.js'
 import { installRateLimits } from './platform/rate-limit.js'
@@ -16,6 +18,8 @@ export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, Writ
   readonly logger: Logger
   /** Largest accepted request body, in bytes. */
   readonly bodyLimit: number
+  /** Where the public documents say the service is, and its security contact. */
+  readonly publicDocs?: PublicDocsSettings
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -88,5 +92,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => fileRoutes(scope, deps))
   await app.register(async (scope) => dbRoutes(scope, deps))
   await app.register(async (scope) => sdkRoutes(scope, deps))
+  await registerPublicDocs(app, deps)
   return app
 }

@@ -66,6 +66,7 @@ export const DB_TABLES: Readonly<Record<string, TableSpec>> = {
       created_by_user_id: { type: 'id', nullable: true },
       created_at: { type: 'timestamp' },
       revoked_at: { type: 'timestamp', nullable: true },
+      rate_limit_per_minute: { type: 'int', nullable: true },
     },
     withheld: { key_hash: 'a credential digest is never readable' },
     orderBy: ['id'],

@@ -30,6 +30,8 @@ export interface RpcContext<TParams> {
    * read calls it first; the edge calls it anyway before answering any write.
    */
   readonly settle: () => Promise<void>
+  /** A paginated method's validated `limit` and `offset`; null for a method that is not paginated. */
+  readonly page: Page | null
 }
 
 /** Operator settings handlers need (from ops/config.ts). */
@@ -64,7 +66,43 @@ export interface RpcDefinition<TParams extends z.ZodObject = z.ZodObject, TResul
   readonly params: TParams
   readonly result: TResult
   readonly handler: (context: RpcContext<z.infer<TParams>>) => Promise<z.infer<TResult>>
+  /**
+   * Retiring the method (spec Versioning 4): every call answers Deprecation, Sunset and Link headers, the
+   * documents mark it, and an api.deprecation event is recorded once, 60 days before the sunset.
+   */
+  readonly deprecated?: Deprecation
+  /**
+   * A list method: the registry adds optional `limit` (1..maxLimit, default defaultLimit) and `offset`
+   * parameters, like org_id, and hands them to the handler as `ctx.page`. Over maxLimit is a 400 naming it.
+   */
+  readonly paginated?: Pagination
 }
+
+export interface Deprecation {
+  /** The day the method may be removed (YYYY-MM-DD, 00:00 UTC): the Sunset header. */
+  readonly sunset: string
+  /** The method to use instead. */
+  readonly replacement?: string
+  /** When it was deprecated (YYYY-MM-DD); the Deprecation header's date. Default: 60 days before sunset. */
+  readonly since?: string
+}
+
+export interface Pagination {
+  readonly maxLimit: number
+  /** Default DEFAULT_PAGE_LIMIT, or maxLimit when that is smaller. */
+  readonly defaultLimit?: number
+}
+
+export interface Page {
+  readonly limit: number
+  readonly offset: number
+}
+
+/** No method pages more than this many rows at once, whatever it declares. */
+export const MAX_PAGE_LIMIT = 1000
+export const DEFAULT_PAGE_LIMIT = 100
+/** Offsets beyond this are refused: deep offset paging is a full scan; narrow the filter instead. */
+export const MAX_PAGE_OFFSET = 1_000_000
 
 /** Declares an RPC. Everything else (route, auth, validation, documents) is derived from the declaration. */
 export function rpc<TParams extends z.ZodObject, TResult extends z.ZodType>(
@@ -78,11 +116,61 @@ export type AnyRpc = RpcDefinition<z.ZodObject, z.ZodType>
 /** A declaration and the schema its request body is validated with. */
 export interface RegisteredRpc {
   readonly definition: AnyRpc
-  /** `params`, plus `org_id` (an id, or null for "none") when the method is org-scoped. */
+  /** `params`, plus `limit`/`offset` when paginated and `org_id` (an id, or null for "none") when org-scoped. */
   readonly input: z.ZodType
 }
 
 const OrgIdParam = Id.nullable().optional()
+
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
+
+export const defaultLimitOf = (pagination: Pagination): number => pagination.defaultLimit ?? Math.min(DEFAULT_PAGE_LIMIT, pagination.maxLimit)
+
+/** The limit/offset parameters a paginated method gets (one place, so every list pages the same way). */
+export function pageParams(pagination: Pagination) {
+  const defaultLimit = defaultLimitOf(pagination)
+  return {
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(pagination.maxLimit, { message: `at most ${pagination.maxLimit} rows per page` })
+      .default(defaultLimit)
+      .describe(`Rows per page: 1 to ${pagination.maxLimit}, default ${defaultLimit}`),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_PAGE_OFFSET, { message: `at most ${MAX_PAGE_OFFSET}` })
+      .default(0)
+      .describe('Rows to skip, in the method\'s order (default 0)'),
+  }
+}
+
+/** The page a paginated method was asked for (validated input); null for other methods. */
+export function pageOf(definition: AnyRpc, params: Record<string, unknown>): Page | null {
+  if (!definition.paginated) return null
+  return { limit: params.limit as number, offset: params.offset as number }
+}
+
+function checkDeclaration(definition: AnyRpc): void {
+  const name = definition.name
+  if (definition.paginated) {
+    const { maxLimit, defaultLimit } = definition.paginated
+    if (!Number.isInteger(maxLimit) || maxLimit < 1 || maxLimit > MAX_PAGE_LIMIT) throw new Error(`RPC ${name}: maxLimit must be 1..${MAX_PAGE_LIMIT}`)
+    if (defaultLimit !== undefined && (!Number.isInteger(defaultLimit) || defaultLimit < 1 || defaultLimit > maxLimit)) {
+      throw new Error(`RPC ${name}: defaultLimit must be 1..maxLimit`)
+    }
+    for (const key of ['limit', 'offset']) {
+      if (key in definition.params.shape) throw new Error(`RPC ${name} declares ${key} itself; set paginated`)
+    }
+  }
+  if (definition.deprecated) {
+    const { sunset, since, replacement } = definition.deprecated
+    if (!DATE.test(sunset) || (since !== undefined && !DATE.test(since))) throw new Error(`RPC ${name}: deprecation dates are YYYY-MM-DD`)
+    if (replacement === name) throw new Error(`RPC ${name} cannot replace itself`)
+  }
+}
 
 /** The registry: deny by default, so only what is listed here can be called. */
 export class RpcRegistry {
@@ -92,8 +180,15 @@ export class RpcRegistry {
     for (const definition of definitions) {
       if (this.#byName.has(definition.name)) throw new Error(`RPC ${definition.name} is declared twice`)
       if ('org_id' in definition.params.shape) throw new Error(`RPC ${definition.name} declares org_id itself; set orgScoped`)
-      const input = definition.orgScoped ? definition.params.extend({ org_id: OrgIdParam }) : definition.params
+      checkDeclaration(definition)
+      let input: z.ZodObject = definition.params
+      if (definition.paginated) input = input.extend(pageParams(definition.paginated))
+      if (definition.orgScoped) input = input.extend({ org_id: OrgIdParam })
       this.#byName.set(definition.name, { definition, input })
+    }
+    for (const { definition } of this.#byName.values()) {
+      const replacement = definition.deprecated?.replacement
+      if (replacement !== undefined && !this.#byName.has(replacement)) throw new Error(`RPC ${definition.name}: replacement ${replacement} is not registered`)
     }
   }
 

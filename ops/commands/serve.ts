@@ -42,6 +42,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
     onRebuildProgress: (p) => log.info(p, 'rebuilding read models'),
     aeo: config.aeo,
     aeoProcessors: config.aeoProcessors,
+    publicDocs: { baseUrl: config.baseUrlGiven ? config.baseUrl : undefined, securityContact: config.securityContact, sandbox: config.sandbox.enabled },
     writesEnabled: config.writesEnabled,
     idempotency: config.idempotency,
     sandbox: config.sandbox,

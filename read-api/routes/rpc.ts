@@ -10,7 +10,7 @@ import { requireScope, resolveOrg } from '../caller.js'
 import { requireSandboxAllows } from '../platform/sandbox.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
 import { requireWritesEnabled } from '../platform/writes-switch.js'
-import type { RpcRegistry, ServiceSettings } from '../registry.js'
+import { pageOf, type RpcRegistry, type ServiceSettings } from '../registry.js'
 
 export interface RpcRouteDeps {
   readonly registry: RpcRegistry
@@ -86,6 +86,7 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
       db: deps.db,
       settings: deps.settings,
       settle,
+      page: pageOf(definition, params),
     })
     if (definition.readYourWrites !== false) await settle()
     else if (store.lastAppended !== null && readYourWrites === undefined) readYourWrites = 'skipped'

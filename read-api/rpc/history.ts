@@ -4,7 +4,7 @@ import { clientStream } from '../../domain/clients/client.js'
 import { NotFoundError } from '../../domain/shared/errors.js'
 import { Id } from '../../domain/shared/values.js'
 import { requireOrgId } from '../caller.js'
-import { rpc } from '../registry.js'
+import { rpc, type Page } from '../registry.js'
 
 const domain = 'history'
 
@@ -57,7 +57,10 @@ function clientEntityOf(type: string): 'client' | 'service' | 'location' | 'sett
   return 'client'
 }
 
-const Limit = z.number().int().min(1).max(1000)
+/** The page's slice of a list built in memory (the log's history of one stream is bounded). */
+function pageSlice<T>(items: readonly T[], page: Page | null): T[] {
+  return page ? items.slice(page.offset, page.offset + page.limit) : [...items]
+}
 
 export const historyRpcs = [
   rpc({
@@ -66,12 +69,13 @@ export const historyRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "An entity's full history from the event log, newest first: every change with its actor and time.",
-    params: z.strictObject({ entity_type: z.enum(ENTITY_TYPES), entity_id: Id, limit: Limit.default(50) }),
+    params: z.strictObject({ entity_type: z.enum(ENTITY_TYPES), entity_id: Id }),
+    paginated: { maxLimit: 1000, defaultLimit: 50 },
     result: z.array(HistoryEntry),
     async handler(ctx) {
-      const { entity_type, entity_id, limit } = ctx.params
+      const { entity_type, entity_id } = ctx.params
       const events = await visibleHistory(ctx.store, `${entity_type}-${entity_id}`, ctx.orgId, () => new NotFoundError(entity_type, entity_id))
-      return events.slice(0, limit).map(toEntry)
+      return pageSlice(events, ctx.page).map(toEntry)
     },
   }),
   rpc({
@@ -82,17 +86,17 @@ export const historyRpcs = [
     summary: "A client's changes (the client, its services, locations and settings), newest first; entity_type narrows to one part.",
     params: z.strictObject({
       client_id: Id,
-      limit: Limit.default(50),
       entity_type: z.enum(['client', 'service', 'location', 'setting']).optional(),
     }),
+    paginated: { maxLimit: 1000, defaultLimit: 50 },
     result: z.array(HistoryEntry.extend({ entity_type: z.string() })),
     async handler(ctx) {
-      const { client_id, limit, entity_type } = ctx.params
+      const { client_id, entity_type } = ctx.params
       const events = await visibleHistory(ctx.store, clientStream(client_id), ctx.orgId, () => new NotFoundError('client', client_id))
-      return events
+      const entries = events
         .map((e) => ({ ...toEntry(e), entity_type: clientEntityOf(e.type) }))
         .filter((e) => entity_type === undefined || e.entity_type === entity_type)
-        .slice(0, limit)
+      return pageSlice(entries, ctx.page)
     },
   }),
   rpc({
@@ -105,8 +109,8 @@ export const historyRpcs = [
       days: z.number().int().min(1).max(3660).default(30),
       user_id: Id.optional(),
       client_id: Id.optional(),
-      limit: Limit.default(100),
     }),
+    paginated: { maxLimit: 1000, defaultLimit: 100 },
     result: z.array(
       z.object({
         event_id: z.string(),
@@ -118,7 +122,8 @@ export const historyRpcs = [
       }),
     ),
     async handler(ctx) {
-      const { days, user_id, client_id, limit } = ctx.params
+      const { days, user_id, client_id } = ctx.params
+      const { limit, offset } = ctx.page ?? { limit: 100, offset: 0 }
       const since = new Date(ctx.write.clock().getTime() - days * 86_400_000)
       let query = ctx.read
         .selectFrom('org_activity')
@@ -127,7 +132,7 @@ export const historyRpcs = [
         .where('occurred_at', '>=', since)
       if (user_id !== undefined) query = query.where('actor_kind', '=', 'user').where('actor_id', '=', String(user_id))
       if (client_id !== undefined) query = query.where('client_id', '=', client_id)
-      const rows = await query.orderBy('occurred_at', 'desc').orderBy('stream_revision', 'desc').limit(limit).execute()
+      const rows = await query.orderBy('occurred_at', 'desc').orderBy('stream_revision', 'desc').limit(limit).offset(offset).execute()
       return rows.map((r) => ({
         event_id: r.event_id,
         type: r.event_type,

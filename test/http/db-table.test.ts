@@ -219,3 +219,34 @@ t.test('pages follow the primary key: default and explicit limits, offsets and n
   const beyond = await page(t, ts, '/api/v1/db/client_locations?offset=1000', a.key)
   t.same(beyond.rows, [], 'an offset past the end is an empty page')
 })
+
+t.test('every allow-listed table and column exists in the read models, with a type that fits', async (t) => {
+  const ts = await startTestSystem(t)
+  const { rows } = await ts.database.pool.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+    `select table_name, column_name, data_type, is_nullable from information_schema.columns where table_schema = 'read_models'`,
+  )
+  const actual = new Map(rows.map((r) => [`${r.table_name}.${r.column_name}`, r]))
+  const fits: Record<string, string[]> = {
+    id: ['bigint'],
+    int: ['integer', 'bigint'],
+    text: ['text'],
+    bool: ['boolean'],
+    timestamp: ['timestamp with time zone'],
+    uuid: ['uuid'],
+    'text[]': ['ARRAY'],
+    json: ['jsonb', 'json'],
+  }
+  for (const [table, spec] of Object.entries(DB_TABLES)) {
+    for (const [column, c] of Object.entries(spec.columns)) {
+      const found = actual.get(`${table}.${column}`)
+      t.ok(found, `${table}.${column} exists`)
+      if (!found) continue
+      t.ok(fits[c.type]!.includes(found.data_type), `${table}.${column}: ${c.type} fits ${found.data_type}`)
+      if (found.is_nullable === 'YES' && c.type !== 'json') t.ok(c.nullable, `${table}.${column} can be null and says so (where_${column}=null)`)
+    }
+    for (const column of Object.keys(spec.withheld)) t.ok(actual.has(`${table}.${column}`), `withheld ${table}.${column} exists`)
+    for (const column of spec.orderBy) t.ok(Object.hasOwn(spec.columns, column), `${table} orders by a listed column (${column})`)
+    if (spec.scope.kind === 'column') t.ok(actual.has(`${table}.${spec.scope.column}`), `${table} is scoped by an existing column`)
+    else t.ok(Object.hasOwn(spec.columns, spec.scope.column), `${table} is scoped through a listed client column`)
+  }
+})

@@ -68,6 +68,7 @@ export interface CaptureFilter {
   readonly queryId?: number | undefined
   /** Newest first, at most this many. */
   readonly limit?: number | undefined
+  readonly offset?: number | undefined
 }
 
 /** A client's captures, newest first (by capture id), optionally of one month and/or question. */
@@ -77,6 +78,7 @@ export async function capturesForClient(db: ReadDb, clientId: number, filter: Ca
   if (filter.queryId !== undefined) query = query.where('query_id', '=', filter.queryId)
   query = query.orderBy('id', 'desc')
   if (filter.limit !== undefined) query = query.limit(filter.limit)
+  if (filter.offset) query = query.offset(filter.offset)
   return query.execute()
 }
 

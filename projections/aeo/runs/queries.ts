@@ -40,10 +40,10 @@ export interface RunView {
 }
 
 /** get_aeo_runs: the client's runs, newest first. */
-export async function runsOfClient(db: ReadDb, clientId: number, month: string | undefined, limit: number): Promise<RunView[]> {
+export async function runsOfClient(db: ReadDb, clientId: number, month: string | undefined, limit: number, offset = 0): Promise<RunView[]> {
   let query = db.selectFrom('aeo_runs').selectAll().where('client_id', '=', clientId)
   if (month !== undefined) query = query.where('month', '=', month)
-  const rows = await query.orderBy('id', 'desc').limit(limit).execute()
+  const rows = await query.orderBy('id', 'desc').limit(limit).offset(offset).execute()
   return rows.map((r) => ({
     id: r.id,
     client_id: r.client_id,

@@ -117,18 +117,18 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "A client's captures, newest first, with report_json (record_json omitted); optionally one month and/or question. limit: default 100, at most 500.",
+    summary: "A client's captures, newest first, with report_json (record_json omitted); optionally one month and/or question.",
     params: z.strictObject({
       client_id: Id,
       month: Month.optional(),
       query_id: Id.optional(),
-      limit: z.number().int().min(1).max(500).default(100),
     }),
+    paginated: { maxLimit: 500, defaultLimit: 100 },
     result: z.array(CaptureView),
     async handler(ctx) {
-      const { client_id, month, query_id, limit } = ctx.params
+      const { client_id, month, query_id } = ctx.params
       await visibleClient(ctx.read, ctx.orgId, client_id)
-      const rows = await capturesForClient(ctx.read, client_id, { month, queryId: query_id, limit })
+      const rows = await capturesForClient(ctx.read, client_id, { month, queryId: query_id, ...ctx.page })
       return rows.map(captureView)
     },
   }),
@@ -137,13 +137,14 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "A client's raw engine records, newest first ('' once pruned); optionally one month. limit: default 100, at most 1000.",
-    params: z.strictObject({ client_id: Id, month: Month.optional(), limit: z.number().int().min(1).max(1000).default(100) }),
+    summary: "A client's raw engine records, newest first ('' once pruned); optionally one month.",
+    params: z.strictObject({ client_id: Id, month: Month.optional() }),
+    paginated: { maxLimit: 1000, defaultLimit: 100 },
     result: z.array(RecordView),
     async handler(ctx) {
-      const { client_id, month, limit } = ctx.params
+      const { client_id, month } = ctx.params
       await visibleClient(ctx.read, ctx.orgId, client_id)
-      const captures = await capturesForClient(ctx.read, client_id, { month, limit })
+      const captures = await capturesForClient(ctx.read, client_id, { month, ...ctx.page })
       if (captures.length === 0) return []
       const records = await ctx.db
         .selectFrom('aeo_capture_records')

@@ -344,12 +344,13 @@ export const aeoRunsRpcs = [
     access: 'read',
     orgScoped: true,
     summary:
-      "The client's runs, newest first (optionally of one month; limit default 100, at most 1000). A queued run with retry_at failed before and is not claimable until then.",
-    params: z.strictObject({ client_id: Id, month: Month.nullable().optional(), limit: z.number().int().min(1).max(1000).default(100) }),
+      "The client's runs, newest first (optionally of one month). A queued run with retry_at failed before and is not claimable until then.",
+    params: z.strictObject({ client_id: Id, month: Month.nullable().optional() }),
+    paginated: { maxLimit: 1000, defaultLimit: 100 },
     result: z.array(RunView),
     async handler(ctx) {
       await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
-      return runsOfClient(ctx.read, ctx.params.client_id, ctx.params.month ?? undefined, ctx.params.limit)
+      return runsOfClient(ctx.read, ctx.params.client_id, ctx.params.month ?? undefined, ctx.page?.limit ?? 100, ctx.page?.offset)
     },
   }),
   rpc({

@@ -1,0 +1,52 @@
+import type { FastifyRequest } from 'fastify'
+import type { WriteDeps } from '../../commands/command-handler.js'
+import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
+import type { RpcRegistry, ServiceSettings } from '../registry.js'
+
+/** Operator settings of the public documents (ops/config.ts). */
+export interface PublicDocsSettings {
+  /** The public address; when unset, links are built from the request's own host (PORT=0, tests). */
+  readonly baseUrl?: string | undefined
+  /** security.txt Contact: a mailto: or https: URI. Default mailto:security@<host>. */
+  readonly securityContact?: string | undefined
+  /** This deployment hosts the public sandbox (SANDBOX_ENABLED): the documents publish its read-only key. */
+  readonly sandbox?: boolean | undefined
+}
+
+export interface DocsDeps {
+  readonly registry: RpcRegistry
+  readonly write: WriteDeps
+  /** Largest accepted request body, in bytes (a published limit). */
+  readonly bodyLimit: number
+  readonly settings: ServiceSettings
+  readonly publicDocs?: PublicDocsSettings | undefined
+}
+
+/** What every generator gets: the registry and where the service is reached, per request. */
+export interface DocsContext {
+  readonly registry: RpcRegistry
+  readonly baseUrl: string
+  readonly bodyLimit: number
+  readonly now: Date
+  /** Is this route served by this build? (Specified endpoints another issue builds are marked planned.) */
+  readonly isServed: (method: 'GET' | 'POST', url: string) => boolean
+  readonly securityContact: string
+  /** Requests per minute for a key without a limit of its own. */
+  readonly rateLimitPerMinute: number
+  /** The published read-only sandbox key, when this deployment hosts the sandbox. */
+  readonly sandboxKey: string | null
+}
+
+export function docsContext(request: FastifyRequest, deps: DocsDeps): DocsContext {
+  const baseUrl = (deps.publicDocs?.baseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '')
+  return {
+    registry: deps.registry,
+    baseUrl,
+    bodyLimit: deps.bodyLimit,
+    now: deps.write.clock(),
+    isServed: (method, url) => request.server.hasRoute({ method, url }),
+    securityContact: deps.publicDocs?.securityContact ?? `mailto:security@${new URL(baseUrl).hostname}`,
+    rateLimitPerMinute: deps.settings.rateLimits.defaultPerMinute,
+    sandboxKey: deps.publicDocs?.sandbox ? SANDBOX_KEY : null,
+  }
+}

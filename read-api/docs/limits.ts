@@ -1,0 +1,31 @@
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_PAGE_OFFSET } from '../registry.js'
+import { DEPRECATION_NOTICE_DAYS } from '../../domain/api-platform/deprecation.js'
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../platform/idempotency.js'
+import type { DocsContext } from './context.js'
+
+/** Spec "Limits" and "Common rules": the published numbers, from the code that enforces them where it exists. */
+export function publishedLimits(ctx: DocsContext) {
+  return {
+    body_limit_bytes: ctx.bodyLimit,
+    pagination: {
+      default_limit: DEFAULT_PAGE_LIMIT,
+      max_limit: MAX_PAGE_LIMIT,
+      max_offset: MAX_PAGE_OFFSET,
+      over_max: '400 validation_failed naming the maximum (never silently clamped)',
+      note: 'Each paginated method declares its own maximum (methods[].pagination); methods that are not paginated return the full set.',
+    },
+    idempotency_key_max_length: MAX_IDEMPOTENCY_KEY_LENGTH,
+    rate_limit: {
+      window: 'minute',
+      default_per_minute: ctx.rateLimitPerMinute,
+      scope: 'per key (a key may have its own limit); per client address without a key',
+      headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset (seconds until the window resets)'],
+      over_limit: '429 rate_limited with Retry-After (seconds)',
+    },
+    idempotent_replay_hours: 24,
+    deprecation_notice_days: DEPRECATION_NOTICE_DAYS,
+    webhooks: { response_timeout_seconds: 10, timestamp_tolerance_seconds: 300, attempts: 8, backoff_minutes: [1, 2, 4, 8, 16, 32, 64], disabled_after_consecutive_failures: 100 },
+    export_retention_days: 7,
+    oauth: { access_token_minutes: 60, refresh_token_days: 30, authorization_code_minutes: 10 },
+  }
+}

@@ -1,0 +1,632 @@
+import { WebhookEnvelope, PUBLIC_EVENTS } from '../../domain/api-platform/public-events.js'
+import { ERRORS, type ErrorCode } from '../errors.js'
+import { defaultLimitOf, type RegisteredRpc } from '../registry.js'
+import { API_VERSION } from '../version.js'
+import type { DocsContext } from './context.js'
+import { jsonSchemaOf, paramsSchema, resultSchema, type JsonSchema } from './schema.js'
+import { WORKFLOWS } from './workflows.js'
+import { deprecationOf } from './deprecation.js'
+
+type Operation = Record<string, any>
+
+/** Error statuses, each a reusable response listing the registry's codes for it. */
+const statusesOf = (): number[] => [...new Set<number>(Object.values(ERRORS).map((e) => e.status))].sort((a, b) => a - b)
+const codesWith = (status: number) => (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status === status)
+const errorRef = (status: number) => ({ $ref: `#/components/responses/Error${status}` })
+
+/** Error responses by status: each references the shared response listing the registry's codes for it. */
+function rpcErrorResponses(statuses: number[]): Record<string, unknown> {
+  return Object.fromEntries(statuses.map((status) => [String(status), errorRef(status)]))
+}
+
+function rpcOperation(rpc: RegisteredRpc, statuses: number[]): Operation {
+  const d = rpc.definition
+  const notes = [
+    `Access: **${d.access}** (needs the \`${d.access}\` scope).`,
+    d.orgScoped ? 'Organization-scoped: organization keys get `org_id` injected; platform keys pass it.' : 'Not organization-scoped.',
+    d.platformOnly ? 'Platform (partner) keys only.' : '',
+    d.paginated ? `Paginated: \`limit\` 1..${d.paginated.maxLimit}, \`offset\` ≥ 0; a larger limit is refused with 400 validation_failed.` : '',
+  ].filter(Boolean)
+  const deprecation = deprecationOf(rpc)
+  const operation: Operation = {
+    operationId: d.name,
+    summary: d.summary.length > 120 ? `${d.summary.slice(0, 117).replace(/\s+\S*$/, '')}…` : d.summary,
+    description: `${d.summary}\n\n${notes.join(' ')}`,
+    tags: [d.domain],
+    security: [{ bearerAuth: [] }, { oauth2: [d.access] }],
+    requestBody: {
+      required: false,
+      description: 'The keyword arguments, as a JSON object (an empty body is {}).',
+      content: { 'application/json': { schema: paramsSchema(rpc) } },
+    },
+    responses: {
+      '200': {
+        description: 'The result.',
+        headers: {
+          'X-Service-API-Version': { $ref: '#/components/headers/X-Service-API-Version' },
+          ...(deprecation
+            ? {
+                Deprecation: { $ref: '#/components/headers/Deprecation' },
+                Sunset: { $ref: '#/components/headers/Sunset' },
+                Link: { $ref: '#/components/headers/Link' },
+              }
+            : {}),
+        },
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { result: resultSchema(rpc) }, required: ['result'], additionalProperties: false },
+          },
+        },
+      },
+      ...rpcErrorResponses(statuses),
+    },
+  }
+  if (d.paginated) operation['x-pagination'] = { maxLimit: d.paginated.maxLimit, defaultLimit: defaultLimitOf(d.paginated) }
+  if (deprecation) {
+    operation.deprecated = true
+    operation['x-sunset'] = deprecation.sunset
+    if (deprecation.replacement) operation['x-replacement'] = deprecation.replacement
+    operation.description += `\n\n**Deprecated** since ${deprecation.since}; sunset ${deprecation.sunset}.${deprecation.replacement ? ` Use \`${deprecation.replacement}\` instead.` : ''}`
+  }
+  return operation
+}
+
+/** A REST operation the spec defines. `route` is the fastify pattern used to tell whether this build serves it. */
+interface RestOperation {
+  readonly method: 'get' | 'post'
+  readonly path: string
+  readonly route: string
+  readonly tag: string
+  readonly public?: boolean
+  readonly operation: Operation
+}
+
+const ID_PARAM = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'integer', minimum: 1 } })
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } })
+
+const JobRecord: JsonSchema = {
+  type: 'object',
+  properties: {
+    job_id: { type: 'integer' },
+    kind: { type: 'string' },
+    client_id: { type: ['integer', 'null'] },
+    status: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'cancelled'] },
+    progress: { description: 'Live progress while running' },
+    result: { type: 'object', description: 'When done. export_org: download_url and counts' },
+    error: { type: 'string', description: 'When failed' },
+  },
+  required: ['job_id', 'kind', 'status'],
+}
+
+function restOperations(): RestOperation[] {
+  return [
+    {
+      method: 'post',
+      path: '/api/v1/jobs',
+      route: '/api/v1/jobs',
+      tag: 'jobs',
+      operation: {
+        operationId: 'create_job',
+        summary: 'Start a background job',
+        description: 'Needs the jobs scope and write access. One active job per client (or group). Accepts Idempotency-Key.',
+        parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            properties: {
+              kind: {
+                type: 'string',
+                enum: ['strategist', 'bulk_strategist', 'execute_tier_a', 'keyword_generation', 'blog_pipeline', 'fulfill_selected', 'autopilot', 'content_edit', 'ad_copy', 'prompted_edit', 'export_org'],
+              },
+              client_id: { type: 'integer' },
+              group_id: { type: 'integer' },
+              org_id: { type: 'integer' },
+              meter: { type: 'boolean' },
+              payload: { type: 'object' },
+            },
+            required: ['kind'],
+          }),
+        },
+        responses: {
+          '202': {
+            description: 'Accepted.',
+            content: json({ type: 'object', properties: { job_id: { type: 'integer' }, status_url: { type: 'string' } }, required: ['job_id', 'status_url'] }),
+          },
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/jobs/{job_id}',
+      route: '/api/v1/jobs/:job_id',
+      tag: 'jobs',
+      operation: {
+        operationId: 'get_job',
+        summary: 'A job record',
+        parameters: [ID_PARAM('job_id', 'The job id')],
+        responses: { '200': { description: 'The job.', content: json(JobRecord) } },
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/jobs/{job_id}/cancel',
+      route: '/api/v1/jobs/:job_id/cancel',
+      tag: 'jobs',
+      operation: {
+        operationId: 'cancel_job',
+        summary: 'Cancel a queued or running job',
+        description: 'A terminal job answers 409 job_already_terminal.',
+        parameters: [ID_PARAM('job_id', 'The job id')],
+        responses: { '200': { description: 'The job, cancelled.', content: json(JobRecord) } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/files/{path}',
+      route: '/api/v1/files/*',
+      tag: 'files',
+      operation: {
+        operationId: 'get_file',
+        summary: 'A generated file (filed report, snapshot)',
+        description: 'The path is the one a result names (it may contain slashes). Same organization only; ETag and If-None-Match supported.',
+        parameters: [{ name: 'path', in: 'path', required: true, description: 'The file path under /api/v1/files/', schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'The file, with its own content type.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+          '304': { description: 'Not modified (If-None-Match matched).' },
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/exports/{org_id}/{filename}',
+      route: '/api/v1/exports/:org_id/:filename',
+      tag: 'exports',
+      operation: {
+        operationId: 'download_export',
+        summary: 'Download an organization export zip',
+        description: 'Produced by an export_org job; kept 7 days; the same key (organization) is required.',
+        parameters: [
+          ID_PARAM('org_id', 'The organization'),
+          { name: 'filename', in: 'path', required: true, description: 'The zip file name from result.download_url', schema: { type: 'string' } },
+        ],
+        responses: { '200': { description: 'The zip.', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/db',
+      route: '/api/v1/db',
+      tag: 'db',
+      operation: {
+        operationId: 'list_tables',
+        summary: 'The readable tables, their columns, order and scoping',
+        responses: { '200': { description: 'The allow-list.', content: json({ type: 'object' }) } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/db/{table}',
+      route: '/api/v1/db/:table',
+      tag: 'db',
+      operation: {
+        operationId: 'read_table',
+        summary: 'Generic table read',
+        description:
+          'Rows of an allowed read-model table, filtered by equality with `where_<column>=<value>` query parameters; organization scoping is applied automatically. GET /api/v1/db lists the tables.',
+        parameters: [
+          { name: 'table', in: 'path', required: true, description: 'An allowed table', schema: { type: 'string' } },
+          { name: 'limit', in: 'query', required: false, description: 'Rows per page', schema: { type: 'integer', minimum: 1 } },
+          { name: 'offset', in: 'query', required: false, description: 'Rows to skip', schema: { type: 'integer', minimum: 0 } },
+        ],
+        responses: {
+          '200': {
+            description: 'The rows, in primary-key order; next_offset when more follow.',
+            content: json({
+              type: 'object',
+              properties: { rows: { type: 'array', items: { type: 'object' } }, limit: { type: 'integer' }, offset: { type: 'integer' }, next_offset: { type: 'integer' } },
+              required: ['rows', 'limit', 'offset'],
+            }),
+          },
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/mcp',
+      route: '/api/v1/mcp',
+      tag: 'mcp',
+      operation: {
+        operationId: 'mcp',
+        summary: 'MCP server (Streamable HTTP, stateless JSON-RPC 2.0)',
+        description: 'Tools: every org-scoped RPC plus list_rpcs, describe_rpc and call_rpc. Same credentials, scopes, isolation and limits as REST.',
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            properties: { jsonrpc: { const: '2.0' }, method: { type: 'string' }, params: { type: 'object' }, id: {} },
+            required: ['jsonrpc', 'method'],
+          }),
+        },
+        responses: {
+          '200': { description: 'A JSON-RPC response.', content: json({ type: 'object' }) },
+          '202': { description: 'An accepted notification (no body).' },
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: '/oauth/register',
+      route: '/oauth/register',
+      tag: 'oauth',
+      public: true,
+      operation: {
+        operationId: 'oauth_register',
+        summary: 'Dynamic client registration (RFC 7591)',
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            properties: {
+              client_name: { type: 'string' },
+              redirect_uris: { type: 'array', items: { type: 'string' } },
+              token_endpoint_auth_method: { const: 'none' },
+            },
+            required: ['client_name', 'redirect_uris'],
+          }),
+        },
+        responses: { '201': { description: 'The registered client.', content: json({ type: 'object', properties: { client_id: { type: 'string' } } }) } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/oauth/authorize',
+      route: '/oauth/authorize',
+      tag: 'oauth',
+      public: true,
+      operation: {
+        operationId: 'oauth_authorize',
+        summary: 'Authorization endpoint (code + PKCE S256)',
+        parameters: ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'].map((name) => ({
+          name,
+          in: 'query',
+          required: !['resource', 'state'].includes(name),
+          description: name === 'scope' ? 'Space-separated: read write jobs offline_access' : `The ${name} parameter`,
+          schema: { type: 'string' },
+        })),
+        responses: { '302': { description: 'Redirect to the consent page or back to redirect_uri.' } },
+      },
+    },
+    {
+      method: 'post',
+      path: '/oauth/token',
+      route: '/oauth/token',
+      tag: 'oauth',
+      public: true,
+      operation: {
+        operationId: 'oauth_token',
+        summary: 'Token endpoint (code exchange, refresh)',
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                properties: {
+                  grant_type: { enum: ['authorization_code', 'refresh_token'] },
+                  code: { type: 'string' },
+                  code_verifier: { type: 'string' },
+                  client_id: { type: 'string' },
+                  redirect_uri: { type: 'string' },
+                  refresh_token: { type: 'string' },
+                },
+                required: ['grant_type', 'client_id'],
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'Tokens.',
+            content: json({
+              type: 'object',
+              properties: { access_token: { type: 'string' }, refresh_token: { type: 'string' }, expires_in: { type: 'integer' }, scope: { type: 'string' } },
+            }),
+          },
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: '/oauth/revoke',
+      route: '/oauth/revoke',
+      tag: 'oauth',
+      public: true,
+      operation: {
+        operationId: 'oauth_revoke',
+        summary: 'Revoke a token',
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { token: { type: 'string' } } } } } },
+        responses: { '200': { description: 'Revoked (also for an unknown token).' } },
+      },
+    },
+  ]
+}
+
+/** The public meta endpoints this part serves. */
+function metaOperations(): RestOperation[] {
+  const text = (operationId: string, path: string, summary: string, type: string): RestOperation => ({
+    method: 'get',
+    path,
+    route: path,
+    tag: 'meta',
+    public: true,
+    operation: { operationId, summary, responses: { '200': { description: summary, content: { [type]: { schema: { type: 'string' } } } } } },
+  })
+  return [
+    {
+      method: 'get',
+      path: '/api/v1/health',
+      route: '/api/v1/health',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'health',
+        summary: 'Liveness: status and row counts',
+        responses: {
+          '200': { description: 'Healthy.', content: json({ type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' } } }) },
+          '503': { description: 'The database is not reachable.', content: json({ type: 'object' }) },
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/capabilities',
+      route: '/api/v1/capabilities',
+      tag: 'meta',
+      operation: {
+        operationId: 'capabilities',
+        summary: 'Machine-readable API inventory',
+        responses: { '200': { description: 'Domains, methods, job kinds, webhook events and limits.', content: json({ type: 'object' }) } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/openapi.json',
+      route: '/api/v1/openapi.json',
+      tag: 'meta',
+      public: true,
+      operation: { operationId: 'openapi', summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1.', content: json({ type: 'object' }) } } },
+    },
+    text('llms_txt', '/llms.txt', 'Plain-text orientation for agents', 'text/plain'),
+    text('developers_md', '/developers.md', 'The full API guide (markdown)', 'text/markdown'),
+    text('llms_full_txt', '/llms-full.txt', 'The full API guide (same text as /developers.md)', 'text/plain'),
+    text('changelog_md', '/changelog.md', 'Changelog: additive changes and deprecations with sunset dates', 'text/markdown'),
+    text('security_txt', '/.well-known/security.txt', 'Vulnerability-disclosure contact (RFC 9116)', 'text/plain'),
+    {
+      method: 'get',
+      path: '/sdk',
+      route: '/sdk',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'sdk_index',
+        summary: 'The Python SDK: version, archives and install command (also at /sdk/)',
+        responses: { '200': { description: 'The SDK index.', content: json({ type: 'object', properties: { version: { type: 'string' }, archives: { type: 'array', items: { type: 'object' } } } }) } },
+      },
+    },
+    {
+      method: 'get',
+      path: '/sdk/{archive}',
+      route: '/sdk/:archive',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'sdk_archive',
+        summary: 'The Python SDK source archive (pip install <url>)',
+        description: 'Generated from the registry: a typed client for every RPC, job polling and webhook signature verification, standard library only. rankrelay-latest.tar.gz is a stable alias.',
+        parameters: [{ name: 'archive', in: 'path', required: true, description: 'rankrelay-<version>.tar.gz or rankrelay-latest.tar.gz', schema: { type: 'string' } }],
+        responses: { '200': { description: 'The archive.', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } } },
+      },
+    },
+  ]
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'org-admin': 'Organizations, API keys and organization settings.',
+  clients: "An agency's clients, their services, locations and settings.",
+  history: 'History and activity read from the event log.',
+  'ai-visibility': 'AI Visibility: questions, cadence, runs, captures, tracker items, summary and reports.',
+  jobs: 'Background jobs.',
+  files: 'Generated files referenced by results.',
+  exports: 'Organization export archives.',
+  db: 'Generic read-model table reads.',
+  mcp: 'The Model Context Protocol server.',
+  oauth: 'OAuth 2.0 for third-party apps and MCP clients (authorization code + PKCE).',
+  meta: 'Health, inventory and the public documents.',
+}
+
+/**
+ * GET /api/v1/openapi.json: OpenAPI 3.1, generated from the RPC registry and the error registry at request
+ * time. Specified endpoints this build does not serve yet are kept (so clients see the whole contract) but
+ * marked `x-available: false` and "Not yet served" — decided by asking the running app for the route.
+ */
+export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
+  const statuses = statusesOf()
+  const rpcStatuses = statuses
+  const anyDeprecated = ctx.registry.all().some((rpc) => rpc.definition.deprecated !== undefined)
+  const paths: Record<string, Record<string, Operation>> = {}
+  const rpcs = ctx.registry.all().sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+  for (const rpc of rpcs) {
+    paths[`/api/v1/rpc/${rpc.definition.name}`] = {
+      post: { ...rpcOperation(rpc, rpcStatuses), parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }] },
+    }
+  }
+  const planned: string[] = []
+  for (const rest of [...metaOperations(), ...restOperations()]) {
+    const served = ctx.isServed(rest.method.toUpperCase() as 'GET' | 'POST', rest.route)
+    const operation: Operation = { ...rest.operation, tags: [rest.tag] }
+    operation.security = rest.public ? [] : [{ bearerAuth: [] }, { oauth2: [] }]
+    const errors = (rest.public ? [404, 429] : [401, 403, 404, 429]).filter((status) => statuses.includes(status))
+    operation.responses = { ...operation.responses, ...rpcErrorResponses(errors) }
+    if (!served) {
+      planned.push(`${rest.method.toUpperCase()} ${rest.path}`)
+      operation['x-available'] = false
+      operation.description = `**Not yet served by this version**: specified, and answers 404 route_not_found until it ships. ${operation.description ?? ''}`.trim()
+    }
+    paths[rest.path] = { ...paths[rest.path], [rest.method]: operation }
+  }
+
+  const errorResponses = Object.fromEntries(
+    statuses.map((status) => [
+      `Error${status}`,
+      {
+        description: `Error envelope. Codes: ${codesWith(status).join(', ')}.`,
+        headers: { 'X-Service-API-Version': { $ref: '#/components/headers/X-Service-API-Version' } },
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/Error' },
+            examples: Object.fromEntries(
+              codesWith(status).map((code) => [
+                code,
+                { summary: ERRORS[code].message, value: { error: ERRORS[code].message, code, ...(ERRORS[code].hint ? { hint: ERRORS[code].hint } : {}) } },
+              ]),
+            ),
+          },
+        },
+      },
+    ]),
+  )
+
+  const webhooks = Object.fromEntries(
+    PUBLIC_EVENTS.map((event) => [
+      event.name,
+      {
+        post: {
+          operationId: `webhook_${event.name.replace(/\./g, '_')}`,
+          summary: event.emittedWhen,
+          description: `Delivered to your webhook URL when: ${event.emittedWhen}. Verify X-Service-Signature before trusting the body (see /developers.md#webhooks).`,
+          tags: ['webhooks'],
+          security: [],
+          parameters: [
+            { name: 'X-Service-Event', in: 'header', required: true, description: 'The event name', schema: { const: event.name } },
+            { name: 'X-Service-Delivery', in: 'header', required: true, description: 'The delivery id', schema: { type: 'string' } },
+            { name: 'X-Service-Timestamp', in: 'header', required: true, description: 'Unix seconds', schema: { type: 'string' } },
+            {
+              name: 'X-Service-Signature',
+              in: 'header',
+              required: true,
+              description: 't=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>; reject when |now - t| > 300',
+              schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  allOf: [
+                    { $ref: '#/components/schemas/WebhookEnvelope' },
+                    { type: 'object', properties: { event: { const: event.name }, data: jsonSchemaOf(event.data, 'output') } },
+                  ],
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'Any 2xx within 10 seconds acknowledges; anything else is retried (8 attempts, 1 to 64 minutes).' } },
+        },
+      },
+    ]),
+  )
+
+  const tags = [...new Set([...rpcs.map((r) => r.definition.domain), ...Object.keys(TAG_DESCRIPTIONS), 'webhooks'])].map((name) => ({
+    name,
+    description: name === 'webhooks' ? 'Signed event deliveries to your URL.' : (TAG_DESCRIPTIONS[name] ?? `RPC methods of ${name}.`),
+  }))
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'RankRelay API',
+      version: API_VERSION,
+      summary: 'Search tracking and AI Visibility for agencies and their AI agents.',
+      description: [
+        'Every RPC is `POST /api/v1/rpc/<method>` with a JSON body of keyword arguments, answering `200 {"result": …}`; errors use the envelope `{error, code, detail?, hint?}`.',
+        'Generated from the service registry at request time: a method listed here is callable, and nothing callable is missing.',
+        `Full guide: ${ctx.baseUrl}/developers.md. Agents: ${ctx.baseUrl}/llms.txt.`,
+        planned.length > 0 ? `Specified but not yet served by this version (marked x-available: false): ${planned.join(', ')}.` : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      contact: { name: 'RankRelay', url: `${ctx.baseUrl}/developers.md` },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-RankRelay' },
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: ctx.baseUrl, description: 'This service' }],
+    security: [{ bearerAuth: [] }, { oauth2: [] }],
+    tags,
+    paths,
+    webhooks,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'rrk_ API key or rro_ OAuth access token',
+          description: 'Authorization: Bearer <rrk_ key or rro_ token>. Scopes read, write, jobs.',
+        },
+        oauth2: {
+          type: 'oauth2',
+          description: 'Authorization code with PKCE (S256) only; dynamic client registration at /oauth/register. Refresh tokens rotate.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${ctx.baseUrl}/oauth/authorize`,
+              tokenUrl: `${ctx.baseUrl}/oauth/token`,
+              refreshUrl: `${ctx.baseUrl}/oauth/token`,
+              scopes: {
+                read: 'Read clients, keywords, rankings, action items, AI Visibility data and reports',
+                write: 'Change data: add clients and questions, update items, enrol AI Visibility, register webhooks',
+                jobs: 'Run background jobs: audits, strategist, content, exports',
+                offline_access: 'Issue a refresh token',
+              },
+            },
+          },
+        },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          properties: {
+            error: { type: 'string', description: 'Human-readable message' },
+            code: { type: 'string', enum: Object.keys(ERRORS), description: 'Stable machine code' },
+            detail: { type: 'string', description: 'Extra detail' },
+            hint: { type: 'string', description: 'What an agent should try next' },
+          },
+          required: ['error', 'code'],
+        },
+        WebhookEnvelope: jsonSchemaOf(WebhookEnvelope, 'output'),
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'At most 200 characters. The first response is stored 24 hours and replayed with Idempotency-Replayed: true.',
+          schema: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+      },
+      headers: {
+        'X-Service-API-Version': { description: 'The API version that answered', schema: { type: 'string' } },
+        // Only while something is deprecated: an unused component is noise (and a lint warning).
+        ...(anyDeprecated
+          ? {
+              Deprecation: { description: 'RFC 9745: @<unix seconds> when the method was deprecated', schema: { type: 'string' } },
+              Sunset: { description: 'RFC 8594: the HTTP-date after which the method may be removed', schema: { type: 'string' } },
+              Link: { description: 'rel="deprecation" (the changelog) and rel="successor-version" (the replacement)', schema: { type: 'string' } },
+            }
+          : {}),
+      },
+      responses: errorResponses,
+    },
+    'x-workflows': WORKFLOWS,
+  }
+}
