@@ -8,6 +8,7 @@
  */
 import t, { type Test } from 'tap'
 import pino from 'pino'
+import { sql } from 'kysely'
 import type { LightMyRequestResponse } from 'fastify'
 import { openSystem } from '../../ops/system.js'
 import { startTestSystem, createOrgWithKey, type TestSystem } from '../support/system.js'
@@ -227,4 +228,20 @@ t.test('old windows are swept', async (t) => {
   const minutes = new Set(rows.map((r) => Number(r.window_minute)))
   const current = Math.floor(clock.now() / 60_000)
   t.ok([...minutes].every((m) => m >= current - 1), `only the current and the previous minute are kept (kept ${[...minutes].join(',')})`)
+})
+
+t.test('when the counter cannot be written, requests go on uncounted (fail open), and counting resumes after', async (t) => {
+  const { ts, clock } = await limitedSystem(t, 2)
+  const org = await createOrgWithKey(ts, 'Acme')
+  clock.nextMinute()
+  const db = ts.system.database.db
+  await sql`alter table rate_limit_windows rename to rate_limit_windows_away`.execute(db)
+  for (let i = 0; i < 3; i++) {
+    const response = await rpcAs(ts, org.key, 'get_organization')
+    t.equal(response.statusCode, 200, `call ${i + 1} is served although the limit is 2`)
+    t.equal(response.headers['x-ratelimit-limit'], undefined, 'no headers it could not compute')
+  }
+  await sql`alter table rate_limit_windows_away rename to rate_limit_windows`.execute(db)
+  const counted = await rpcAs(ts, org.key, 'get_organization')
+  t.same(standing(counted), { limit: 2, remaining: 1, reset: 50 }, 'counted again once the table is back')
 })
