@@ -1,0 +1,73 @@
+import { z } from 'zod'
+
+/**
+ * The job kinds this service runs, with what `POST /api/v1/jobs` checks before a job is accepted: whether
+ * it needs a client, the payload's schema (a failing payload answers 400 naming the field) and whether the
+ * public sandbox key may start it. The runner for each kind lives in processors/jobs/kinds/.
+ */
+export interface JobKindSpec {
+  readonly kind: string
+  readonly summary: string
+  /** client_id is required (and must be a client of the organization); false: the job is about the organization. */
+  readonly clientRequired: boolean
+  readonly payload: z.ZodObject
+  /** The sandbox key may start it (spec: export_org only, at most one per 10 minutes). */
+  readonly sandboxAllowed: boolean
+}
+
+/** A target page of prompted_edit: its WordPress post id, its slug, or its URL. */
+export const PageRef = z.union([z.number().int().positive(), z.string().trim().min(1).max(2000)])
+
+export const JOB_KINDS = {
+  export_org: {
+    kind: 'export_org',
+    summary: 'A zip of every table of the organization as JSON and CSV, its filed reports and a manifest (secrets excluded).',
+    clientRequired: false,
+    payload: z.object({}).strict(),
+    sandboxAllowed: true,
+  },
+  prompted_edit: {
+    kind: 'prompted_edit',
+    summary: 'Stages proposed site edits (operation elementor_rewrite) for the target pages from a plain-English instruction.',
+    clientRequired: true,
+    payload: z
+      .object({
+        instruction: z.string().trim().min(1, 'must not be empty').max(4000),
+        pages: z.array(PageRef).min(1).max(200).optional(),
+        dry_run: z.boolean().optional(),
+        refresh: z.enum(['auto', 'force', 'skip']).optional(),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+  ad_copy: {
+    kind: 'ad_copy',
+    summary: "A proposed ad copy set: ad groups per service × area with headlines (≤ 30 chars) and descriptions (≤ 90 chars).",
+    clientRequired: true,
+    payload: z
+      .object({
+        services: z.array(z.string().trim().min(1).max(200)).min(1).max(50).optional(),
+        areas: z.array(z.string().trim().min(1).max(200)).min(1).max(50).optional(),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+  keyword_generation: {
+    kind: 'keyword_generation',
+    summary: "Keyword candidates from the client's services × locations (and its AI Visibility questions), added as keywords.",
+    clientRequired: true,
+    payload: z
+      .object({
+        max_keywords: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+} as const satisfies Record<string, JobKindSpec>
+
+export type JobKind = keyof typeof JOB_KINDS
+export type JobPayload<K extends JobKind> = z.infer<(typeof JOB_KINDS)[K]['payload']>
+
+export function isJobKind(kind: string): kind is JobKind {
+  return Object.hasOwn(JOB_KINDS, kind)
+}
