@@ -8,6 +8,7 @@ import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-
 import type { SandboxSettings } from './sandbox/schedule.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
+import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 
 /**
  * Every setting, from the environment, validated once at start. A bad value stops the service with a
@@ -59,6 +60,11 @@ const Env = z.object({
   SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMITS.defaultPerMinute),
+  // Jobs (processors/jobs): workers per process, the heartbeat, and how long a silent job lives before the
+  // watchdog fails it.
+  JOB_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_JOB_SETTINGS.workerConcurrency),
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_JOB_SETTINGS.heartbeatSeconds),
+  JOB_STALE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(DEFAULT_JOB_SETTINGS.staleSeconds),
 })
 
 export interface Config {
@@ -83,6 +89,7 @@ export interface Config {
   readonly idempotency: IdempotencySettings
   readonly sandbox: SandboxSettings
   readonly rateLimits: RateLimitSettings
+  readonly jobs: JobSettings
 }
 
 export class ConfigError extends Error {
@@ -108,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // A takeover while the first request still waits for read-your-writes would run it twice.
   if (e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS * 1000 <= e.READ_YOUR_WRITES_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration:\n  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: must be longer than READ_YOUR_WRITES_TIMEOUT_MS')
+  }
+  // A lease renewed less often than it lasts would let the watchdog fail healthy jobs.
+  if (e.JOB_STALE_SECONDS < 2 * e.JOB_HEARTBEAT_SECONDS) {
+    throw new ConfigError('Invalid configuration:\n  JOB_STALE_SECONDS: must be at least twice JOB_HEARTBEAT_SECONDS')
   }
   const listensEverywhere = e.HOST === '0.0.0.0' || e.HOST === '::'
   const shownHost = listensEverywhere ? '127.0.0.1' : net.isIPv6(e.HOST) ? `[${e.HOST}]` : e.HOST
@@ -141,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
     rateLimits: { defaultPerMinute: e.RATE_LIMIT_PER_MINUTE },
+    jobs: { workerConcurrency: e.JOB_WORKER_CONCURRENCY, heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, staleSeconds: e.JOB_STALE_SECONDS },
   }
 }
 

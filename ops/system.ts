@@ -25,6 +25,11 @@ import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
 import { sandboxProcessor, type SandboxSettings } from './sandbox/schedule.js'
+import { PostgresBlobStore } from '../commands/files/postgres-blob-store.js'
+import { jobHandlersOf } from '../processors/jobs/index.js'
+import type { JobHandlers } from '../processors/jobs/runner.js'
+import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
+import type { LanguageModel } from '../processors/language-model/port.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -43,6 +48,12 @@ export interface SystemOptions {
   /** The public sandbox keeper (processors role); off unless given and enabled. */
   readonly sandbox?: SandboxSettings
   readonly rateLimits?: RateLimitSettings
+  /** The job runner and watchdog (JOB_* settings). */
+  readonly jobs?: JobSettings
+  /** The job kinds' handlers; default processors/jobs/kinds. Tests pass their own (no test kind in production code). */
+  readonly jobHandlers?: JobHandlers
+  /** Text generation for jobs; null (the default) until a provider adapter is configured. */
+  readonly languageModel?: LanguageModel | null
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -90,6 +101,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
     const registry = createRegistry()
     const aeo = options.aeo ?? DEFAULT_AEO_SETTINGS
+    const blobs = new PostgresBlobStore(database.db)
+    const jobHandlers = jobHandlersOf({ jobHandlers: options.jobHandlers })
     const processors = [
       ...createProcessors({
         store,
@@ -100,6 +113,10 @@ export async function openSystem(options: SystemOptions): Promise<System> {
         log,
         aeo,
         aeoProcessors: options.aeoProcessors ?? DEFAULT_AEO_PROCESSOR_SETTINGS,
+        jobs: options.jobs ?? DEFAULT_JOB_SETTINGS,
+        jobHandlers,
+        languageModel: options.languageModel ?? null,
+        blobs,
       }),
       ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),
     ]
@@ -135,6 +152,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,
+          blobs,
+          jobKinds: new Set(Object.keys(jobHandlers)),
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))

@@ -6,6 +6,10 @@ import type { EventStore } from '../commands/event-store/port.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { ProjectionWatermark } from '../projections/watermark.js'
 import type { AeoProcessorSettings } from './aeo/settings.js'
+import type { BlobStore } from '../commands/files/blob-store.js'
+import type { LanguageModel } from './language-model/port.js'
+import type { JobHandlers } from './jobs/runner.js'
+import type { JobSettings } from './jobs/settings.js'
 
 /** A process manager or worker: started by the processors role (and `all`), stopped on shutdown. */
 export interface Processor {
@@ -26,4 +30,12 @@ export interface ProcessorDeps {
   readonly log: Logger
   readonly aeo: AeoSettings
   readonly aeoProcessors: AeoProcessorSettings
+  /** The job runner and watchdog settings. */
+  readonly jobs: JobSettings
+  /** The handler of each job kind; absent: processors/jobs/kinds (tests inject their own). */
+  readonly jobHandlers?: JobHandlers | undefined
+  /** Text generation for jobs; null when no provider is configured (kinds use their built-in writers). */
+  readonly languageModel: LanguageModel | null
+  /** Where jobs write files (exports, reports): any API process serves them. */
+  readonly blobs: BlobStore
 }

@@ -6,20 +6,23 @@ import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
 import { dbRoutes } from './routes/db.js'
 import { installRateLimits } from './platform/rate-limit.js'
-import { fileRoutes } from './routes/files.js'
+import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
+import { jobRoutes } from './routes/jobs.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
 import { sdkRoutes } from './sdk/routes.js'
 import { API_VERSION } from './version.js'
 
-export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, WritesSwitchDeps {
+export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, WritesSwitchDeps, Pick<FileRouteDeps, 'blobs'> {
   readonly logger: Logger
   /** Largest accepted request body, in bytes. */
   readonly bodyLimit: number
   /** Where the public documents say the service is, and its security contact. */
   readonly publicDocs?: PublicDocsSettings
+  /** The job kinds this service runs (ops wires the processors' handler map); none when absent. */
+  readonly jobKinds?: ReadonlySet<string>
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -90,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => healthRoutes(scope, deps))
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))
+  await app.register(async (scope) => jobRoutes(scope, { ...deps, jobKinds: deps.jobKinds ?? new Set() }))
   await app.register(async (scope) => dbRoutes(scope, deps))
   await app.register(async (scope) => sdkRoutes(scope, deps))
   await registerPublicDocs(app, deps)

@@ -129,6 +129,22 @@ export const ERRORS = {
     hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
   },
   api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
+  // Jobs (read-api/routes/jobs.ts, domain/jobs): the job API and its one-active-job rule.
+  job_already_running: {
+    status: 409,
+    message: 'A job for the same client (or organization) is still active',
+    hint: 'Poll the active job (detail names its status_url) until its status is done, failed or cancelled, then retry; or cancel it with POST /api/v1/jobs/<job_id>/cancel',
+  },
+  job_already_terminal: {
+    status: 409,
+    message: 'The job has already finished',
+    hint: 'Only a queued or running job can be cancelled; GET /api/v1/jobs/<job_id> shows how it ended',
+  },
+  job_kind_unavailable: {
+    status: 400,
+    message: 'This job kind is not available on this service',
+    hint: 'GET /api/v1/capabilities lists the job kinds this service runs (job_kinds)',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

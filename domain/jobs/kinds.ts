@@ -71,3 +71,21 @@ export type JobPayload<K extends JobKind> = z.infer<(typeof JOB_KINDS)[K]['paylo
 export function isJobKind(kind: string): kind is JobKind {
   return Object.hasOwn(JOB_KINDS, kind)
 }
+
+/**
+ * Every kind the specification names (endpoints.md "Jobs"). A specified kind this service has no catalog
+ * entry or handler for answers 400 job_kind_unavailable; anything else is an unknown kind (400 naming `kind`).
+ */
+export const SPECIFIED_JOB_KINDS = [
+  'strategist',
+  'bulk_strategist',
+  'execute_tier_a',
+  'keyword_generation',
+  'blog_pipeline',
+  'fulfill_selected',
+  'autopilot',
+  'content_edit',
+  'ad_copy',
+  'prompted_edit',
+  'export_org',
+] as const

@@ -47,6 +47,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
     idempotency: config.idempotency,
     sandbox: config.sandbox,
     rateLimits: config.rateLimits,
+    jobs: config.jobs,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

@@ -48,3 +48,14 @@ export interface JobContext<K extends JobKind = JobKind> {
  * job with the error's message; a JobCancelledError (or an abort) after a cancel ends it cancelled.
  */
 export type JobHandler<K extends JobKind = JobKind> = (context: JobContext<K>) => Promise<Record<string, unknown>>
+
+/**
+ * Thrown by a handler that stops because it was cancelled (or by the runner's abort signal). The job then
+ * ends JobCancelled when a cancel was requested, and is queued again when the process is shutting down.
+ */
+export class JobCancelledError extends Error {
+  constructor(message = 'the job was cancelled') {
+    super(message)
+    this.name = 'JobCancelledError'
+  }
+}

@@ -1,4 +1,5 @@
 import type { Caller } from '../caller.js'
+import { JOB_KINDS, isJobKind } from '../../domain/jobs/kinds.js'
 import { PUBLIC_EVENTS } from '../../domain/api-platform/public-events.js'
 import { defaultLimitOf } from '../registry.js'
 import { API_VERSION } from '../version.js'
@@ -37,8 +38,16 @@ export function capabilitiesDocument(ctx: DocsContext, caller: Caller) {
         endpoint: `POST /api/v1/rpc/${d.name}`,
       }
     }),
-    job_kinds: [] as string[],
-    job_kinds_note: 'The jobs API (POST /api/v1/jobs) is specified but not served by this version yet; no job kind can be started.',
+    job_kinds: ctx.jobKinds.filter(isJobKind).map((kind) => ({
+      kind,
+      summary: JOB_KINDS[kind].summary,
+      client_required: JOB_KINDS[kind].clientRequired,
+      sandbox_allowed: JOB_KINDS[kind].sandboxAllowed,
+    })),
+    job_kinds_note:
+      ctx.jobKinds.length > 0
+        ? 'POST /api/v1/jobs {kind, client_id?, org_id?, payload?} (scopes write and jobs) answers 202 {job_id, status_url}; one active job per client (per organization for kinds without a client).'
+        : 'No job kind is run by this deployment yet: POST /api/v1/jobs answers 400 job_kind_unavailable for every kind.',
     webhook_events: PUBLIC_EVENTS.map((e) => ({ name: e.name, emitted_when: e.emittedWhen })),
     limits: publishedLimits(ctx),
     sandbox: ctx.sandboxKey ? { key: ctx.sandboxKey, access: 'read-only; the fictional Sandbox Agency only' } : null,

@@ -20,6 +20,8 @@ export interface DocsDeps {
   readonly bodyLimit: number
   readonly settings: ServiceSettings
   readonly publicDocs?: PublicDocsSettings | undefined
+  /** The job kinds this service runs (none when absent). */
+  readonly jobKinds?: ReadonlySet<string> | undefined
 }
 
 /** What every generator gets: the registry and where the service is reached, per request. */
@@ -35,6 +37,8 @@ export interface DocsContext {
   readonly rateLimitPerMinute: number
   /** The published read-only sandbox key, when this deployment hosts the sandbox. */
   readonly sandboxKey: string | null
+  /** The job kinds POST /api/v1/jobs accepts here, sorted. */
+  readonly jobKinds: readonly string[]
 }
 
 export function docsContext(request: FastifyRequest, deps: DocsDeps): DocsContext {
@@ -48,5 +52,6 @@ export function docsContext(request: FastifyRequest, deps: DocsDeps): DocsContex
     securityContact: deps.publicDocs?.securityContact ?? `mailto:security@${new URL(baseUrl).hostname}`,
     rateLimitPerMinute: deps.settings.rateLimits.defaultPerMinute,
     sandboxKey: deps.publicDocs?.sandbox ? SANDBOX_KEY : null,
+    jobKinds: [...(deps.jobKinds ?? [])].sort(),
   }
 }

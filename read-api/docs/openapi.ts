@@ -5,6 +5,7 @@ import { API_VERSION } from '../version.js'
 import type { DocsContext } from './context.js'
 import { jsonSchemaOf, paramsSchema, resultSchema, type JsonSchema } from './schema.js'
 import { WORKFLOWS } from './workflows.js'
+import { SPECIFIED_JOB_KINDS } from '../../domain/jobs/kinds.js'
 import { deprecationOf } from './deprecation.js'
 
 type Operation = Record<string, any>
@@ -89,13 +90,25 @@ const JobRecord: JsonSchema = {
   properties: {
     job_id: { type: 'integer' },
     kind: { type: 'string' },
-    client_id: { type: ['integer', 'null'] },
+    client_id: { type: ['integer', 'null'], description: 'Null for kinds about the organization (export_org)' },
+    group_id: { type: ['integer', 'null'] },
     status: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'cancelled'] },
-    progress: { description: 'Live progress while running' },
-    result: { type: 'object', description: 'When done. export_org: download_url and counts' },
-    error: { type: 'string', description: 'When failed' },
+    status_url: { type: 'string', description: 'This record (relative to the base URL)' },
+    cancel_requested: { type: 'boolean', description: 'A cancel was asked for; a running job ends cancelled at its next check' },
+    attempts: { type: 'integer', description: 'Starts so far (a job interrupted by a graceful shutdown resumes with the next attempt)' },
+    created_at: { type: 'string', format: 'date-time' },
+    started_at: { type: ['string', 'null'], format: 'date-time' },
+    finished_at: { type: ['string', 'null'], format: 'date-time' },
+    progress: {
+      type: 'object',
+      description: 'Present while running',
+      properties: { done: { type: 'number' }, total: { type: 'number' }, percent: { type: 'number' }, message: { type: ['string', 'null'] } },
+    },
+    result: { type: 'object', description: 'Present when done. export_org: download_url and counts; prompted_edit: pages[] with edit_id' },
+    error: { type: 'string', description: 'Present when failed' },
+    failure_reason: { type: 'string', enum: ['error', 'watchdog', 'unavailable'], description: 'Present when failed: error (the job failed), watchdog (its worker stopped heart-beating)' },
   },
-  required: ['job_id', 'kind', 'status'],
+  required: ['job_id', 'kind', 'client_id', 'status', 'status_url', 'created_at'],
 }
 
 function restOperations(): RestOperation[] {
@@ -108,7 +121,8 @@ function restOperations(): RestOperation[] {
       operation: {
         operationId: 'create_job',
         summary: 'Start a background job',
-        description: 'Needs the jobs scope and write access. One active job per client (or group). Accepts Idempotency-Key.',
+        description:
+          'Needs the write and jobs scopes (the sandbox key: export_org only, once per 10 minutes). One active job per client (per organization for export_org): another request answers 409 job_already_running naming the active job. Unknown kind, missing client_id or a payload failing the kind\'s schema: 400 naming the field. Accepts Idempotency-Key.',
         parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
         requestBody: {
           required: true,
@@ -117,7 +131,8 @@ function restOperations(): RestOperation[] {
             properties: {
               kind: {
                 type: 'string',
-                enum: ['strategist', 'bulk_strategist', 'execute_tier_a', 'keyword_generation', 'blog_pipeline', 'fulfill_selected', 'autopilot', 'content_edit', 'ad_copy', 'prompted_edit', 'export_org'],
+                enum: [...SPECIFIED_JOB_KINDS],
+                description: 'GET /api/v1/capabilities (job_kinds) lists the kinds this deployment runs; others answer 400 job_kind_unavailable.',
               },
               client_id: { type: 'integer' },
               group_id: { type: 'integer' },
@@ -156,9 +171,12 @@ function restOperations(): RestOperation[] {
       operation: {
         operationId: 'cancel_job',
         summary: 'Cancel a queued or running job',
-        description: 'A terminal job answers 409 job_already_terminal.',
+        description: 'A queued job is cancelled at once (200); a running job is asked to stop (202, cancel_requested true) and ends cancelled at its next check. A terminal job answers 409 job_already_terminal.',
         parameters: [ID_PARAM('job_id', 'The job id')],
-        responses: { '200': { description: 'The job, cancelled.', content: json(JobRecord) } },
+        responses: {
+          '200': { description: 'The job, cancelled.', content: json(JobRecord) },
+          '202': { description: 'The job, still running, with cancel_requested true.', content: json(JobRecord) },
+        },
       },
     },
     {

@@ -170,7 +170,8 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
       reply.header('X-RateLimit-Limit', standing.limit)
       reply.header('X-RateLimit-Remaining', standing.remaining)
       reply.header('X-RateLimit-Reset', standing.resetSeconds)
-      if (reply.statusCode === 429) reply.header('Retry-After', standing.resetSeconds)
+      // A 429 of another limit (the sandbox's one export per 10 minutes) keeps its own Retry-After.
+      if (reply.statusCode === 429 && !reply.hasHeader('Retry-After')) reply.header('Retry-After', standing.resetSeconds)
     }
     return payload
   })

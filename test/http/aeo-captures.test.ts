@@ -14,6 +14,8 @@ import type { DomainError } from '../../domain/shared/errors.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { addQuestion, enrolAcme, f } from './aeo-captures-support.js'
 import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
+import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
+import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -230,6 +232,9 @@ t.test('raw records older than the retention period are pruned to empty; reports
     watermark: ts.system.watermark,
     log: pino({ level: 'silent' }),
     aeoProcessors: DEFAULT_AEO_PROCESSOR_SETTINGS,
+    jobs: DEFAULT_JOB_SETTINGS,
+    languageModel: null,
+    blobs: new PostgresBlobStore(ts.system.database.db),
   })
   pruner!.start()
   await pruner!.stop()

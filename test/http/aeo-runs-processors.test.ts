@@ -8,6 +8,8 @@ import t from 'tap'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS } from '../../processors/aeo/settings.js'
 import { CANCELLER_NAME, cancelForEvent, sweepDueRuns } from '../../processors/aeo/scheduler.js'
 import type { ProcessorDeps } from '../../processors/runtime.js'
+import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
+import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey, streamEvents } from './helpers.js'
 import { caps, clientWithQuestions, eventually, handClock, readModelsCaughtUp } from './aeo-runs-helpers.js'
@@ -26,6 +28,9 @@ function processorDeps(ts: TestSystem): ProcessorDeps {
     log: s.log,
     aeo: settings,
     aeoProcessors: { ...DEFAULT_AEO_PROCESSOR_SETTINGS, sweepIntervalMs: 3_600_000 },
+    jobs: DEFAULT_JOB_SETTINGS,
+    languageModel: null,
+    blobs: new PostgresBlobStore(s.database.db),
   }
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_AEO_SETTINGS } from '../../commands/aeo/settings.js'
 import { ConfigError, loadConfig } from '../../ops/config.js'
 import { DEFAULT_IDEMPOTENCY_SETTINGS } from '../../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS } from '../../processors/aeo/settings.js'
+import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
 
 const KEY = `rrk_${'a1B2c3D4e5'.repeat(4)}`
 
@@ -31,6 +32,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
     sandbox: { enabled: false, resetIntervalHours: 24 },
     rateLimits: { defaultPerMinute: 600 },
+    jobs: DEFAULT_JOB_SETTINGS,
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -52,6 +54,9 @@ t.test('every setting is read and typed', async (t) => {
     READ_YOUR_WRITES_TIMEOUT_MS: '250',
     BODY_LIMIT_BYTES: '2048',
     RATE_LIMIT_PER_MINUTE: '120',
+    JOB_WORKER_CONCURRENCY: '3',
+    JOB_HEARTBEAT_SECONDS: '2',
+    JOB_STALE_SECONDS: '5',
   })
   t.same(config, {
     port: 9090,
@@ -71,6 +76,7 @@ t.test('every setting is read and typed', async (t) => {
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
     sandbox: { enabled: false, resetIntervalHours: 24 },
     rateLimits: { defaultPerMinute: 120 },
+    jobs: { workerConcurrency: 3, heartbeatSeconds: 2, staleSeconds: 5 },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')

@@ -3,6 +3,8 @@ import pino from 'pino'
 import type { AeoSettings } from '../../commands/aeo/settings.js'
 import type { AeoProcessorSettings } from '../../processors/aeo/settings.js'
 import type { RateLimitSettings } from '../../read-api/platform/rate-limit.js'
+import type { JobHandlers } from '../../processors/jobs/runner.js'
+import type { JobSettings } from '../../processors/jobs/settings.js'
 import { mintPlatformKey } from '../../commands/platform.js'
 import { openSystem, type System } from '../../ops/system.js'
 import { createTestDatabase, type TestDatabase } from './database.js'
@@ -37,6 +39,10 @@ export interface TestSystemOptions {
    * ones).
    */
   readonly rateLimits?: RateLimitSettings
+  /** Job runner settings (small values make heartbeats and the watchdog quick). */
+  readonly jobs?: JobSettings
+  /** The job handlers, instead of processors/jobs/kinds (a test's own handlers for the engine's tests). */
+  readonly jobHandlers?: JobHandlers
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -50,6 +56,8 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.aeo ? { aeo: options.aeo } : {}),
     ...(options.aeoProcessors ? { aeoProcessors: options.aeoProcessors } : {}),
     rateLimits: options.rateLimits ?? { defaultPerMinute: 1_000_000 },
+    ...(options.jobs ? { jobs: options.jobs } : {}),
+    ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()

@@ -1,0 +1,179 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { WriteDeps } from '../../commands/command-handler.js'
+import type { Position } from '../../commands/event-store/port.js'
+import { cancelJob } from '../../commands/jobs/job.js'
+import { requestJob } from '../../commands/jobs/request.js'
+import { isJobKind, JOB_KINDS, SPECIFIED_JOB_KINDS } from '../../domain/jobs/kinds.js'
+import { JobAlreadyRunningError, SandboxExportLimitedError } from '../../domain/jobs/slot.js'
+import { Id } from '../../domain/shared/values.js'
+import { findClient } from '../../projections/clients/queries.js'
+import { findJob, jobStatusUrl, jobView } from '../../projections/jobs/queries.js'
+import type { ReadDb } from '../../projections/tables.js'
+import type { ProjectionWatermark } from '../../projections/watermark.js'
+import { callerOf } from '../auth/request-caller.js'
+import { requireScope, type Caller } from '../caller.js'
+import { ApiError } from '../errors.js'
+import { requireWritesEnabled } from '../platform/writes-switch.js'
+import { describeIssues } from './rpc.js'
+
+export interface JobRouteDeps {
+  readonly read: ReadDb
+  readonly write: WriteDeps
+  readonly watermark: ProjectionWatermark
+  readonly readYourWritesTimeoutMs: number
+  /** The kinds this service has a handler for (processors/jobs/kinds, or a test's own map). */
+  readonly jobKinds: ReadonlySet<string>
+}
+
+/** The body of POST /api/v1/jobs (endpoints.md "Jobs"); unknown fields are refused, naming them. */
+const JobBody = z.strictObject({
+  kind: z.string().min(1).max(100).describe('The job kind'),
+  client_id: Id.nullable().optional().describe('Target client; required by every kind except export_org'),
+  group_id: Id.nullable().optional().describe('Target group (bulk_strategist only)'),
+  org_id: Id.nullable().optional().describe('export_org with a platform key: the organization to export; organization keys omit it'),
+  meter: z.boolean().optional().describe('Count the job towards metered usage'),
+  payload: z.record(z.string(), z.unknown()).optional().describe("Kind-specific parameters (the kind's payload schema)"),
+})
+
+const JobIdParam = z.coerce.number().pipe(Id)
+
+function jobIdOf(request: FastifyRequest): number {
+  const parsed = JobIdParam.safeParse((request.params as { job_id: string }).job_id)
+  if (!parsed.success) throw new ApiError('validation_failed', 'job_id: expected a positive integer job id')
+  return parsed.data
+}
+
+/** Job creation needs write access (a read-only key is refused, spec Authentication 4) and the jobs scope. */
+function requireJobScopes(caller: Caller): void {
+  requireScope(caller, 'write')
+  requireScope(caller, 'jobs')
+}
+
+/** Reading a job: the read scope, or the jobs scope (a key that may start jobs may poll them). */
+function requireReadOrJobs(caller: Caller): void {
+  if (!caller.scopes.includes('jobs')) requireScope(caller, 'read')
+}
+
+const kindList = () => Object.keys(JOB_KINDS).join(', ')
+
+/**
+ * Which kind, organization and client the request is about, checked in the order a caller fixes them:
+ * the kind, the fields it needs, its payload, and only then whether the records exist (404).
+ */
+async function resolveRequest(deps: JobRouteDeps, caller: Caller, body: z.infer<typeof JobBody>) {
+  const kind = body.kind
+  if (!isJobKind(kind)) {
+    if ((SPECIFIED_JOB_KINDS as readonly string[]).includes(kind)) throw new ApiError('job_kind_unavailable', `kind: ${kind} is not run by this service; available: ${[...deps.jobKinds].sort().join(', ') || 'none'}`)
+    throw new ApiError('validation_failed', `kind: unknown job kind ${JSON.stringify(kind.slice(0, 100))}; the kinds are ${kindList()}`, `Use one of ${kindList()}`)
+  }
+  if (!deps.jobKinds.has(kind)) throw new ApiError('job_kind_unavailable', `kind: ${kind} has no runner on this service; available: ${[...deps.jobKinds].sort().join(', ') || 'none'}`)
+  const spec = JOB_KINDS[kind]
+  const clientId = body.client_id ?? null
+  if (spec.clientRequired && clientId === null) throw new ApiError('validation_failed', `client_id: required for ${kind}`, `Pass the target client's id as client_id (list_clients shows them)`)
+  if (!spec.clientRequired && clientId !== null) throw new ApiError('validation_failed', `client_id: ${kind} is about the whole organization and takes no client_id`)
+  if (body.group_id !== undefined && body.group_id !== null) throw new ApiError('validation_failed', `group_id: only bulk_strategist takes a group; ${kind} does not`)
+  const payload = spec.payload.safeParse(body.payload ?? {})
+  if (!payload.success) {
+    const detail = describeIssues(payload.error)
+      .split('; ')
+      .map((issue) => (issue.startsWith('(body)') ? `payload${issue.slice('(body)'.length)}` : `payload.${issue}`))
+      .join('; ')
+    throw new ApiError('validation_failed', detail, `Fix the payload fields named in detail (${kind}: ${spec.summary})`)
+  }
+  const requestedOrg = body.org_id ?? null
+  if (caller.orgId !== null && requestedOrg !== null && requestedOrg !== caller.orgId) throw new ApiError('not_found', `organization ${requestedOrg} not found`)
+  let orgId: number
+  if (clientId !== null) {
+    const client = await findClient(deps.read, caller.orgId ?? requestedOrg, clientId)
+    if (!client) throw new ApiError('not_found', `client ${clientId} not found`)
+    if (client.status === 'deleted') throw new ApiError('client_deleted', `client ${clientId} is deleted`)
+    orgId = client.org_id
+  } else if (caller.orgId !== null) {
+    orgId = caller.orgId
+  } else {
+    if (requestedOrg === null) throw new ApiError('org_id_required', `org_id: a platform key names the organization for ${kind}`)
+    const org = await deps.read.selectFrom('organizations').select('id').where('id', '=', requestedOrg).executeTakeFirst()
+    if (!org) throw new ApiError('not_found', `organization ${requestedOrg} not found`)
+    orgId = requestedOrg
+  }
+  return { kind, orgId, clientId, payload: payload.data as Record<string, unknown> }
+}
+
+async function settle(deps: JobRouteDeps, reply: FastifyReply, position: Position | null): Promise<void> {
+  if (position === null) return
+  const reached = await deps.watermark.waitFor(position, deps.readYourWritesTimeoutMs)
+  reply.header('X-Read-Your-Writes', reached ? 'reached' : 'timeout')
+}
+
+/**
+ * The job API (endpoints.md "Jobs"): POST /api/v1/jobs (202 {job_id, status_url}), GET /api/v1/jobs/<id>
+ * and POST /api/v1/jobs/<id>/cancel. Jobs run in the processors role (processors/jobs).
+ */
+export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promise<void> {
+  app.post('/api/v1/jobs', { config: { idempotency: true } }, async (request, reply) => {
+    const caller = await callerOf(request, deps.read)
+    const raw = request.body ?? {}
+    if (typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('validation_failed', '(body): expected a JSON object {kind, client_id?, org_id?, payload?}')
+    // The public sandbox key is read-only: it may start export_org only (the slot enforces one per 10 minutes).
+    if (caller.sandbox) {
+      if ((raw as { kind?: unknown }).kind !== 'export_org') {
+        throw new ApiError('sandbox_read_only', 'the sandbox key may start export_org jobs only', 'Use your own key for other jobs; the sandbox may export its data once per 10 minutes')
+      }
+    } else {
+      requireJobScopes(caller)
+    }
+    await requireWritesEnabled(request, reply)
+    const parsed = JobBody.safeParse(raw)
+    if (!parsed.success) throw new ApiError('validation_failed', describeIssues(parsed.error))
+    const target = await resolveRequest(deps, caller, parsed.data)
+    const context = { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null }
+    let accepted: { jobId: number; position: Position }
+    try {
+      accepted = await requestJob(deps.write, context, {
+        orgId: target.orgId,
+        kind: target.kind,
+        clientId: target.clientId,
+        groupId: null,
+        payload: target.payload,
+        meter: parsed.data.meter ?? false,
+        sandbox: caller.sandbox,
+      })
+    } catch (error) {
+      if (error instanceof JobAlreadyRunningError) {
+        throw new ApiError('job_already_running', `job ${error.activeJobId} is still active; status_url ${jobStatusUrl(error.activeJobId)}`)
+      }
+      if (error instanceof SandboxExportLimitedError) {
+        reply.header('Retry-After', String(error.retryAfterSeconds))
+        throw new ApiError('rate_limited', `the sandbox key may start one export_org job every 10 minutes; retry in ${error.retryAfterSeconds} s`)
+      }
+      throw error
+    }
+    await settle(deps, reply, accepted.position)
+    return reply.code(202).send({ job_id: accepted.jobId, status_url: jobStatusUrl(accepted.jobId) })
+  })
+
+  app.get('/api/v1/jobs/:job_id', async (request) => {
+    const caller = await callerOf(request, deps.read)
+    requireReadOrJobs(caller)
+    const jobId = jobIdOf(request)
+    const row = await findJob(deps.read, caller.orgId, jobId)
+    if (!row) throw new ApiError('not_found', `job ${jobId} not found`)
+    return jobView(row)
+  })
+
+  app.post('/api/v1/jobs/:job_id/cancel', async (request, reply) => {
+    const caller = await callerOf(request, deps.read)
+    if (caller.sandbox) throw new ApiError('sandbox_read_only', 'the sandbox key cannot cancel jobs')
+    requireJobScopes(caller)
+    await requireWritesEnabled(request, reply)
+    const jobId = jobIdOf(request)
+    const context = { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null }
+    const outcome = await cancelJob(deps.write, context, jobId, caller.orgId)
+    await settle(deps, reply, outcome.position)
+    const row = await findJob(deps.read, caller.orgId, jobId)
+    if (!row) throw new ApiError('not_found', `job ${jobId} not found`)
+    // A running job stops at its handler's next check: 202 says the cancel is under way.
+    return reply.code(outcome.state.status === 'cancelled' ? 200 : 202).send(jobView(row))
+  })
+}
