@@ -68,8 +68,8 @@ t.test('capabilities needs credentials and describes what this key may call', as
     const callable = definition.access === 'read' && !definition.platformOnly
     t.equal(m.callable, callable, `${definition.name}: callable by a read-only organization key = ${callable}`)
   }
-  t.same(body.job_kinds, [])
-  t.match(body.job_kinds_note, /not served/)
+  t.same(body.job_kinds, [], 'no kind has a handler in this app')
+  t.match(body.job_kinds_note, /job_kind_unavailable/)
   t.same(body.webhook_events.map((e: any) => e.name), PUBLIC_EVENTS.map((e) => e.name))
   t.equal(body.limits.body_limit_bytes, 1024 * 1024)
   t.equal(body.limits.idempotency_key_max_length, 200)

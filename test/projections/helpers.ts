@@ -13,6 +13,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import type { TestSystem } from '../support/system.js'
 import { writeAeoCapturesLog } from './realistic/aeo-captures.js'
 import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
+import { writeJobsLog } from './realistic/jobs.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
@@ -305,6 +306,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoRunsLog(ts, log, keys)
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
+  await writeJobsLog(ts, log)
   await writeSandboxLog(ts)
   return log
 }
