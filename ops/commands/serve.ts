@@ -3,7 +3,7 @@ import { bootstrapPlatform } from '../bootstrap.js'
 import type { Config } from '../config.js'
 import { startDataDir, type DataDirDatabase } from '../data-dir.js'
 import { createLogger } from '../logger.js'
-import { openSystem, type System } from '../system.js'
+import { openSystem, type System, type SystemOptions } from '../system.js'
 
 export const ROLES = ['all', 'api', 'projections', 'processors'] as const
 export type Role = (typeof ROLES)[number]
@@ -12,7 +12,10 @@ export type Role = (typeof ROLES)[number]
  * `npm start`: migrations, projections and the API in one process (role all), over the embedded
  * PostgreSQL in DATA_DIR unless DATABASE_URL is set. Roles split the work across processes.
  */
-export async function serve(config: Config, role: Role): Promise<void> {
+/** What a test harness may add to a served process (tests' own job handlers); production passes nothing. */
+export type ServeExtras = Pick<SystemOptions, 'jobHandlers'>
+
+export async function serve(config: Config, role: Role, extras: ServeExtras = {}): Promise<void> {
   const log = createLogger(config.logLevel)
   let database: DataDirDatabase | undefined
   let system: System | undefined
@@ -48,6 +51,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
     sandbox: config.sandbox,
     rateLimits: config.rateLimits,
     jobs: config.jobs,
+    ...extras,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

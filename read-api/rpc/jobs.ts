@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { loadJob } from '../../commands/jobs/job.js'
 import { Id, Month } from '../../domain/shared/values.js'
-import { findJob, jobMonths, jobsProgress, jobView } from '../../projections/jobs/queries.js'
+import { jobMonths, jobsProgress, jobView } from '../../projections/jobs/queries.js'
 import { requireOrgId } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { rpc } from '../registry.js'
@@ -10,7 +10,7 @@ const domain = 'jobs'
 
 const JobId = Id.describe('The job id (POST /api/v1/jobs answered it)')
 
-/** The job record, as GET /api/v1/jobs/<id> shows it. */
+/** The job record, as GET /api/v1/jobs/<id> shows it (that path is the record's read: no get_job RPC, whose name the SDK's job helper and the REST operation already use). */
 export const JobRecord = z.object({
   job_id: Id.describe('The job id'),
   kind: z.string().describe('The job kind'),
@@ -33,20 +33,6 @@ export const JobRecord = z.object({
 })
 
 export const jobRpcs = [
-  rpc({
-    name: 'get_job',
-    domain,
-    access: 'read',
-    orgScoped: true,
-    summary: 'A job record (the same as GET /api/v1/jobs/<job_id>): status, progress while running, result when done, error when failed.',
-    params: z.strictObject({ job_id: JobId }),
-    result: JobRecord,
-    handler: async ({ params, orgId, read }) => {
-      const row = await findJob(read, orgId, params.job_id)
-      if (!row) throw new ApiError('not_found', `job ${params.job_id} not found`)
-      return jobView(row)
-    },
-  }),
   rpc({
     name: 'is_job_cancel_requested',
     domain,

@@ -10,6 +10,8 @@ import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import { SANDBOX_CLIENT } from '../../domain/sandbox/fixture.js'
 import { resetSandbox, type SandboxDeps } from '../../ops/sandbox/seed.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
+import { systemContext } from '../../commands/command-handler.js'
+import { requestJob } from '../../commands/jobs/request.js'
 import { clientPayload, eventCount, expectError, orgWithKey } from './helpers.js'
 
 const sandboxDeps = (ts: TestSystem): SandboxDeps => ({
@@ -85,7 +87,10 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const captures = await call<{ id: number }[]>('get_aeo_captures', { client_id: clientId, limit: 1 })
     const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
     const queries = await call<{ id: number }[]>('get_aeo_queries', { client_id: clientId })
+    // A job of the sandbox organization (recorded by the command: this system runs no job handlers).
+    const job = await requestJob(ts.system.write, systemContext('test'), { orgId: seeded.orgId, kind: 'export_org', clientId: null, groupId: null, payload: {}, meter: false, sandbox: false })
     const values: Record<string, unknown> = {
+      job_id: job.jobId,
       client_id: clientId,
       capture_id: captures[0]!.id,
       item_id: items[0]!.id,
