@@ -11,6 +11,7 @@ import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
+import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -34,6 +35,8 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...sandboxEventSchemas,
   ...jobEventSchemas,
   ...jobSlotEventSchemas,
+  ...webhookEventSchemas,
+  ...webhookDeliveryEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -6,6 +6,9 @@ import type { AeoSettings } from '../commands/aeo/settings.js'
 import { DEFAULT_RETRY_BACKOFF_SECONDS, parseBackoffSchedule } from '../domain/aeo/runs/backoff.js'
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-api/platform/idempotency.js'
 import type { SandboxSettings } from './sandbox/schedule.js'
+import { parseServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
+import { parseAllowList, type AllowList } from '../domain/webhooks/url-policy.js'
+import { DEFAULT_BACKOFF_BASE_MS } from '../domain/webhooks/schedule.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
@@ -65,6 +68,17 @@ const Env = z.object({
   JOB_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_JOB_SETTINGS.workerConcurrency),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_JOB_SETTINGS.heartbeatSeconds),
   JOB_STALE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(DEFAULT_JOB_SETTINGS.staleSeconds),
+  // Webhooks: the service key that seals signing secrets (commands/secrets), the URL policy's allow-list
+  // and the first retry delay (the schedule doubles it 6 times).
+  SERVICE_ENCRYPTION_KEY: z
+    .string()
+    .transform((text, ctx) => parseServiceKey(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected 32 random bytes, base64 (openssl rand -base64 32)' }), z.NEVER))
+    .optional(),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => parseAllowList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8' }), z.NEVER)),
+  WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_BACKOFF_BASE_MS),
 })
 
 export interface Config {
@@ -90,6 +104,14 @@ export interface Config {
   readonly sandbox: SandboxSettings
   readonly rateLimits: RateLimitSettings
   readonly jobs: JobSettings
+  readonly webhooks: WebhookConfig
+}
+
+/** SERVICE_ENCRYPTION_KEY (undefined: see commands/secrets/service-key.ts resolveServiceKey), WEBHOOK_ALLOWED_HOSTS, WEBHOOK_BACKOFF_BASE_MS. */
+export interface WebhookConfig {
+  readonly serviceKey: ServiceKey | undefined
+  readonly allowList: AllowList
+  readonly backoffBaseMs: number
 }
 
 export class ConfigError extends Error {
@@ -153,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
     rateLimits: { defaultPerMinute: e.RATE_LIMIT_PER_MINUTE },
     jobs: { workerConcurrency: e.JOB_WORKER_CONCURRENCY, heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, staleSeconds: e.JOB_STALE_SECONDS },
+    webhooks: { serviceKey: e.SERVICE_ENCRYPTION_KEY, allowList: e.WEBHOOK_ALLOWED_HOSTS, backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS },
   }
 }
 

@@ -30,6 +30,10 @@ import { jobHandlersOf } from '../processors/jobs/index.js'
 import type { JobHandlers } from '../processors/jobs/runner.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModel } from '../processors/language-model/port.js'
+import { ephemeralServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
+import { systemResolver, type Resolver, type WebhookPolicy } from '../commands/webhooks.js'
+import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.js'
+import { DEFAULT_WEBHOOK_TUNING, type WebhookProcessorSettings } from '../processors/webhooks/settings.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -54,6 +58,20 @@ export interface SystemOptions {
   readonly jobHandlers?: JobHandlers
   /** Text generation for jobs; null (the default) until a provider adapter is configured. */
   readonly languageModel?: LanguageModel | null
+  readonly webhooks?: WebhookOptions
+}
+
+/** Webhook settings; every part has a default (an ephemeral service key: only `serve` must keep its key). */
+export interface WebhookOptions {
+  readonly serviceKey?: ServiceKey
+  readonly allowList?: AllowList
+  /** How host names resolve (tests map names to addresses). */
+  readonly resolve?: Resolver
+  readonly backoffBaseMs?: number
+  readonly timeoutMs?: number
+  readonly concurrency?: number
+  readonly perHostCap?: number
+  readonly pollMs?: number
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -103,6 +121,21 @@ export async function openSystem(options: SystemOptions): Promise<System> {
     const aeo = options.aeo ?? DEFAULT_AEO_SETTINGS
     const blobs = new PostgresBlobStore(database.db)
     const jobHandlers = jobHandlersOf({ jobHandlers: options.jobHandlers })
+    const w = options.webhooks ?? {}
+    const webhookPolicy: WebhookPolicy = {
+      serviceKey: w.serviceKey ?? ephemeralServiceKey(),
+      allowList: w.allowList ?? EMPTY_ALLOW_LIST,
+      resolve: w.resolve ?? systemResolver,
+    }
+    const webhooks: WebhookProcessorSettings = {
+      policy: webhookPolicy,
+      backoffBaseMs: w.backoffBaseMs ?? DEFAULT_WEBHOOK_TUNING.backoffBaseMs,
+      timeoutMs: w.timeoutMs ?? DEFAULT_WEBHOOK_TUNING.timeoutMs,
+      concurrency: w.concurrency ?? DEFAULT_WEBHOOK_TUNING.concurrency,
+      perHostCap: w.perHostCap ?? DEFAULT_WEBHOOK_TUNING.perHostCap,
+      pollMs: w.pollMs ?? DEFAULT_WEBHOOK_TUNING.pollMs,
+      baseUrl: options.publicDocs?.baseUrl,
+    }
     const processors = [
       ...createProcessors({
         store,
@@ -117,6 +150,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
         jobHandlers,
         languageModel: options.languageModel ?? null,
         blobs,
+        webhooks,
       }),
       ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),
     ]
@@ -148,7 +182,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS },
+          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,

@@ -1,8 +1,9 @@
 import { aeoProcessors } from './aeo/index.js'
 import { jobProcessors } from './jobs/index.js'
 import type { Processor, ProcessorDeps } from './runtime.js'
+import { webhookProcessors } from './webhooks/index.js'
 
 /** Every processor the processors role runs. */
 export function createProcessors(deps: ProcessorDeps): Processor[] {
-  return [...aeoProcessors(deps), ...jobProcessors(deps)]
+  return [...aeoProcessors(deps), ...jobProcessors(deps), ...webhookProcessors(deps)]
 }

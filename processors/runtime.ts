@@ -10,6 +10,7 @@ import type { BlobStore } from '../commands/files/blob-store.js'
 import type { LanguageModel } from './language-model/port.js'
 import type { JobHandlers } from './jobs/runner.js'
 import type { JobSettings } from './jobs/settings.js'
+import type { WebhookProcessorSettings } from './webhooks/settings.js'
 
 /** A process manager or worker: started by the processors role (and `all`), stopped on shutdown. */
 export interface Processor {
@@ -38,4 +39,6 @@ export interface ProcessorDeps {
   readonly languageModel: LanguageModel | null
   /** Where jobs write files (exports, reports): any API process serves them. */
   readonly blobs: BlobStore
+  /** The webhook dispatcher's settings; absent: no dispatcher in this process. */
+  readonly webhooks?: WebhookProcessorSettings
 }

@@ -6,6 +6,7 @@ import { jobsProjector } from './jobs/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
+import { webhooksProjector } from './webhooks/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -14,6 +15,7 @@ export const projectors: readonly Projector[] = [
   clientsProjector,
   ...aeoProjectors,
   jobsProjector,
+  webhooksProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -4,6 +4,7 @@ import type { Config } from '../config.js'
 import { startDataDir, type DataDirDatabase } from '../data-dir.js'
 import { createLogger } from '../logger.js'
 import { openSystem, type System, type SystemOptions } from '../system.js'
+import { resolveServiceKey } from '../../commands/secrets/service-key.js'
 
 export const ROLES = ['all', 'api', 'projections', 'processors'] as const
 export type Role = (typeof ROLES)[number]
@@ -36,6 +37,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
   database = config.databaseUrl
     ? { url: config.databaseUrl, close: async () => {} }
     : await startDataDir(config.dataDir, 'npm start', (line) => log.debug({ postgres: line }))
+  const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })
   system = await openSystem({
     databaseUrl: database.url,
     eventStoreUrl: config.eventStoreUrl,
@@ -52,6 +54,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     rateLimits: config.rateLimits,
     jobs: config.jobs,
     ...extras,
+    webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

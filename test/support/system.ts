@@ -6,7 +6,7 @@ import type { RateLimitSettings } from '../../read-api/platform/rate-limit.js'
 import type { JobHandlers } from '../../processors/jobs/runner.js'
 import type { JobSettings } from '../../processors/jobs/settings.js'
 import { mintPlatformKey } from '../../commands/platform.js'
-import { openSystem, type System } from '../../ops/system.js'
+import { openSystem, type System, type WebhookOptions } from '../../ops/system.js'
 import { createTestDatabase, type TestDatabase } from './database.js'
 
 interface TestContext {
@@ -43,6 +43,8 @@ export interface TestSystemOptions {
   readonly jobs?: JobSettings
   /** The job handlers, instead of processors/jobs/kinds (a test's own handlers for the engine's tests). */
   readonly jobHandlers?: JobHandlers
+  /** Webhook settings (allow-list, resolver, backoff, dispatcher tuning); defaults as openSystem's. */
+  readonly webhooks?: WebhookOptions
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -58,6 +60,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     rateLimits: options.rateLimits ?? { defaultPerMinute: 1_000_000 },
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()
