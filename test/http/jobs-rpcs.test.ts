@@ -17,7 +17,7 @@ t.test('the job RPCs', async (t) => {
   const started = handler.nextStart()
   const running = (await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId })).json().job_id
   await started
-  await waitForJob(ts.app, org.key, running, 'running')
+  await waitForJob(ts.app, org.key, running, (job) => job.progress?.message === 'warming up')
 
   t.same((await ts.call<any[]>('get_jobs_progress_for_org', {}, org.key)).find((j) => j.job_id === running), (await getJob(ts.app, org.key, running)).json(), 'the same records as GET')
   t.equal(await ts.call('is_job_cancel_requested', { job_id: running }, org.key), false)
