@@ -10,6 +10,7 @@ import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
+import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -31,6 +32,8 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...aeoReportEventSchemas,
   ...apiPlatformEventSchemas,
   ...sandboxEventSchemas,
+  ...webhookEventSchemas,
+  ...webhookDeliveryEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -5,8 +5,9 @@ import { clientRpcs } from './clients.js'
 import { historyRpcs } from './history.js'
 import { organizationRpcs } from './organizations.js'
 import { usageRpcs } from './usage.js'
+import { webhookRpcs } from './webhooks.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs] as AnyRpc[])
+  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs] as AnyRpc[])
 }

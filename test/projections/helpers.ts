@@ -16,6 +16,7 @@ import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
+import { writeWebhooksLog } from './realistic/webhooks.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -305,6 +306,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoRunsLog(ts, log, keys)
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
+  await writeWebhooksLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }
