@@ -145,6 +145,12 @@ export const ERRORS = {
     message: 'This job kind is not available on this service',
     hint: 'GET /api/v1/capabilities lists the job kinds this service runs (job_kinds)',
   },
+  // MCP server (read-api/mcp/)
+  mcp_post_only: {
+    status: 405,
+    message: 'The MCP endpoint answers POST only',
+    hint: 'POST JSON-RPC 2.0 messages to /api/v1/mcp: this stateless server has no event stream to GET and no session to DELETE',
+  },
   // Webhooks (domain/webhooks, read-api/rpc/webhooks.ts, read-api/routes/events.ts)
   webhook_url_refused: {
     status: 400,
