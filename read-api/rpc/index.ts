@@ -4,9 +4,11 @@ import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
 import { historyRpcs } from './history.js'
 import { organizationRpcs } from './organizations.js'
+import { pageRpcs } from './pages.js'
+import { siteEditRpcs } from './site-edits.js'
 import { usageRpcs } from './usage.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs] as AnyRpc[])
+  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...pageRpcs, ...siteEditRpcs] as AnyRpc[])
 }
