@@ -1,10 +1,19 @@
 import { z } from 'zod'
 import { addPage, deactivatePagesNotInList, recordSnapshot } from '../../commands/pages.js'
 import { PageContent, PageSlug, PageTitle, PageUrl } from '../../domain/pages/events.js'
+import { DomainError } from '../../domain/shared/errors.js'
 import { Id } from '../../domain/shared/values.js'
-import { visibleClient } from '../../projections/clients/queries.js'
+import { visibleClient, type ClientRow } from '../../projections/clients/queries.js'
+import type { ReadDb } from '../../projections/tables.js'
 import { latestSnapshot, pagesForClient, pageView, snapshotsForPage, snapshotView, visiblePage } from '../../projections/pages/queries.js'
 import { rpc } from '../registry.js'
+
+/** The client a page or site-edit write is for: visible to the caller and not deleted (a deleted client takes no writes). */
+export async function writableClient(read: ReadDb, orgId: number | null, clientId: number): Promise<ClientRow> {
+  const client = await visibleClient(read, orgId, clientId)
+  if (client.status === 'deleted') throw new DomainError('client_deleted', 'The client is deleted', `client ${clientId}`)
+  return client
+}
 
 const PageView = z.object({
   page_id: Id,
@@ -56,7 +65,7 @@ export const pageRpcs = [
     result: Id.describe('The page id'),
     async handler(ctx) {
       const p = ctx.params.page
-      const client = await visibleClient(ctx.read, ctx.orgId, p.client_id)
+      const client = await writableClient(ctx.read, ctx.orgId, p.client_id)
       const { pageId } = await addPage(ctx.write, ctx.command, {
         orgId: client.org_id,
         clientId: client.id,
@@ -95,7 +104,7 @@ export const pageRpcs = [
     params: z.strictObject({ client_id: Id, active_urls: z.array(PageUrl).max(10_000).describe('The URLs that stay active') }),
     result: z.object({ deactivated: z.number().int().describe('Pages marked inactive by this call'), page_ids: z.array(Id) }),
     async handler(ctx) {
-      const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      const client = await writableClient(ctx.read, ctx.orgId, ctx.params.client_id)
       const { deactivated } = await deactivatePagesNotInList(ctx.write, ctx.command, { orgId: client.org_id, clientId: client.id, activeUrls: ctx.params.active_urls })
       return { deactivated: deactivated.length, page_ids: deactivated }
     },
@@ -111,6 +120,7 @@ export const pageRpcs = [
     async handler(ctx) {
       const s = ctx.params.snapshot
       const page = await visiblePage(ctx.read, ctx.orgId, s.page_id)
+      await writableClient(ctx.read, ctx.orgId, page.client_id)
       const { snapshotId } = await recordSnapshot(ctx.write, ctx.command, {
         orgId: page.org_id,
         clientId: page.client_id,

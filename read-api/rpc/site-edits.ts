@@ -18,6 +18,7 @@ import {
 import type { ReadDb } from '../../projections/tables.js'
 import { ApiError } from '../errors.js'
 import { rpc, type RpcContext } from '../registry.js'
+import { writableClient } from './pages.js'
 
 const domain = 'site-edits'
 
@@ -95,7 +96,7 @@ export const siteEditRpcs = [
     result: Id.describe('The edit id'),
     async handler(ctx) {
       const p = ctx.params
-      const client = await visibleClient(ctx.read, ctx.orgId, p.client_id)
+      const client = await writableClient(ctx.read, ctx.orgId, p.client_id)
       const { editId } = await stageSiteEdit(ctx.write, ctx.command, {
         orgId: client.org_id,
         clientId: client.id,
