@@ -12,6 +12,7 @@ import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
 import { siteEditEventSchemas } from './site-edits/events.js'
+import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -36,6 +37,8 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...pageEventSchemas,
   ...pageSnapshotEventSchemas,
   ...siteEditEventSchemas,
+  ...webhookEventSchemas,
+  ...webhookDeliveryEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -5,6 +5,7 @@ import { registerPublicDocs } from './docs/routes.js'
 import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
 import { dbRoutes } from './routes/db.js'
+import { eventRoutes } from './routes/events.js'
 import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))
   await app.register(async (scope) => dbRoutes(scope, deps))
+  await app.register(async (scope) => eventRoutes(scope, deps))
   await app.register(async (scope) => sdkRoutes(scope, deps))
   await registerPublicDocs(app, deps)
   return app

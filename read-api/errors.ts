@@ -160,6 +160,22 @@ export const ERRORS = {
     hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
   },
   api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
+  // Webhooks (domain/webhooks, read-api/rpc/webhooks.ts, read-api/routes/events.ts)
+  webhook_url_refused: {
+    status: 400,
+    message: 'The webhook URL is not allowed',
+    hint: 'Use an https URL on a public host name that resolves to public addresses (http only for localhost); detail names the rule it broke',
+  },
+  webhook_event_unknown: {
+    status: 400,
+    message: 'Unknown webhook event',
+    hint: 'Use event names from GET /api/v1/capabilities (webhook_events), or leave events out to receive every event',
+  },
+  events_cursor_invalid: {
+    status: 400,
+    message: 'The events cursor is not valid',
+    hint: 'Pass back the next_cursor of a previous GET /api/v1/events answer unchanged, or leave after out to start from the oldest event',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

@@ -7,8 +7,11 @@ import { organizationRpcs } from './organizations.js'
 import { pageRpcs } from './pages.js'
 import { siteEditRpcs } from './site-edits.js'
 import { usageRpcs } from './usage.js'
+import { webhookRpcs } from './webhooks.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...pageRpcs, ...siteEditRpcs] as AnyRpc[])
+  return new RpcRegistry(
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs] as AnyRpc[],
+  )
 }

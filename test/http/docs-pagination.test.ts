@@ -56,6 +56,7 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_site_edits',
     'get_snapshots_for_page',
     'list_all_site_edits',
+    'list_webhook_deliveries',
   ])
   t.same(capabilities.methods.find((m: any) => m.name === 'get_aeo_captures').pagination, { max_limit: 500, default_limit: 100 })
   t.equal(capabilities.limits.pagination.max_limit, MAX_PAGE_LIMIT)

@@ -17,6 +17,7 @@ import { writeAeoReportsLog } from './realistic/aeo-reports.js'
 import { writeSiteEditsLog } from './realistic/site-edits.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
+import { writeWebhooksLog } from './realistic/webhooks.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -307,6 +308,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
   await writeSiteEditsLog(ts, log, keys)
+  await writeWebhooksLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }
