@@ -160,6 +160,12 @@ export const ERRORS = {
     hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
   },
   api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
+  // MCP server (read-api/mcp/)
+  mcp_post_only: {
+    status: 405,
+    message: 'The MCP endpoint answers POST only',
+    hint: 'POST JSON-RPC 2.0 messages to /api/v1/mcp: this stateless server has no event stream to GET and no session to DELETE',
+  },
   // Webhooks (domain/webhooks, read-api/rpc/webhooks.ts, read-api/routes/events.ts)
   webhook_url_refused: {
     status: 400,
