@@ -9,8 +9,10 @@ import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
+import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
+import { siteEditEventSchemas } from './site-edits/events.js'
 import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 
 /**
@@ -35,6 +37,9 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...sandboxEventSchemas,
   ...jobEventSchemas,
   ...jobSlotEventSchemas,
+  ...pageEventSchemas,
+  ...pageSnapshotEventSchemas,
+  ...siteEditEventSchemas,
   ...webhookEventSchemas,
   ...webhookDeliveryEventSchemas,
 }

@@ -30,6 +30,7 @@ import { jobHandlersOf } from '../processors/jobs/index.js'
 import type { JobHandlers } from '../processors/jobs/runner.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModel } from '../processors/language-model/port.js'
+import { builtInSitePublisher } from '../processors/site-edits/built-in-publisher.js'
 import { ephemeralServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
 import { systemResolver, type Resolver, type WebhookPolicy } from '../commands/webhooks.js'
 import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.js'
@@ -182,7 +183,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy },
+          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy, sitePublisher: builtInSitePublisher({ write, read }) },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,

@@ -4,8 +4,10 @@ import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
 import { jobsProjector } from './jobs/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
+import { pagesProjector } from './pages/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
+import { siteEditsProjector } from './site-edits/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
@@ -15,6 +17,8 @@ export const projectors: readonly Projector[] = [
   clientsProjector,
   ...aeoProjectors,
   jobsProjector,
+  pagesProjector,
+  siteEditsProjector,
   webhooksProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).

@@ -89,6 +89,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const queries = await call<{ id: number }[]>('get_aeo_queries', { client_id: clientId })
     // A job of the sandbox organization (recorded by the command: this system runs no job handlers).
     const job = await requestJob(ts.system.write, systemContext('test'), { orgId: seeded.orgId, kind: 'export_org', clientId: null, groupId: null, payload: {}, meter: false, sandbox: false })
+    const pages = await call<{ page_id: number }[]>('get_pages_for_client', { client_id: clientId })
+    const edits = await call<{ edit_id: number }[]>('get_site_edits', { client_id: clientId })
     const values: Record<string, unknown> = {
       job_id: job.jobId,
       client_id: clientId,
@@ -101,6 +103,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       agent_id: 'sandbox-server-agent',
       entity_type: 'client',
       entity_id: clientId,
+      page_id: pages[0]!.page_id,
+      edit_id: edits[0]!.edit_id,
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)

@@ -15,6 +15,7 @@ import { writeAeoCapturesLog } from './realistic/aeo-captures.js'
 import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
 import { writeJobsLog } from './realistic/jobs.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
+import { writeSiteEditsLog } from './realistic/site-edits.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
@@ -308,6 +309,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
   await writeJobsLog(ts, log)
+  await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
