@@ -7,6 +7,7 @@ import { aeoTrackerEventSchemas } from './aeo/tracker/events.js'
 import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
+import { keywordEventSchemas } from './keywords/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
@@ -31,6 +32,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...aeoReportEventSchemas,
   ...apiPlatformEventSchemas,
   ...sandboxEventSchemas,
+  ...keywordEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

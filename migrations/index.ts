@@ -8,6 +8,7 @@ import * as files from './0006-files.js'
 import * as notifyAfterCommit from './0007-notify-after-commit.js'
 import * as idempotency from './0008-idempotency.js'
 import * as rateLimitsUsage from './0009-rate-limits-usage.js'
+import * as adCopyKeywords from './0013-ad-copy-keywords.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0007-notify-after-commit': notifyAfterCommit,
   '0008-idempotency': idempotency,
   '0009-rate-limits-usage': rateLimitsUsage,
+  '0013-ad-copy-keywords': adCopyKeywords,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

@@ -2,6 +2,7 @@ import { activityProjector } from './activity/projector.js'
 import { aeoProjectors } from './aeo/index.js'
 import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
+import { keywordsProjector } from './keywords/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
@@ -12,6 +13,7 @@ export const projectors: readonly Projector[] = [
   apiKeysProjector,
   clientsProjector,
   ...aeoProjectors,
+  keywordsProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

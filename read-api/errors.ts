@@ -129,6 +129,12 @@ export const ERRORS = {
     hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
   },
   api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
+  // Keywords (domain/keywords)
+  keyword_limit: {
+    status: 409,
+    message: 'The client has the most keywords allowed',
+    hint: 'Delete keywords the client no longer tracks (delete_keyword), then add again',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

@@ -4,6 +4,7 @@ import { createAeoQuestionTables } from './aeo-questions.js'
 import { createAeoReportTables } from './aeo-reports.js'
 import { createAeoRunTables } from './aeo-runs.js'
 import { createClientTables } from './clients.js'
+import { createKeywordTables } from './keywords.js'
 import { createOrganizationTables } from './organizations.js'
 
 /**
@@ -11,7 +12,7 @@ import { createOrganizationTables } from './organizations.js'
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 6
+export const READ_MODEL_VERSION = 7
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -32,4 +33,5 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createAeoRunTables(db, schema)
   await createAeoCaptureTables(db, schema)
   await createAeoReportTables(db, schema)
+  await createKeywordTables(db, schema)
 }

@@ -19,6 +19,7 @@ export const CLIENT_TABLES = [
   'aeo_items',
   'aeo_item_hits',
   'aeo_reports',
+  'keywords',
 ] as const
 
 /**

@@ -15,6 +15,7 @@ import { writeAeoCapturesLog } from './realistic/aeo-captures.js'
 import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
+import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
@@ -305,6 +306,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoRunsLog(ts, log, keys)
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
+  await writeKeywordsLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }
