@@ -8,6 +8,7 @@ import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { keywordEventSchemas } from './keywords/events.js'
+import { adCopyEventSchemas } from './ad-copy/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
@@ -33,6 +34,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...apiPlatformEventSchemas,
   ...sandboxEventSchemas,
   ...keywordEventSchemas,
+  ...adCopyEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -3,6 +3,7 @@ import { aeoProjectors } from './aeo/index.js'
 import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
 import { keywordsProjector } from './keywords/projector.js'
+import { adCopyProjector } from './ad-copy/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
@@ -14,6 +15,7 @@ export const projectors: readonly Projector[] = [
   clientsProjector,
   ...aeoProjectors,
   keywordsProjector,
+  adCopyProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Kysely } from 'kysely'
 import type { AeoReadModels } from './aeo/tables.js'
 import type { KeywordReadModels } from './keywords/tables.js'
+import type { AdCopyReadModels } from './ad-copy/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -97,7 +98,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, KeywordReadModels {
+export interface ReadModels extends AeoReadModels, KeywordReadModels, AdCopyReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -5,6 +5,7 @@ import { createAeoReportTables } from './aeo-reports.js'
 import { createAeoRunTables } from './aeo-runs.js'
 import { createClientTables } from './clients.js'
 import { createKeywordTables } from './keywords.js'
+import { createAdCopyTables } from './ad-copy.js'
 import { createOrganizationTables } from './organizations.js'
 
 /**
@@ -34,4 +35,5 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createAeoCaptureTables(db, schema)
   await createAeoReportTables(db, schema)
   await createKeywordTables(db, schema)
+  await createAdCopyTables(db, schema)
 }

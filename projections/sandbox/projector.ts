@@ -20,6 +20,8 @@ export const CLIENT_TABLES = [
   'aeo_item_hits',
   'aeo_reports',
   'keywords',
+  'ad_copy_sets',
+  'ad_copy_ad_groups',
 ] as const
 
 /**

@@ -2,6 +2,7 @@ import { RpcRegistry, type AnyRpc } from '../registry.js'
 import { aeoRpcs } from './aeo/index.js'
 import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
+import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
 import { keywordRpcs } from './keywords.js'
 import { organizationRpcs } from './organizations.js'
@@ -9,5 +10,5 @@ import { usageRpcs } from './usage.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...keywordRpcs] as AnyRpc[])
+  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[])
 }

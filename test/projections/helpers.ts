@@ -15,6 +15,7 @@ import { writeAeoCapturesLog } from './realistic/aeo-captures.js'
 import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
+import { writeAdCopyLog } from './realistic/ad-copy.js'
 import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 
@@ -307,6 +308,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
   await writeKeywordsLog(ts, log, keys)
+  await writeAdCopyLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }
