@@ -12,6 +12,7 @@ import { adCopyEventSchemas } from './ad-copy/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
+import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -35,6 +36,8 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...sandboxEventSchemas,
   ...keywordEventSchemas,
   ...adCopyEventSchemas,
+  ...webhookEventSchemas,
+  ...webhookDeliveryEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -41,7 +41,9 @@ Every command works while the service runs, against the same DATA_DIR or DATABAS
 Settings (environment): PORT (8080), HOST (127.0.0.1), BASE_URL, DATA_DIR (./.data), DATABASE_URL,
 EVENTSTORE_URL, LOG_LEVEL (info), PLATFORM_KEY, READ_YOUR_WRITES_TIMEOUT_MS (5000), BODY_LIMIT_BYTES (1048576),
 WRITES_ENABLED (initial value only, true), IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS (60),
-SANDBOX_ENABLED (false), SANDBOX_RESET_INTERVAL_HOURS (24; 0: no scheduled resets).
+SANDBOX_ENABLED (false), SANDBOX_RESET_INTERVAL_HOURS (24; 0: no scheduled resets),
+SERVICE_ENCRYPTION_KEY (generated under DATA_DIR; required with DATABASE_URL), WEBHOOK_ALLOWED_HOSTS,
+WEBHOOK_BACKOFF_BASE_MS (60000).
 `
 
 async function main(argv: string[]): Promise<number> {

@@ -6,6 +6,9 @@ import type { AeoSettings } from '../commands/aeo/settings.js'
 import { DEFAULT_RETRY_BACKOFF_SECONDS, parseBackoffSchedule } from '../domain/aeo/runs/backoff.js'
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from '../read-api/platform/idempotency.js'
 import type { SandboxSettings } from './sandbox/schedule.js'
+import { parseServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
+import { parseAllowList, type AllowList } from '../domain/webhooks/url-policy.js'
+import { DEFAULT_BACKOFF_BASE_MS } from '../domain/webhooks/schedule.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 
@@ -59,6 +62,17 @@ const Env = z.object({
   SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMITS.defaultPerMinute),
+  // Webhooks: the service key that seals signing secrets (commands/secrets), the URL policy's allow-list
+  // and the first retry delay (the schedule doubles it 6 times).
+  SERVICE_ENCRYPTION_KEY: z
+    .string()
+    .transform((text, ctx) => parseServiceKey(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected 32 random bytes, base64 (openssl rand -base64 32)' }), z.NEVER))
+    .optional(),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => parseAllowList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8' }), z.NEVER)),
+  WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_BACKOFF_BASE_MS),
 })
 
 export interface Config {
@@ -83,6 +97,14 @@ export interface Config {
   readonly idempotency: IdempotencySettings
   readonly sandbox: SandboxSettings
   readonly rateLimits: RateLimitSettings
+  readonly webhooks: WebhookConfig
+}
+
+/** SERVICE_ENCRYPTION_KEY (undefined: see commands/secrets/service-key.ts resolveServiceKey), WEBHOOK_ALLOWED_HOSTS, WEBHOOK_BACKOFF_BASE_MS. */
+export interface WebhookConfig {
+  readonly serviceKey: ServiceKey | undefined
+  readonly allowList: AllowList
+  readonly backoffBaseMs: number
 }
 
 export class ConfigError extends Error {
@@ -141,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotency: { ...DEFAULT_IDEMPOTENCY_SETTINGS, inFlightTimeoutSeconds: e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS },
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
     rateLimits: { defaultPerMinute: e.RATE_LIMIT_PER_MINUTE },
+    webhooks: { serviceKey: e.SERVICE_ENCRYPTION_KEY, allowList: e.WEBHOOK_ALLOWED_HOSTS, backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS },
   }
 }
 

@@ -25,6 +25,10 @@ import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
 import { sandboxProcessor, type SandboxSettings } from './sandbox/schedule.js'
+import { ephemeralServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
+import { systemResolver, type Resolver, type WebhookPolicy } from '../commands/webhooks.js'
+import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.js'
+import { DEFAULT_WEBHOOK_TUNING, type WebhookProcessorSettings } from '../processors/webhooks/settings.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -43,6 +47,20 @@ export interface SystemOptions {
   /** The public sandbox keeper (processors role); off unless given and enabled. */
   readonly sandbox?: SandboxSettings
   readonly rateLimits?: RateLimitSettings
+  readonly webhooks?: WebhookOptions
+}
+
+/** Webhook settings; every part has a default (an ephemeral service key: only `serve` must keep its key). */
+export interface WebhookOptions {
+  readonly serviceKey?: ServiceKey
+  readonly allowList?: AllowList
+  /** How host names resolve (tests map names to addresses). */
+  readonly resolve?: Resolver
+  readonly backoffBaseMs?: number
+  readonly timeoutMs?: number
+  readonly concurrency?: number
+  readonly perHostCap?: number
+  readonly pollMs?: number
 }
 
 /** Everything one process needs, wired once: the composition root shared by serve, ops and tests. */
@@ -90,6 +108,21 @@ export async function openSystem(options: SystemOptions): Promise<System> {
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
     const registry = createRegistry()
     const aeo = options.aeo ?? DEFAULT_AEO_SETTINGS
+    const w = options.webhooks ?? {}
+    const webhookPolicy: WebhookPolicy = {
+      serviceKey: w.serviceKey ?? ephemeralServiceKey(),
+      allowList: w.allowList ?? EMPTY_ALLOW_LIST,
+      resolve: w.resolve ?? systemResolver,
+    }
+    const webhooks: WebhookProcessorSettings = {
+      policy: webhookPolicy,
+      backoffBaseMs: w.backoffBaseMs ?? DEFAULT_WEBHOOK_TUNING.backoffBaseMs,
+      timeoutMs: w.timeoutMs ?? DEFAULT_WEBHOOK_TUNING.timeoutMs,
+      concurrency: w.concurrency ?? DEFAULT_WEBHOOK_TUNING.concurrency,
+      perHostCap: w.perHostCap ?? DEFAULT_WEBHOOK_TUNING.perHostCap,
+      pollMs: w.pollMs ?? DEFAULT_WEBHOOK_TUNING.pollMs,
+      baseUrl: options.publicDocs?.baseUrl,
+    }
     const processors = [
       ...createProcessors({
         store,
@@ -100,6 +133,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
         log,
         aeo,
         aeoProcessors: options.aeoProcessors ?? DEFAULT_AEO_PROCESSOR_SETTINGS,
+        webhooks,
       }),
       ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),
     ]
@@ -131,7 +165,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS },
+          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,

@@ -1,7 +1,8 @@
 import { aeoProcessors } from './aeo/index.js'
 import type { Processor, ProcessorDeps } from './runtime.js'
+import { webhookProcessors } from './webhooks/index.js'
 
 /** Every processor the processors role runs. */
 export function createProcessors(deps: ProcessorDeps): Processor[] {
-  return [...aeoProcessors(deps)]
+  return [...aeoProcessors(deps), ...webhookProcessors(deps)]
 }

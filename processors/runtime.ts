@@ -6,6 +6,7 @@ import type { EventStore } from '../commands/event-store/port.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { ProjectionWatermark } from '../projections/watermark.js'
 import type { AeoProcessorSettings } from './aeo/settings.js'
+import type { WebhookProcessorSettings } from './webhooks/settings.js'
 
 /** A process manager or worker: started by the processors role (and `all`), stopped on shutdown. */
 export interface Processor {
@@ -26,4 +27,6 @@ export interface ProcessorDeps {
   readonly log: Logger
   readonly aeo: AeoSettings
   readonly aeoProcessors: AeoProcessorSettings
+  /** The webhook dispatcher's settings; absent: no dispatcher in this process. */
+  readonly webhooks?: WebhookProcessorSettings
 }

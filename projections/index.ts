@@ -7,6 +7,7 @@ import { adCopyProjector } from './ad-copy/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
+import { webhooksProjector } from './webhooks/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -16,6 +17,7 @@ export const projectors: readonly Projector[] = [
   ...aeoProjectors,
   keywordsProjector,
   adCopyProjector,
+  webhooksProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Kysely } from 'kysely'
 import type { AeoReadModels } from './aeo/tables.js'
 import type { KeywordReadModels } from './keywords/tables.js'
 import type { AdCopyReadModels } from './ad-copy/tables.js'
+import type { WebhookReadModels } from './webhooks/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -98,7 +99,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, KeywordReadModels, AdCopyReadModels {
+export interface ReadModels extends AeoReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

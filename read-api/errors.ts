@@ -161,6 +161,28 @@ export const ERRORS = {
     message: 'The ad copy breaks the Google Ads limits',
     hint: 'Headlines: 3 to 15, each at most 30 characters; descriptions: 2 to 4, each at most 90; at most 100 ad groups per set',
   },
+  // MCP server (read-api/mcp/)
+  mcp_post_only: {
+    status: 405,
+    message: 'The MCP endpoint answers POST only',
+    hint: 'POST JSON-RPC 2.0 messages to /api/v1/mcp: this stateless server has no event stream to GET and no session to DELETE',
+  },
+  // Webhooks (domain/webhooks, read-api/rpc/webhooks.ts, read-api/routes/events.ts)
+  webhook_url_refused: {
+    status: 400,
+    message: 'The webhook URL is not allowed',
+    hint: 'Use an https URL on a public host name that resolves to public addresses (http only for localhost); detail names the rule it broke',
+  },
+  webhook_event_unknown: {
+    status: 400,
+    message: 'Unknown webhook event',
+    hint: 'Use event names from GET /api/v1/capabilities (webhook_events), or leave events out to receive every event',
+  },
+  events_cursor_invalid: {
+    status: 400,
+    message: 'The events cursor is not valid',
+    hint: 'Pass back the next_cursor of a previous GET /api/v1/events answer unchanged, or leave after out to start from the oldest event',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { AeoSettings } from '../commands/aeo/settings.js'
 import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
 import type { EventStore } from '../commands/event-store/port.js'
+import type { WebhookPolicy } from '../commands/webhooks.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
 import type { RateLimitSettings } from './platform/rate-limit.js'
@@ -37,6 +38,8 @@ export interface RpcContext<TParams> {
 /** Operator settings handlers need (from ops/config.ts). */
 export interface ServiceSettings {
   readonly aeo: AeoSettings
+  /** The service key and URL policy of webhooks; absent: webhook writes answer service_unavailable. */
+  readonly webhooks?: WebhookPolicy
   readonly rateLimits: RateLimitSettings
 }
 

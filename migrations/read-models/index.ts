@@ -7,13 +7,14 @@ import { createClientTables } from './clients.js'
 import { createKeywordTables } from './keywords.js'
 import { createAdCopyTables } from './ad-copy.js'
 import { createOrganizationTables } from './organizations.js'
+import { createWebhookTables } from './webhooks.js'
 
 /**
  * Read models are disposable: they are built by projections from the log into a named schema, so that
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 7
+export const READ_MODEL_VERSION = 8
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -36,4 +37,5 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createAeoReportTables(db, schema)
   await createKeywordTables(db, schema)
   await createAdCopyTables(db, schema)
+  await createWebhookTables(db, schema)
 }

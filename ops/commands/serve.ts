@@ -4,6 +4,7 @@ import type { Config } from '../config.js'
 import { startDataDir, type DataDirDatabase } from '../data-dir.js'
 import { createLogger } from '../logger.js'
 import { openSystem, type System } from '../system.js'
+import { resolveServiceKey } from '../../commands/secrets/service-key.js'
 
 export const ROLES = ['all', 'api', 'projections', 'processors'] as const
 export type Role = (typeof ROLES)[number]
@@ -33,6 +34,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
   database = config.databaseUrl
     ? { url: config.databaseUrl, close: async () => {} }
     : await startDataDir(config.dataDir, 'npm start', (line) => log.debug({ postgres: line }))
+  const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })
   system = await openSystem({
     databaseUrl: database.url,
     eventStoreUrl: config.eventStoreUrl,
@@ -47,6 +49,7 @@ export async function serve(config: Config, role: Role): Promise<void> {
     idempotency: config.idempotency,
     sandbox: config.sandbox,
     rateLimits: config.rateLimits,
+    webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

@@ -7,8 +7,9 @@ import { historyRpcs } from './history.js'
 import { keywordRpcs } from './keywords.js'
 import { organizationRpcs } from './organizations.js'
 import { usageRpcs } from './usage.js'
+import { webhookRpcs } from './webhooks.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[])
+  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[])
 }

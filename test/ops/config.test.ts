@@ -8,8 +8,11 @@ import { DEFAULT_AEO_SETTINGS } from '../../commands/aeo/settings.js'
 import { ConfigError, loadConfig } from '../../ops/config.js'
 import { DEFAULT_IDEMPOTENCY_SETTINGS } from '../../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS } from '../../processors/aeo/settings.js'
+import { parseServiceKey } from '../../commands/secrets/service-key.js'
+import { EMPTY_ALLOW_LIST, parseAllowList } from '../../domain/webhooks/url-policy.js'
 
 const KEY = `rrk_${'a1B2c3D4e5'.repeat(4)}`
+const SERVICE_KEY = Buffer.alloc(32, 3).toString('base64')
 
 t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:8080', async (t) => {
   const config = loadConfig({})
@@ -31,6 +34,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
     sandbox: { enabled: false, resetIntervalHours: 24 },
     rateLimits: { defaultPerMinute: 600 },
+    webhooks: { serviceKey: undefined, allowList: EMPTY_ALLOW_LIST, backoffBaseMs: 60_000 },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -52,6 +56,9 @@ t.test('every setting is read and typed', async (t) => {
     READ_YOUR_WRITES_TIMEOUT_MS: '250',
     BODY_LIMIT_BYTES: '2048',
     RATE_LIMIT_PER_MINUTE: '120',
+    SERVICE_ENCRYPTION_KEY: SERVICE_KEY,
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, receiver.test,10.0.0.0/8',
+    WEBHOOK_BACKOFF_BASE_MS: '50',
   })
   t.same(config, {
     port: 9090,
@@ -71,6 +78,7 @@ t.test('every setting is read and typed', async (t) => {
     idempotency: DEFAULT_IDEMPOTENCY_SETTINGS,
     sandbox: { enabled: false, resetIntervalHours: 24 },
     rateLimits: { defaultPerMinute: 120 },
+    webhooks: { serviceKey: parseServiceKey(SERVICE_KEY), allowList: parseAllowList('127.0.0.1,receiver.test,10.0.0.0/8'), backoffBaseMs: 50 },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
@@ -153,6 +161,9 @@ t.test('empty strings count as unset', async (t) => {
       'READ_YOUR_WRITES_TIMEOUT_MS',
       'BODY_LIMIT_BYTES',
       'RATE_LIMIT_PER_MINUTE',
+      'SERVICE_ENCRYPTION_KEY',
+      'WEBHOOK_ALLOWED_HOSTS',
+      'WEBHOOK_BACKOFF_BASE_MS',
     ].map((name) => [name, '']),
   )
   t.same(loadConfig(empty), loadConfig({}), 'all empty equals none set')
@@ -199,6 +210,12 @@ t.test('invalid values are rejected with a ConfigError naming the variable', asy
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['RATE_LIMIT_PER_MINUTE', '2000000'],
     ['RATE_LIMIT_PER_MINUTE', 'many'],
+    ['SERVICE_ENCRYPTION_KEY', 'short'],
+    ['SERVICE_ENCRYPTION_KEY', Buffer.alloc(16, 1).toString('base64')],
+    ['WEBHOOK_ALLOWED_HOSTS', '10.0.0.0/99'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'http://x.test'],
+    ['WEBHOOK_BACKOFF_BASE_MS', '0'],
+    ['WEBHOOK_BACKOFF_BASE_MS', 'soon'],
   ]
   for (const [name, value] of bad) {
     const label = `${name}=${JSON.stringify(value)}`

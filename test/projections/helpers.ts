@@ -18,6 +18,7 @@ import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 import { writeAdCopyLog } from './realistic/ad-copy.js'
 import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
+import { writeWebhooksLog } from './realistic/webhooks.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -309,6 +310,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoReportsLog(ts, log, keys)
   await writeKeywordsLog(ts, log, keys)
   await writeAdCopyLog(ts, log, keys)
+  await writeWebhooksLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }

@@ -4,7 +4,7 @@ import type { AeoSettings } from '../../commands/aeo/settings.js'
 import type { AeoProcessorSettings } from '../../processors/aeo/settings.js'
 import type { RateLimitSettings } from '../../read-api/platform/rate-limit.js'
 import { mintPlatformKey } from '../../commands/platform.js'
-import { openSystem, type System } from '../../ops/system.js'
+import { openSystem, type System, type WebhookOptions } from '../../ops/system.js'
 import { createTestDatabase, type TestDatabase } from './database.js'
 
 interface TestContext {
@@ -37,6 +37,8 @@ export interface TestSystemOptions {
    * ones).
    */
   readonly rateLimits?: RateLimitSettings
+  /** Webhook settings (allow-list, resolver, backoff, dispatcher tuning); defaults as openSystem's. */
+  readonly webhooks?: WebhookOptions
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -50,6 +52,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.aeo ? { aeo: options.aeo } : {}),
     ...(options.aeoProcessors ? { aeoProcessors: options.aeoProcessors } : {}),
     rateLimits: options.rateLimits ?? { defaultPerMinute: 1_000_000 },
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()
