@@ -10,8 +10,10 @@ import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { keywordEventSchemas } from './keywords/events.js'
 import { adCopyEventSchemas } from './ad-copy/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
+import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
+import { siteEditEventSchemas } from './site-edits/events.js'
 import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 
 /**
@@ -36,6 +38,9 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...sandboxEventSchemas,
   ...keywordEventSchemas,
   ...adCopyEventSchemas,
+  ...pageEventSchemas,
+  ...pageSnapshotEventSchemas,
+  ...siteEditEventSchemas,
   ...webhookEventSchemas,
   ...webhookDeliveryEventSchemas,
 }

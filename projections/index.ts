@@ -5,8 +5,10 @@ import { clientsProjector } from './clients/projector.js'
 import { keywordsProjector } from './keywords/projector.js'
 import { adCopyProjector } from './ad-copy/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
+import { pagesProjector } from './pages/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
+import { siteEditsProjector } from './site-edits/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
@@ -17,6 +19,8 @@ export const projectors: readonly Projector[] = [
   ...aeoProjectors,
   keywordsProjector,
   adCopyProjector,
+  pagesProjector,
+  siteEditsProjector,
   webhooksProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).

@@ -6,10 +6,14 @@ import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
 import { keywordRpcs } from './keywords.js'
 import { organizationRpcs } from './organizations.js'
+import { pageRpcs } from './pages.js'
+import { siteEditRpcs } from './site-edits.js'
 import { usageRpcs } from './usage.js'
 import { webhookRpcs } from './webhooks.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[])
+  return new RpcRegistry(
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[],
+  )
 }

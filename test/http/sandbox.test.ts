@@ -88,6 +88,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const keywords = await call<{ id: number; keyword: string }[]>('get_keywords_for_client', { client_id: clientId })
     const sets = await call<{ set_id: number }[]>('list_ad_copy_sets_for_client', { client_id: clientId })
     t.ok(keywords.length > 10 && sets.length === 1, 'generated keywords and a proposed ad copy set')
+    const pages = await call<{ page_id: number }[]>('get_pages_for_client', { client_id: clientId })
+    const edits = await call<{ edit_id: number }[]>('get_site_edits', { client_id: clientId })
     const values: Record<string, unknown> = {
       keyword_id: keywords[0]!.id,
       keyword_text: keywords[0]!.keyword,
@@ -102,6 +104,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       agent_id: 'sandbox-server-agent',
       entity_type: 'client',
       entity_id: clientId,
+      page_id: pages[0]!.page_id,
+      edit_id: edits[0]!.edit_id,
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)
