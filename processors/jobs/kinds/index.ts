@@ -2,6 +2,7 @@ import type { JobKind } from '../../../domain/jobs/kinds.js'
 import type { JobHandler } from '../handler.js'
 import { adCopyHandler } from './ad-copy.js'
 import { keywordGenerationHandler } from './keyword-generation.js'
+import { promptedEdit } from './prompted-edit.js'
 
 /**
  * The handler of each job kind. A kind in domain/jobs/kinds.ts without a handler here is not offered:
@@ -10,4 +11,5 @@ import { keywordGenerationHandler } from './keyword-generation.js'
 export const JOB_HANDLERS: { readonly [K in JobKind]?: JobHandler<K> } = {
   ad_copy: adCopyHandler,
   keyword_generation: keywordGenerationHandler,
+  prompted_edit: promptedEdit,
 }
