@@ -8,6 +8,8 @@ import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
+import { keywordEventSchemas } from './keywords/events.js'
+import { adCopyEventSchemas } from './ad-copy/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
@@ -37,6 +39,8 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...sandboxEventSchemas,
   ...jobEventSchemas,
   ...jobSlotEventSchemas,
+  ...keywordEventSchemas,
+  ...adCopyEventSchemas,
   ...pageEventSchemas,
   ...pageSnapshotEventSchemas,
   ...siteEditEventSchemas,

@@ -10,6 +10,7 @@ import * as idempotency from './0008-idempotency.js'
 import * as rateLimitsUsage from './0009-rate-limits-usage.js'
 import * as jobs from './0010-jobs.js'
 import * as siteEdits from './0012-site-edits.js'
+import * as adCopyKeywords from './0013-ad-copy-keywords.js'
 import * as webhooks from './0014-webhooks.js'
 
 /**
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0009-rate-limits-usage': rateLimitsUsage,
   '0010-jobs': jobs,
   '0012-site-edits': siteEdits,
+  '0013-ad-copy-keywords': adCopyKeywords,
   '0014-webhooks': webhooks,
 }
 

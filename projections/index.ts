@@ -3,6 +3,8 @@ import { aeoProjectors } from './aeo/index.js'
 import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
 import { jobsProjector } from './jobs/projector.js'
+import { keywordsProjector } from './keywords/projector.js'
+import { adCopyProjector } from './ad-copy/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import { pagesProjector } from './pages/projector.js'
 import type { Projector } from './projector.js'
@@ -17,6 +19,8 @@ export const projectors: readonly Projector[] = [
   clientsProjector,
   ...aeoProjectors,
   jobsProjector,
+  keywordsProjector,
+  adCopyProjector,
   pagesProjector,
   siteEditsProjector,
   webhooksProjector,

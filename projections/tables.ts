@@ -1,6 +1,8 @@
 import type { ColumnType, Generated, Kysely } from 'kysely'
 import type { AeoReadModels } from './aeo/tables.js'
 import type { JobReadModels } from './jobs/tables.js'
+import type { KeywordReadModels } from './keywords/tables.js'
+import type { AdCopyReadModels } from './ad-copy/tables.js'
 import type { PageReadModels } from './pages/tables.js'
 import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
@@ -100,7 +102,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, WebhookReadModels {
+export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -17,6 +17,8 @@ import { writeJobsLog } from './realistic/jobs.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
 import { writeSiteEditsLog } from './realistic/site-edits.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
+import { writeAdCopyLog } from './realistic/ad-copy.js'
+import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
 
@@ -309,6 +311,8 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
   await writeJobsLog(ts, log)
+  await writeKeywordsLog(ts, log, keys)
+  await writeAdCopyLog(ts, log, keys)
   await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
   await writeSandboxLog(ts)
