@@ -8,8 +8,10 @@ import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
+import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
+import { siteEditEventSchemas } from './site-edits/events.js'
 import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 
 /**
@@ -32,6 +34,9 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...aeoReportEventSchemas,
   ...apiPlatformEventSchemas,
   ...sandboxEventSchemas,
+  ...pageEventSchemas,
+  ...pageSnapshotEventSchemas,
+  ...siteEditEventSchemas,
   ...webhookEventSchemas,
   ...webhookDeliveryEventSchemas,
 }

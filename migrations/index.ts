@@ -8,6 +8,7 @@ import * as files from './0006-files.js'
 import * as notifyAfterCommit from './0007-notify-after-commit.js'
 import * as idempotency from './0008-idempotency.js'
 import * as rateLimitsUsage from './0009-rate-limits-usage.js'
+import * as siteEdits from './0012-site-edits.js'
 import * as webhooks from './0014-webhooks.js'
 
 /**
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0007-notify-after-commit': notifyAfterCommit,
   '0008-idempotency': idempotency,
   '0009-rate-limits-usage': rateLimitsUsage,
+  '0012-site-edits': siteEdits,
   '0014-webhooks': webhooks,
 }
 

@@ -25,6 +25,7 @@ import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
 import { sandboxProcessor, type SandboxSettings } from './sandbox/schedule.js'
+import { builtInSitePublisher } from '../processors/site-edits/built-in-publisher.js'
 import { ephemeralServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
 import { systemResolver, type Resolver, type WebhookPolicy } from '../commands/webhooks.js'
 import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.js'
@@ -165,7 +166,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy },
+          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy, sitePublisher: builtInSitePublisher({ write, read }) },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,

@@ -3,8 +3,10 @@ import { aeoProjectors } from './aeo/index.js'
 import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
+import { pagesProjector } from './pages/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
+import { siteEditsProjector } from './site-edits/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
@@ -13,6 +15,8 @@ export const projectors: readonly Projector[] = [
   apiKeysProjector,
   clientsProjector,
   ...aeoProjectors,
+  pagesProjector,
+  siteEditsProjector,
   webhooksProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).

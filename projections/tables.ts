@@ -1,5 +1,7 @@
 import type { ColumnType, Generated, Kysely } from 'kysely'
 import type { AeoReadModels } from './aeo/tables.js'
+import type { PageReadModels } from './pages/tables.js'
+import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
 
 /**
@@ -97,7 +99,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, WebhookReadModels {
+export interface ReadModels extends AeoReadModels, PageReadModels, SiteEditReadModels, WebhookReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { baseUrlOf, bearerChallenge } from './auth/bearer-challenge.js'
+import { InsufficientScopeError } from './caller.js'
 import { registerPublicDocs } from './docs/routes.js'
 import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
@@ -9,6 +11,7 @@ import { eventRoutes } from './routes/events.js'
 import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
+import { mcpRoutes } from './mcp/route.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
@@ -75,9 +78,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = fromFastify(error, deps.bodyLimit) ?? toApiError(error)
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
-    // RFC 6750: a 401 names the scheme, and says the presented token was not accepted.
+    // RFC 6750 + RFC 9728: a 401 names the scheme and where the resource metadata is, and says whether a
+    // presented token was refused; a 403 insufficient_scope names the scope to re-consent for.
+    const baseUrl = () => baseUrlOf(request, deps.publicDocs?.baseUrl)
     if (apiError.status === 401) {
-      reply.header('WWW-Authenticate', request.headers.authorization ? 'Bearer realm="RankRelay", error="invalid_token"' : 'Bearer realm="RankRelay"')
+      reply.header('WWW-Authenticate', bearerChallenge(baseUrl(), request.headers.authorization ? { error: 'invalid_token' } : {}))
+    } else if (apiError instanceof InsufficientScopeError) {
+      reply.header('WWW-Authenticate', bearerChallenge(baseUrl(), { error: 'insufficient_scope', scope: apiError.scope }))
     }
     reply.code(apiError.status).send(envelope(apiError))
   })
@@ -94,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => dbRoutes(scope, deps))
   await app.register(async (scope) => eventRoutes(scope, deps))
   await app.register(async (scope) => sdkRoutes(scope, deps))
+  await app.register(async (scope) => mcpRoutes(scope, deps))
   await registerPublicDocs(app, deps)
   return app
 }

@@ -14,10 +14,23 @@ export interface Caller {
   readonly rateLimitPerMinute?: number | null
 }
 
+/**
+ * A 403 insufficient_scope that remembers the scope, so the error handler can name it in the WWW-Authenticate
+ * challenge (RFC 6750 `scope=`): an OAuth or MCP client then knows what to re-consent for.
+ */
+export class InsufficientScopeError extends ApiError {
+  readonly scope: Scope
+
+  constructor(scope: Scope, detail: string, hint: string) {
+    super('insufficient_scope', detail, hint)
+    this.scope = scope
+  }
+}
+
 export function requireScope(caller: Caller, scope: Scope): void {
   if (!caller.scopes.includes(scope)) {
-    throw new ApiError(
-      'insufficient_scope',
+    throw new InsufficientScopeError(
+      scope,
       `this call needs the ${scope} scope; the key has ${caller.scopes.join(',') || 'none'}`,
       scope === 'write'
         ? 'This key is read-only: use a key with the write scope for write methods'

@@ -68,6 +68,37 @@ export const ERRORS = {
     message: 'The client has the most questions allowed',
     hint: 'Delete or merge questions first (delete_aeo_query, delete_aeo_queries_for_client, dedupe_aeo_queries)',
   },
+  // Site edits and pages (domain/site-edits, domain/pages)
+  site_edit_not_applied: {
+    status: 409,
+    message: 'The site edit was never applied',
+    hint: 'Only an applied edit can be rolled back; get_site_edit shows its status, apply_site_edit publishes a proposed one',
+  },
+  site_edit_already_applied: {
+    status: 409,
+    message: 'The site edit is already applied',
+    hint: 'Nothing to do; rollback_site_edit undoes it',
+  },
+  site_edit_rolled_back: {
+    status: 409,
+    message: 'The site edit was rolled back',
+    hint: 'A rolled-back edit is final: stage the change again (create_site_edit, or a prompted_edit job) and apply the new edit',
+  },
+  site_edit_unpublishable: {
+    status: 422,
+    message: 'The site edit cannot be published as it is',
+    hint: "The built-in publisher needs a payload of JSON with proposed_content and a page of the client (page_id in the payload, or the edit's page_url)",
+  },
+  site_publish_failed: {
+    status: 502,
+    message: 'The site publisher failed',
+    hint: 'The attempt is recorded and the edit stays proposed: retry apply_site_edit later',
+  },
+  page_wp_post_id_taken: {
+    status: 409,
+    message: 'Another page of the client has this wp_post_id',
+    hint: 'get_pages_for_client shows which page has it; a WordPress post is one page',
+  },
   body_too_large: { status: 413, message: 'The request body is too large', hint: 'Keep request bodies under the limit named in detail' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type', hint: 'Send Content-Type: application/json' },
   // AI Visibility: reports part (summary, report, branding, files).
@@ -129,6 +160,12 @@ export const ERRORS = {
     hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
   },
   api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
+  // MCP server (read-api/mcp/)
+  mcp_post_only: {
+    status: 405,
+    message: 'The MCP endpoint answers POST only',
+    hint: 'POST JSON-RPC 2.0 messages to /api/v1/mcp: this stateless server has no event stream to GET and no session to DELETE',
+  },
   // Webhooks (domain/webhooks, read-api/rpc/webhooks.ts, read-api/routes/events.ts)
   webhook_url_refused: {
     status: 400,

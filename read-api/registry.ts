@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { AeoSettings } from '../commands/aeo/settings.js'
 import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
 import type { EventStore } from '../commands/event-store/port.js'
+import type { SitePublisher } from '../commands/site-edits-publisher.js'
 import type { WebhookPolicy } from '../commands/webhooks.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
@@ -41,6 +42,8 @@ export interface ServiceSettings {
   /** The service key and URL policy of webhooks; absent: webhook writes answer service_unavailable. */
   readonly webhooks?: WebhookPolicy
   readonly rateLimits: RateLimitSettings
+  /** Where apply_site_edit and rollback_site_edit publish (ops wires the built-in publisher); absent: they answer 503. */
+  readonly sitePublisher?: SitePublisher
 }
 
 export type Access = 'read' | 'write'

@@ -13,6 +13,7 @@ import { addClient, setClientStatus } from '../../commands/clients.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../../commands/command-handler.js'
 import type { Position } from '../../commands/event-store/port.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
+import { seedSandboxSite } from './seed-site-edits.js'
 import { organizationStream, organization } from '../../domain/organizations/organization.js'
 import { SCOPES } from '../../domain/api-keys/scopes.js'
 import { apiKeyStream } from '../../domain/api-keys/api-key.js'
@@ -283,6 +284,7 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
   }
 
   at = now
+  await seedSandboxSite(write, ctx, orgId, clientId, SANDBOX_CLIENT.websiteUrl)
   const seeded = await sandboxCommand(write, { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION }, orgId)
   return { clientId, months, position: seeded.position }
 }

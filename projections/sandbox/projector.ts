@@ -19,6 +19,10 @@ export const CLIENT_TABLES = [
   'aeo_items',
   'aeo_item_hits',
   'aeo_reports',
+  'pages',
+  'page_snapshots',
+  'site_edits',
+  'site_edit_attempts',
 ] as const
 
 /**
@@ -42,7 +46,9 @@ async function reset(db: ReadDb, event: RecordedEvent): Promise<void> {
   // Activity first, while the run and capture rows still say which streams were the retired clients'.
   const runs = await db.selectFrom('aeo_runs').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()
   const captures = await db.selectFrom('aeo_captures').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()
-  const streams = [...runs.map((r) => `aeo_run-${r.id}`), ...captures.map((c) => `aeo_capture-${c.id}`)]
+  // Site edit events after staging name no client either.
+  const edits = await db.selectFrom('site_edits').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()
+  const streams = [...runs.map((r) => `aeo_run-${r.id}`), ...captures.map((c) => `aeo_capture-${c.id}`), ...edits.map((e) => `site_edit-${e.id}`)]
   await db
     .deleteFrom('org_activity')
     .where('org_id', '=', orgId)

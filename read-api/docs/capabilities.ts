@@ -5,6 +5,8 @@ import { API_VERSION } from '../version.js'
 import type { DocsContext } from './context.js'
 import { deprecationOf } from './deprecation.js'
 import { publishedLimits } from './limits.js'
+import { META_TOOLS } from '../mcp/meta-tools.js'
+import { isToolRpc } from '../mcp/registry-tools.js'
 
 /**
  * GET /api/v1/capabilities (auth): the machine-readable inventory, from the registry. `callable` says whether
@@ -42,6 +44,13 @@ export function capabilitiesDocument(ctx: DocsContext, caller: Caller) {
     webhook_events: PUBLIC_EVENTS.map((e) => ({ name: e.name, emitted_when: e.emittedWhen })),
     limits: publishedLimits(ctx),
     sandbox: ctx.sandboxKey ? { key: ctx.sandboxKey, access: 'read-only; the fictional Sandbox Agency only' } : null,
+    mcp: {
+      endpoint: `${ctx.baseUrl}/api/v1/mcp`,
+      transport: 'streamable-http, stateless, JSON responses',
+      tools: rpcs.filter(isToolRpc).map((rpc) => rpc.definition.name),
+      meta_tools: Object.keys(META_TOOLS),
+      protected_resource_metadata: `${ctx.baseUrl}/.well-known/oauth-protected-resource/api/v1/mcp`,
+    },
     documents: {
       openapi: `${ctx.baseUrl}/api/v1/openapi.json`,
       guide: `${ctx.baseUrl}/developers.md`,

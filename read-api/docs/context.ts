@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { WriteDeps } from '../../commands/command-handler.js'
+import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import type { RpcRegistry, ServiceSettings } from '../registry.js'
 
@@ -38,7 +39,7 @@ export interface DocsContext {
 }
 
 export function docsContext(request: FastifyRequest, deps: DocsDeps): DocsContext {
-  const baseUrl = (deps.publicDocs?.baseUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '')
+  const baseUrl = baseUrlOf(request, deps.publicDocs?.baseUrl)
   return {
     registry: deps.registry,
     baseUrl,

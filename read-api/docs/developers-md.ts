@@ -5,6 +5,7 @@ import { API_VERSION } from '../version.js'
 import type { DocsContext } from './context.js'
 import { deprecationOf } from './deprecation.js'
 import { publishedLimits } from './limits.js'
+import { mcpSection } from './mcp-md.js'
 import { jsonSchemaOf, paramDocs, resultSchema, typeLabel } from './schema.js'
 import { WORKFLOWS } from './workflows.js'
 
@@ -82,6 +83,7 @@ export function developersMd(ctx: DocsContext): string {
     '- [Calling methods](#calling-methods)',
     '- [Workflows](#workflows)',
     '- [Methods](#methods)',
+    '- [MCP](#mcp)',
     '- [Jobs](#jobs)',
     '- [Webhooks](#webhooks)',
     '- [Errors](#errors)',
@@ -103,6 +105,8 @@ export function developersMd(ctx: DocsContext): string {
     `- an **OAuth access token** (\`rro_…\`, 60 minutes) for third-party apps and MCP clients: authorization code with PKCE (S256) at \`${base}/oauth/authorize\` and \`${base}/oauth/token\`, dynamic registration at \`${base}/oauth/register\`; refresh tokens (\`rrr_…\`) rotate.`,
     '',
     'Scopes: `read` (read methods), `write` (write methods; a key without it is read-only), `jobs` (background jobs). An **organization key** is confined to its organization: `org_id` is injected and another organization\'s records answer exactly like missing ones (404). A **platform key** (partner/service account) passes `org_id` explicitly.',
+    '',
+    `A refused credential answers 401 with \`WWW-Authenticate: Bearer realm="RankRelay", resource_metadata="${base}/.well-known/oauth-protected-resource/api/v1/mcp"\` (plus \`error="invalid_token"\` when a token was sent); a call the credential lacks the scope for answers 403 \`insufficient_scope\` with \`error="insufficient_scope", scope="<scope>"\` in the same header.`,
     '',
     '## Calling methods',
     '',
@@ -135,6 +139,7 @@ export function developersMd(ctx: DocsContext): string {
     out.push(`## Domain: ${domain}`, '')
     for (const rpc of rpcs.filter((r) => r.definition.domain === domain)) out.push(...methodSection(rpc))
   }
+  out.push(...mcpSection(ctx))
   out.push(
     '## Jobs',
     '',

@@ -270,7 +270,12 @@ function restOperations(): RestOperation[] {
       operation: {
         operationId: 'mcp',
         summary: 'MCP server (Streamable HTTP, stateless JSON-RPC 2.0)',
-        description: 'Tools: every org-scoped RPC plus list_rpcs, describe_rpc and call_rpc. Same credentials, scopes, isolation and limits as REST.',
+        description: [
+          'The Model Context Protocol over stateless Streamable HTTP: methods initialize, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get; answers are JSON (never an event stream), notifications answer 202.',
+          'Tools: every organization-scoped RPC (its parameters as input schema; readOnlyHint for reads) plus list_rpcs, describe_rpc and call_rpc for the rest. A tool result is the RPC result as text and as structuredContent {result}; a refused call is an isError result carrying {error, code, detail, hint}.',
+          'Resources: /developers.md, /llms.txt and this document. Prompts: the x-workflows.',
+          'Same credentials, scopes, organization isolation, rate limits and metering as REST. 401 carries WWW-Authenticate with resource_metadata (RFC 9728); a tool call the key lacks the scope for (or a sandbox write) is HTTP 403 insufficient_scope (naming the scope) or sandbox_read_only. GET and DELETE answer 405.',
+        ].join('\n\n'),
         requestBody: {
           required: true,
           content: json({
@@ -433,6 +438,34 @@ function metaOperations(): RestOperation[] {
     text('llms_full_txt', '/llms-full.txt', 'The full API guide (same text as /developers.md)', 'text/plain'),
     text('changelog_md', '/changelog.md', 'Changelog: additive changes and deprecations with sunset dates', 'text/markdown'),
     text('security_txt', '/.well-known/security.txt', 'Vulnerability-disclosure contact (RFC 9116)', 'text/plain'),
+    {
+      method: 'get',
+      path: '/.well-known/oauth-protected-resource/api/v1/mcp',
+      route: '/.well-known/oauth-protected-resource/api/v1/mcp',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'oauth_protected_resource',
+        summary: 'Protected-resource metadata of the MCP server and API (RFC 9728)',
+        description: 'Named by the resource_metadata parameter of every 401 challenge: the resource, its authorization server (this service), scopes and bearer methods.',
+        responses: {
+          '200': {
+            description: 'The metadata.',
+            content: json({
+              type: 'object',
+              properties: {
+                resource: { type: 'string' },
+                authorization_servers: { type: 'array', items: { type: 'string' } },
+                scopes_supported: { type: 'array', items: { type: 'string' } },
+                bearer_methods_supported: { type: 'array', items: { type: 'string' } },
+                resource_documentation: { type: 'string' },
+              },
+              required: ['resource', 'authorization_servers'],
+            }),
+          },
+        },
+      },
+    },
     {
       method: 'get',
       path: '/sdk',

@@ -4,10 +4,14 @@ import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
 import { historyRpcs } from './history.js'
 import { organizationRpcs } from './organizations.js'
+import { pageRpcs } from './pages.js'
+import { siteEditRpcs } from './site-edits.js'
 import { usageRpcs } from './usage.js'
 import { webhookRpcs } from './webhooks.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry([...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs] as AnyRpc[])
+  return new RpcRegistry(
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs] as AnyRpc[],
+  )
 }

@@ -220,8 +220,8 @@ t.test(
     t.equal(response.statusCode, 401)
     const header = String(response.headers['www-authenticate'] ?? '')
     t.match(header, /^Bearer\b/, 'Bearer challenge')
-    // The resource_metadata parameter (RFC 9728) arrives with the OAuth server (issue 8), whose metadata
-    // document it must name; until then the challenge names the scheme and realm only.
     t.match(header, /realm="RankRelay"/, 'names the realm')
+    // RFC 9728: where the protected-resource metadata is (served by read-api/mcp/protected-resource.ts).
+    t.match(header, /resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/, 'names the resource metadata')
   },
 )

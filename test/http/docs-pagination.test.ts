@@ -45,7 +45,19 @@ t.test('only paginated methods take limit/offset', async (t) => {
   t.match(refused.detail, /limit/)
   const capabilities = (await ts.app.inject({ url: '/api/v1/capabilities', headers: bearer(org.key) })).json()
   const paginated = capabilities.methods.filter((m: any) => m.pagination !== null).map((m: any) => m.name)
-  t.same(paginated.sort(), ['get_aeo_capture_records', 'get_aeo_captures', 'get_aeo_runs', 'get_client_change_history', 'get_entity_history', 'get_org_activity', 'list_webhook_deliveries'])
+  t.same(paginated.sort(), [
+    'get_aeo_capture_records',
+    'get_aeo_captures',
+    'get_aeo_runs',
+    'get_client_change_history',
+    'get_entity_history',
+    'get_org_activity',
+    'get_pages_for_client',
+    'get_site_edits',
+    'get_snapshots_for_page',
+    'list_all_site_edits',
+    'list_webhook_deliveries',
+  ])
   t.same(capabilities.methods.find((m: any) => m.name === 'get_aeo_captures').pagination, { max_limit: 500, default_limit: 100 })
   t.equal(capabilities.limits.pagination.max_limit, MAX_PAGE_LIMIT)
 })

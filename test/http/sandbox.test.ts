@@ -85,6 +85,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const captures = await call<{ id: number }[]>('get_aeo_captures', { client_id: clientId, limit: 1 })
     const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
     const queries = await call<{ id: number }[]>('get_aeo_queries', { client_id: clientId })
+    const pages = await call<{ page_id: number }[]>('get_pages_for_client', { client_id: clientId })
+    const edits = await call<{ edit_id: number }[]>('get_site_edits', { client_id: clientId })
     const values: Record<string, unknown> = {
       client_id: clientId,
       capture_id: captures[0]!.id,
@@ -96,6 +98,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       agent_id: 'sandbox-server-agent',
       entity_type: 'client',
       entity_id: clientId,
+      page_id: pages[0]!.page_id,
+      edit_id: edits[0]!.edit_id,
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)

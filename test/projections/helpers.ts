@@ -14,6 +14,7 @@ import type { TestSystem } from '../support/system.js'
 import { writeAeoCapturesLog } from './realistic/aeo-captures.js'
 import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
+import { writeSiteEditsLog } from './realistic/site-edits.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
@@ -306,6 +307,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoRunsLog(ts, log, keys)
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
+  await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log

@@ -1,0 +1,141 @@
+import { DomainError, NotFoundError } from '../domain/shared/errors.js'
+import type { Actor } from '../domain/shared/event.js'
+import type { SiteEditEvent } from '../domain/site-edits/events.js'
+import {
+  assertApplicable,
+  assertRollbackable,
+  decideSiteEdit,
+  evolveSiteEdit,
+  initialSiteEditState,
+  siteEditStream,
+  type SiteEditCommand,
+  type SiteEditState,
+} from '../domain/site-edits/site-edit.js'
+import { appendDecided, loadStream } from './aeo/append.js'
+import type { CommandContext, WriteDeps } from './command-handler.js'
+import { WrongExpectedRevisionError, type Position } from './event-store/port.js'
+import { SitePublishError, type EditToPublish, type SitePublisher } from './site-edits-publisher.js'
+
+export interface StageInput {
+  readonly orgId: number
+  readonly clientId: number
+  readonly operation: string
+  readonly pageUrl: string
+  readonly pageId: number | null
+  readonly payload: string
+  readonly jobId: number | null
+}
+
+/** create_site_edit and prompted_edit: a new proposed edit. The caller has checked the client (and page). */
+export async function stageSiteEdit(deps: WriteDeps, context: CommandContext, input: StageInput): Promise<{ editId: number; position: Position }> {
+  const editId = await deps.ids.next('site_edit')
+  const events = decideSiteEdit(
+    {
+      type: 'StageSiteEdit',
+      edit_id: editId,
+      client_id: input.clientId,
+      operation: input.operation,
+      page_url: input.pageUrl,
+      page_id: input.pageId,
+      payload: input.payload,
+      job_id: input.jobId,
+    },
+    initialSiteEditState(),
+  )
+  const result = await appendDecided(deps, context, siteEditStream(editId), events, 'no_stream', input.orgId)
+  return { editId, position: result.position }
+}
+
+interface LoadedEdit {
+  readonly state: SiteEditState
+  readonly orgId: number
+  readonly revision: bigint
+}
+
+/** The edit folded from its stream; another organization's edit (visibleTo set) answers like a missing one. */
+async function loadEdit(deps: WriteDeps, editId: number, visibleTo: number | null): Promise<LoadedEdit> {
+  const loaded = await loadStream(deps, siteEditStream(editId))
+  let state = initialSiteEditState()
+  for (const event of loaded.events) state = evolveSiteEdit(state, { type: event.type, data: event.data } as SiteEditEvent)
+  if (!state.exists || loaded.orgId === null || loaded.revision === undefined || (visibleTo !== null && loaded.orgId !== visibleTo)) {
+    throw new NotFoundError('site edit', editId)
+  }
+  return { state, orgId: loaded.orgId, revision: loaded.revision }
+}
+
+/** Records the outcome of a publish or restore against the revision it was decided at (a concurrent apply loses cleanly). */
+async function record(deps: WriteDeps, context: CommandContext, loaded: LoadedEdit, command: SiteEditCommand): Promise<Position | null> {
+  const events = decideSiteEdit(command, loaded.state)
+  if (events.length === 0) return null
+  try {
+    return (await appendDecided(deps, context, siteEditStream(loaded.state.id), events, loaded.revision, loaded.orgId)).position
+  } catch (error) {
+    if (error instanceof WrongExpectedRevisionError) {
+      throw new DomainError('concurrency_conflict', 'The record changed concurrently', `site edit ${loaded.state.id} was applied or rolled back by another request at the same time`)
+    }
+    throw error
+  }
+}
+
+const toPublish = (loaded: LoadedEdit): EditToPublish => ({
+  editId: loaded.state.id,
+  orgId: loaded.orgId,
+  clientId: loaded.state.clientId,
+  operation: loaded.state.operation,
+  pageUrl: loaded.state.pageUrl,
+  pageId: loaded.state.pageId,
+  payload: loaded.state.payload,
+})
+
+/** Who approved an apply that named nobody: the caller, as `<actor kind>:<actor id>`. */
+export const actorLabel = (actor: Actor) => `${actor.kind}:${actor.id ?? ''}`
+
+const publishError = (error: SitePublishError, editId: number) => new DomainError(error.code, error.message, `site edit ${editId}: ${error.message}`)
+
+/**
+ * apply_site_edit: approves and publishes a proposed edit through the publisher, then records
+ * SiteEditApplied (with approved_by and the snapshots before and after). A publisher failure records
+ * SiteEditApplyFailed (the edit stays proposed; the attempt counts) and answers its code.
+ */
+export async function applySiteEdit(
+  deps: WriteDeps,
+  context: CommandContext,
+  publisher: SitePublisher,
+  input: { editId: number; visibleTo: number | null; approvedBy: string },
+): Promise<{ position: Position | null }> {
+  const loaded = await loadEdit(deps, input.editId, input.visibleTo)
+  assertApplicable(loaded.state)
+  const approved_by = input.approvedBy.trim() || actorLabel(context.actor)
+  let receipt
+  try {
+    receipt = await publisher.publish(toPublish(loaded), context)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    await record(deps, context, loaded, { type: 'RecordApplyFailed', approved_by, publisher: publisher.name, error: message })
+    if (error instanceof SitePublishError) throw publishError(error, input.editId)
+    throw error
+  }
+  return { position: await record(deps, context, loaded, { type: 'RecordApplied', approved_by, publisher: publisher.name, receipt }) }
+}
+
+/**
+ * rollback_site_edit: restores the content from before an applied edit through the publisher, then records
+ * SiteEditRolledBack. An edit never applied answers site_edit_not_applied (409) and nothing is published.
+ */
+export async function rollbackSiteEdit(
+  deps: WriteDeps,
+  context: CommandContext,
+  publisher: SitePublisher,
+  input: { editId: number; visibleTo: number | null },
+): Promise<{ position: Position | null }> {
+  const loaded = await loadEdit(deps, input.editId, input.visibleTo)
+  assertRollbackable(loaded.state)
+  let restored
+  try {
+    restored = await publisher.restore(toPublish(loaded), { before_snapshot_id: loaded.state.beforeSnapshotId, after_snapshot_id: loaded.state.afterSnapshotId }, context)
+  } catch (error) {
+    if (error instanceof SitePublishError) throw publishError(error, input.editId)
+    throw error
+  }
+  return { position: await record(deps, context, loaded, { type: 'RecordRolledBack', publisher: publisher.name, restored_snapshot_id: restored.restored_snapshot_id }) }
+}

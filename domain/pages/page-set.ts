@@ -1,0 +1,130 @@
+import type { Aggregate } from '../shared/aggregate.js'
+import { DomainError } from '../shared/errors.js'
+import { assertNever } from '../shared/values.js'
+import type { PageEvent } from './events.js'
+import { pageUrlKey, slugFromUrl } from './url.js'
+
+/**
+ * A client's pages (url, slug, wp_post_id, title, active): stream `pages-<client_id>`. add_page is
+ * get-or-create by URL (compared by pageUrlKey): the same URL again updates the fields given and returns the
+ * page's id; deactivate_pages_not_in_list marks every active page whose URL is not listed inactive.
+ */
+export const pageSetStream = (clientId: number) => `pages-${clientId}`
+
+export interface PageRecord {
+  readonly id: number
+  readonly url: string
+  readonly slug: string
+  readonly wpPostId: number | null
+  readonly title: string
+  readonly active: boolean
+}
+
+export interface PageSetState {
+  readonly clientId: number
+  readonly pages: readonly PageRecord[]
+}
+
+export interface PageFields {
+  readonly slug?: string | undefined
+  readonly wp_post_id?: number | null | undefined
+  readonly title?: string | undefined
+  readonly active?: boolean | undefined
+}
+
+export type PageSetCommand =
+  /** `page_id`: the id a new page gets (allocated by the caller; unused when the URL exists). */
+  | ({ type: 'AddPage'; client_id: number; page_id: number; url: string } & PageFields)
+  | { type: 'DeactivatePagesNotInList'; client_id: number; active_urls: readonly string[] }
+
+export const initialPageSetState = (): PageSetState => ({ clientId: 0, pages: [] })
+
+export function findPageByUrl(state: PageSetState, url: string): PageRecord | undefined {
+  const key = pageUrlKey(url)
+  return state.pages.find((p) => pageUrlKey(p.url) === key)
+}
+
+export function evolvePageSet(state: PageSetState, event: PageEvent): PageSetState {
+  switch (event.type) {
+    case 'PageAdded': {
+      const d = event.data
+      const page: PageRecord = { id: d.page_id, url: d.url, slug: d.slug, wpPostId: d.wp_post_id, title: d.title, active: d.active }
+      return { clientId: d.client_id, pages: [...state.pages, page] }
+    }
+    case 'PageUpdated': {
+      const d = event.data
+      return {
+        ...state,
+        pages: state.pages.map((p) =>
+          p.id !== d.page_id
+            ? p
+            : {
+                ...p,
+                slug: d.slug ?? p.slug,
+                wpPostId: d.wp_post_id === undefined ? p.wpPostId : d.wp_post_id,
+                title: d.title ?? p.title,
+                active: d.active ?? p.active,
+              },
+        ),
+      }
+    }
+    case 'PagesDeactivated': {
+      const ids = new Set(event.data.page_ids)
+      return { ...state, pages: state.pages.map((p) => (ids.has(p.id) ? { ...p, active: false } : p)) }
+    }
+    default:
+      return assertNever(event)
+  }
+}
+
+export function decidePageSet(command: PageSetCommand, state: PageSetState): PageEvent[] {
+  switch (command.type) {
+    case 'AddPage': {
+      const existing = findPageByUrl(state, command.url)
+      if (!existing) {
+        if (command.wp_post_id != null && state.pages.some((p) => p.wpPostId === command.wp_post_id)) {
+          throw new DomainError('page_wp_post_id_taken', 'Another page of the client has this wp_post_id', `wp_post_id ${command.wp_post_id}`)
+        }
+        return [
+          {
+            type: 'PageAdded',
+            data: {
+              page_id: command.page_id,
+              client_id: command.client_id,
+              url: command.url,
+              slug: command.slug ?? slugFromUrl(command.url),
+              wp_post_id: command.wp_post_id ?? null,
+              title: command.title ?? '',
+              active: command.active ?? true,
+            },
+          },
+        ]
+      }
+      const changes: { slug?: string; wp_post_id?: number | null; title?: string; active?: boolean } = {}
+      if (command.slug !== undefined && command.slug !== existing.slug) changes.slug = command.slug
+      if (command.wp_post_id !== undefined && command.wp_post_id !== existing.wpPostId) {
+        if (command.wp_post_id !== null && state.pages.some((p) => p.id !== existing.id && p.wpPostId === command.wp_post_id)) {
+          throw new DomainError('page_wp_post_id_taken', 'Another page of the client has this wp_post_id', `wp_post_id ${command.wp_post_id}`)
+        }
+        changes.wp_post_id = command.wp_post_id
+      }
+      if (command.title !== undefined && command.title !== existing.title) changes.title = command.title
+      if (command.active !== undefined && command.active !== existing.active) changes.active = command.active
+      if (Object.keys(changes).length === 0) return []
+      return [{ type: 'PageUpdated', data: { page_id: existing.id, client_id: command.client_id, ...changes } }]
+    }
+    case 'DeactivatePagesNotInList': {
+      const keep = new Set(command.active_urls.map(pageUrlKey))
+      const page_ids = state.pages.filter((p) => p.active && !keep.has(pageUrlKey(p.url))).map((p) => p.id)
+      return page_ids.length === 0 ? [] : [{ type: 'PagesDeactivated', data: { client_id: command.client_id, page_ids } }]
+    }
+    default:
+      return assertNever(command)
+  }
+}
+
+export const pageSet: Aggregate<PageSetState, PageSetCommand, PageEvent> = {
+  initialState: initialPageSetState,
+  evolve: evolvePageSet,
+  decide: decidePageSet,
+}

@@ -1,0 +1,74 @@
+import { sql } from 'kysely'
+import type { Projector } from '../projector.js'
+import { occurredAt } from '../projector.js'
+
+/**
+ * pages and page_snapshots. Inserts are keyed by the record's id (a replay does nothing); updates carry
+ * the event's values (a replay writes the same values) and move updated_at only forward.
+ */
+export const pagesProjector: Projector = {
+  name: 'pages',
+  handlers: {
+    async PageAdded(db, event) {
+      const d = event.data
+      const at = occurredAt(event)
+      await db
+        .insertInto('pages')
+        .values({
+          id: d.page_id,
+          client_id: d.client_id,
+          org_id: event.metadata.org_id,
+          url: d.url,
+          slug: d.slug,
+          wp_post_id: d.wp_post_id,
+          title: d.title,
+          active: d.active,
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+    },
+    async PageUpdated(db, event) {
+      const { page_id, client_id: _client, ...changes } = event.data as {
+        page_id: number
+        client_id: number
+        slug?: string
+        wp_post_id?: number | null
+        title?: string
+        active?: boolean
+      }
+      await db
+        .updateTable('pages')
+        .set({ ...changes, updated_at: sql`greatest(updated_at, ${occurredAt(event)})` })
+        .where('id', '=', page_id)
+        .execute()
+    },
+    async PagesDeactivated(db, event) {
+      const ids = event.data.page_ids as number[]
+      await db
+        .updateTable('pages')
+        .set({ active: false, updated_at: sql`greatest(updated_at, ${occurredAt(event)})` })
+        .where('id', 'in', ids)
+        .execute()
+    },
+    async PageSnapshotRecorded(db, event) {
+      const d = event.data
+      await db
+        .insertInto('page_snapshots')
+        .values({
+          id: d.snapshot_id,
+          page_id: d.page_id,
+          client_id: d.client_id,
+          org_id: event.metadata.org_id,
+          title: d.title,
+          content: d.content,
+          source: d.source,
+          edit_id: d.edit_id,
+          created_at: occurredAt(event),
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+    },
+  },
+}

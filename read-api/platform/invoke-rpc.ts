@@ -1,0 +1,128 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { WriteDeps } from '../../commands/command-handler.js'
+import { RecordingEventStore } from '../../commands/event-store/recording.js'
+import type { Kysely } from 'kysely'
+import type { ProjectionWatermark } from '../../projections/watermark.js'
+import type { ReadDb } from '../../projections/tables.js'
+import { requireScope, resolveOrg, type Caller } from '../caller.js'
+import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
+import { pageOf, type AnyRpc, type RegisteredRpc, type RpcRegistry, type ServiceSettings } from '../registry.js'
+import { requireSandboxAllows } from './sandbox.js'
+import { requireWritesEnabled } from './writes-switch.js'
+
+/**
+ * One RPC call, whoever carries it: `POST /api/v1/rpc/<method>` and the MCP server's tools both run through
+ * `invokeRpc`, so validation, org-id injection, scope checks, the sandbox's read-only rule, the writes switch
+ * and read-your-writes are decided in one place and cannot drift apart.
+ */
+export interface InvokeRpcDeps {
+  readonly registry: RpcRegistry
+  readonly read: ReadDb
+  readonly write: WriteDeps
+  readonly watermark: ProjectionWatermark
+  /** How long a write waits for its events to reach the read models before answering anyway. */
+  readonly readYourWritesTimeoutMs: number
+  readonly db: Kysely<any>
+  readonly settings: ServiceSettings
+}
+
+export interface RpcCall {
+  /** The HTTP request that carries the call: its id becomes the events' request and correlation id. */
+  readonly request: FastifyRequest
+  /** Where Retry-After goes when writes are switched off. */
+  readonly reply: FastifyReply
+  readonly caller: Caller
+  readonly method: string
+  /** The keyword arguments as sent (undefined: none). */
+  readonly params: unknown
+}
+
+export interface RpcOutcome {
+  /** The handler's answer (undefined becomes null, as `{result: null}` says on the wire). */
+  readonly result: unknown
+  /** Set for a call that wrote: whether the read models showed the write before answering. */
+  readonly readYourWrites: 'reached' | 'timeout' | 'skipped' | undefined
+}
+
+/** Renders zod issues as "field: message; field: message", naming each field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ')
+}
+
+/**
+ * The error code for invalid parameters: validation_failed, unless an input refined a rule of its own and
+ * named a registered code for it (an unsupported engine → aeo_engine_unsupported), so a caller can tell
+ * "this value is not supported" from "this request is malformed" without reading the message.
+ */
+export function issueCode(error: z.ZodError): ErrorCode {
+  for (const issue of error.issues) {
+    const code = issue.code === 'custom' ? issue.params?.code : undefined
+    if (typeof code === 'string' && isErrorCode(code)) return code
+  }
+  return 'validation_failed'
+}
+
+/** Deny by default: a method that is not in the registry answers 403 method_not_allowed. */
+export function lookUpRpc(registry: RpcRegistry, method: string): RegisteredRpc {
+  const registered = registry.get(method)
+  if (!registered) throw new ApiError('method_not_allowed', `method ${method} is not available`)
+  return registered
+}
+
+/**
+ * What the credential itself must allow (no request state needed): the sandbox's read-only rule first (its
+ * answer says why), then the scope. The MCP server asks this before dispatching, so that these refusals are
+ * HTTP 403s there too (read-api/mcp/credential-check.ts).
+ */
+export function requireCredentialAllows(caller: Caller, definition: AnyRpc): void {
+  requireSandboxAllows(caller, definition.access)
+  requireScope(caller, definition.access)
+}
+
+/**
+ * Checks, validates, runs and (for writes) waits until the projections show what was written. Throws
+ * ApiError (or a DomainError) for every refusal; the carrier renders it.
+ */
+export async function invokeRpc(deps: InvokeRpcDeps, call: RpcCall): Promise<RpcOutcome> {
+  const { caller, request, reply } = call
+  const registered = lookUpRpc(deps.registry, call.method)
+  const definition = registered.definition
+  requireCredentialAllows(caller, definition)
+  if (definition.platformOnly && caller.orgId !== null) throw new ApiError('platform_only', `${definition.name} needs a platform key`)
+  if (definition.access === 'write') await requireWritesEnabled(request, reply)
+
+  const body = call.params ?? {}
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('validation_failed', '(body): expected a JSON object of parameters')
+  const parsed = registered.input.safeParse(body)
+  if (!parsed.success) throw new ApiError(issueCode(parsed.error), describeIssues(parsed.error))
+  const params = parsed.data as Record<string, unknown>
+  const requestedOrg = typeof params.org_id === 'number' ? params.org_id : undefined
+  const orgId = definition.orgScoped ? resolveOrg(caller, requestedOrg) : caller.orgId
+
+  const store = new RecordingEventStore(deps.write.store)
+  let readYourWrites: RpcOutcome['readYourWrites']
+  const settle = async () => {
+    const appended = store.lastAppended
+    if (appended === null) return
+    readYourWrites = (await deps.watermark.waitFor(appended, deps.readYourWritesTimeoutMs)) ? 'reached' : 'timeout'
+  }
+  const result = await definition.handler({
+    params,
+    caller,
+    orgId,
+    read: deps.read,
+    write: { ...deps.write, store },
+    command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
+    store,
+    db: deps.db,
+    settings: deps.settings,
+    settle,
+    page: pageOf(definition, params),
+  })
+  if (definition.readYourWrites !== false) await settle()
+  else if (store.lastAppended !== null && readYourWrites === undefined) readYourWrites = 'skipped'
+  return { result: result === undefined ? null : result, readYourWrites }
+}
