@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { paramsSchema } from '../../read-api/docs/schema.js'
 import { startTestSystem } from '../support/system.js'
 import { clientPayload, orgWithKey, streamEvents } from './helpers.js'
+import { appWith, bearer, echoRpc, registryWith } from './docs-support.js'
 import { connectMcp } from './mcp-support.js'
 
 const resultOf = (answer: unknown) => {
@@ -134,4 +135,32 @@ t.test('list_rpcs and describe_rpc describe the whole registry', async (t) => {
 
   const bad = (await client.callTool({ name: 'describe_rpc', arguments: {} })) as CallToolResult
   t.match(bad, { isError: true, structuredContent: { code: 'validation_failed', detail: /method/ } })
+})
+
+t.test('a new RPC is a tool without touching MCP code; a deprecated one says so and answers the deprecation headers', async (t) => {
+  const ts = await startTestSystem(t)
+  const registry = registryWith(
+    echoRpc('echo_word', { orgScoped: true }),
+    echoRpc('echo_old', { orgScoped: true, deprecated: { sunset: '2099-01-01', replacement: 'echo_word' } }),
+  )
+  const app = await appWith(t, ts, registry, { baseUrl: 'https://api.rankrelay.test' })
+  const post = (body: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/mcp',
+      headers: { ...bearer(ts.platformKey), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: JSON.stringify(body),
+    })
+  const { tools } = (await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result as { tools: { name: string; description: string }[] }
+  t.ok(tools.some((tool) => tool.name === 'echo_word'), 'the new RPC is listed')
+  t.match(tools.find((tool) => tool.name === 'echo_old')?.description, /Deprecated .* Use echo_word instead/)
+
+  const called = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo_old', arguments: { word: 'hi' } } })
+  t.equal(called.statusCode, 200)
+  t.same(called.json().result.structuredContent, { result: { word: 'hi' } }, 'it still works')
+  t.ok(called.headers.deprecation, 'Deprecation')
+  t.equal(called.headers.sunset, new Date('2099-01-01T00:00:00Z').toUTCString(), 'Sunset')
+  t.match(String(called.headers.link), '<https://api.rankrelay.test/developers.md#echo_word>; rel="successor-version"', 'Link')
+  const current = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo_word', arguments: { word: 'hi' } } })
+  t.equal(current.headers.deprecation, undefined, 'a current method has none')
 })

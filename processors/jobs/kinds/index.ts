@@ -1,8 +1,11 @@
 import type { JobKind } from '../../../domain/jobs/kinds.js'
 import type { JobHandler } from '../handler.js'
+import { promptedEdit } from './prompted-edit.js'
 
 /**
  * The handler of each job kind. A kind in domain/jobs/kinds.ts without a handler here is not offered:
  * POST /api/v1/jobs answers 400 job_kind_unavailable for it. One line per kind, one file per kind.
  */
-export const JOB_HANDLERS: { readonly [K in JobKind]?: JobHandler<K> } = {}
+export const JOB_HANDLERS: { readonly [K in JobKind]?: JobHandler<K> } = {
+  prompted_edit: promptedEdit,
+}
