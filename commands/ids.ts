@@ -1,12 +1,14 @@
 import type pg from 'pg'
 import type { ID_KINDS } from '../migrations/0002-id-sequences.js'
 import type { AEO_ID_KINDS } from '../migrations/0004-aeo.js'
+import type { AD_COPY_KEYWORD_ID_KINDS } from '../migrations/0013-ad-copy-keywords.js'
 import type { SITE_EDIT_ID_KINDS } from '../migrations/0012-site-edits.js'
 import type { WEBHOOK_ID_KINDS } from '../migrations/0014-webhooks.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
   | (typeof AEO_ID_KINDS)[number]
+  | (typeof AD_COPY_KEYWORD_ID_KINDS)[number]
   | (typeof SITE_EDIT_ID_KINDS)[number]
   | (typeof WEBHOOK_ID_KINDS)[number]
 

@@ -7,6 +7,8 @@ import { aeoTrackerEventSchemas } from './aeo/tracker/events.js'
 import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
+import { keywordEventSchemas } from './keywords/events.js'
+import { adCopyEventSchemas } from './ad-copy/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
@@ -34,6 +36,8 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...aeoReportEventSchemas,
   ...apiPlatformEventSchemas,
   ...sandboxEventSchemas,
+  ...keywordEventSchemas,
+  ...adCopyEventSchemas,
   ...pageEventSchemas,
   ...pageSnapshotEventSchemas,
   ...siteEditEventSchemas,

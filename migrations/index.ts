@@ -9,6 +9,7 @@ import * as notifyAfterCommit from './0007-notify-after-commit.js'
 import * as idempotency from './0008-idempotency.js'
 import * as rateLimitsUsage from './0009-rate-limits-usage.js'
 import * as siteEdits from './0012-site-edits.js'
+import * as adCopyKeywords from './0013-ad-copy-keywords.js'
 import * as webhooks from './0014-webhooks.js'
 
 /**
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0008-idempotency': idempotency,
   '0009-rate-limits-usage': rateLimitsUsage,
   '0012-site-edits': siteEdits,
+  '0013-ad-copy-keywords': adCopyKeywords,
   '0014-webhooks': webhooks,
 }
 

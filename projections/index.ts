@@ -2,6 +2,8 @@ import { activityProjector } from './activity/projector.js'
 import { aeoProjectors } from './aeo/index.js'
 import { apiKeysProjector } from './api-keys/projector.js'
 import { clientsProjector } from './clients/projector.js'
+import { keywordsProjector } from './keywords/projector.js'
+import { adCopyProjector } from './ad-copy/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import { pagesProjector } from './pages/projector.js'
 import type { Projector } from './projector.js'
@@ -15,6 +17,8 @@ export const projectors: readonly Projector[] = [
   apiKeysProjector,
   clientsProjector,
   ...aeoProjectors,
+  keywordsProjector,
+  adCopyProjector,
   pagesProjector,
   siteEditsProjector,
   webhooksProjector,

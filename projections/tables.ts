@@ -1,5 +1,7 @@
 import type { ColumnType, Generated, Kysely } from 'kysely'
 import type { AeoReadModels } from './aeo/tables.js'
+import type { KeywordReadModels } from './keywords/tables.js'
+import type { AdCopyReadModels } from './ad-copy/tables.js'
 import type { PageReadModels } from './pages/tables.js'
 import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
@@ -99,7 +101,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, PageReadModels, SiteEditReadModels, WebhookReadModels {
+export interface ReadModels extends AeoReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -160,6 +160,38 @@ export const ERRORS = {
     hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
   },
   api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
+  // Keywords (domain/keywords)
+  keyword_limit: {
+    status: 409,
+    message: 'The client has the most keywords allowed',
+    hint: 'Delete keywords the client no longer tracks (delete_keyword), then add again',
+  },
+  keyword_no_services: {
+    status: 409,
+    message: 'The client has no services or AI Visibility questions to build keywords from',
+    hint: 'Add services (add_service) and locations (add_location) to the client, then run keyword_generation again',
+  },
+  // Ad copy (domain/ad-copy)
+  ad_copy_set_not_proposed: {
+    status: 409,
+    message: 'Only a proposed ad copy set can be approved or rejected',
+    hint: 'Approved and rejected sets are final: list_ad_copy_sets_for_client(client_id, status="proposed") shows the sets awaiting sign-off; an ad_copy job proposes a new one',
+  },
+  ad_copy_no_services: {
+    status: 409,
+    message: 'The client has no services to write ad copy for',
+    hint: 'Add services first with add_service, then run the ad_copy job again',
+  },
+  ad_copy_unknown_service: {
+    status: 400,
+    message: 'The client does not list a requested service',
+    hint: 'Use service names from get_services_for_client (case-insensitive), or leave services out for all of them',
+  },
+  ad_copy_limits: {
+    status: 400,
+    message: 'The ad copy breaks the Google Ads limits',
+    hint: 'Headlines: 3 to 15, each at most 30 characters; descriptions: 2 to 4, each at most 90; at most 100 ad groups per set',
+  },
   // MCP server (read-api/mcp/)
   mcp_post_only: {
     status: 405,

@@ -6,7 +6,7 @@
  */
 
 /** Bumped when the fixture's story changes (recorded in SandboxSeeded). */
-export const FIXTURE_VERSION = 1
+export const FIXTURE_VERSION = 2
 
 export const SANDBOX_ORG_NAME = 'Sandbox Agency'
 export const SANDBOX_BRANDING = { name: 'Sandbox Agency', accent_color: '#2563EB' } as const

@@ -4,6 +4,8 @@ import { createAeoQuestionTables } from './aeo-questions.js'
 import { createAeoReportTables } from './aeo-reports.js'
 import { createAeoRunTables } from './aeo-runs.js'
 import { createClientTables } from './clients.js'
+import { createKeywordTables } from './keywords.js'
+import { createAdCopyTables } from './ad-copy.js'
 import { createOrganizationTables } from './organizations.js'
 import { createPageTables } from './pages.js'
 import { createSiteEditTables } from './site-edits.js'
@@ -14,7 +16,7 @@ import { createWebhookTables } from './webhooks.js'
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 8
+export const READ_MODEL_VERSION = 9
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -35,6 +37,8 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createAeoRunTables(db, schema)
   await createAeoCaptureTables(db, schema)
   await createAeoReportTables(db, schema)
+  await createKeywordTables(db, schema)
+  await createAdCopyTables(db, schema)
   await createPageTables(db, schema)
   await createSiteEditTables(db, schema)
   await createWebhookTables(db, schema)

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Logger } from 'pino'
+import { BUILT_IN_WRITER, builtInLines, planClientAdCopy, proposeAdCopySet } from '../../commands/ad-copy.js'
 import { createApiKey } from '../../commands/api-keys.js'
+import { addGeneratedKeywords } from '../../commands/keywords.js'
+import { generateKeywords } from '../../domain/keywords/generate.js'
 import { setCadence } from '../../commands/aeo/cadence.js'
-import { ingestCapture } from '../../commands/aeo/captures.js'
+import { ingestCapture, loadClientState } from '../../commands/aeo/captures.js'
 import { generateClientQuestions, loadQuestionSet, updateQuestion } from '../../commands/aeo/questions.js'
 import { fileReport } from '../../commands/aeo/reports.js'
 import { appendDecided } from '../../commands/aeo/append.js'
@@ -225,6 +228,12 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
   // and an enabled sandbox cadence, even for the seconds seeding takes, could spend real engine calls on
   // fiction. The runs below are queued as manual enqueues (enqueue_due_aeo_runs) instead.
   await setCadence(write, ctx, { ...caller, samplesPerMonth: SAMPLES_PER_MONTH, engines: [...SANDBOX_ENGINES], geoState: 'TX', enabled: false })
+  // Keywords and a proposed ad copy set, as keyword_generation and ad_copy jobs (built-in writers) leave them.
+  const client = await loadClientState(write.store, clientId)
+  const keywordCandidates = generateKeywords({ services: client.services.map((s) => s.name), locations: client.locations, questions: questions.filter((q) => q.active), max: 60 })
+  await addGeneratedKeywords(write, ctx, { ...caller, candidates: keywordCandidates.map((c) => ({ keyword: c.keyword, source: c.source, service: c.service, location: c.location })) })
+  const { owner, plan: adPlan } = await planClientAdCopy(write.store, caller)
+  await proposeAdCopySet(write, ctx, { owner, jobId: null, groups: adPlan.groups.map((group) => ({ group, lines: builtInLines(owner, group), writer: BUILT_IN_WRITER })) })
 
   const agent: AgentRef = { ...AGENT, agent_org_id: orgId }
   const captureDeps = { ...write, db: deps.db }

@@ -500,6 +500,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   clients: "An agency's clients, their services, locations and settings.",
   history: 'History and activity read from the event log.',
   'ai-visibility': 'AI Visibility: questions, cadence, runs, captures, tracker items, summary and reports.',
+  keywords: "A client's tracked search keywords (keyword_generation adds them in bulk).",
+  'ad-copy': 'Ad copy sets proposed by ad_copy jobs: ad groups within Google Ads limits, approval.',
   jobs: 'Background jobs.',
   files: 'Generated files referenced by results.',
   exports: 'Organization export archives.',

@@ -2,7 +2,9 @@ import { RpcRegistry, type AnyRpc } from '../registry.js'
 import { aeoRpcs } from './aeo/index.js'
 import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
+import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
+import { keywordRpcs } from './keywords.js'
 import { organizationRpcs } from './organizations.js'
 import { pageRpcs } from './pages.js'
 import { siteEditRpcs } from './site-edits.js'
@@ -12,6 +14,6 @@ import { webhookRpcs } from './webhooks.js'
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[],
   )
 }

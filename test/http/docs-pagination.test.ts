@@ -51,10 +51,13 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_aeo_runs',
     'get_client_change_history',
     'get_entity_history',
+    'get_keywords_for_client',
     'get_org_activity',
     'get_pages_for_client',
     'get_site_edits',
     'get_snapshots_for_page',
+    'list_ad_copy_ad_groups',
+    'list_ad_copy_sets_for_client',
     'list_all_site_edits',
     'list_webhook_deliveries',
   ])

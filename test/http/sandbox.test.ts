@@ -85,9 +85,15 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const captures = await call<{ id: number }[]>('get_aeo_captures', { client_id: clientId, limit: 1 })
     const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
     const queries = await call<{ id: number }[]>('get_aeo_queries', { client_id: clientId })
+    const keywords = await call<{ id: number; keyword: string }[]>('get_keywords_for_client', { client_id: clientId })
+    const sets = await call<{ set_id: number }[]>('list_ad_copy_sets_for_client', { client_id: clientId })
+    t.ok(keywords.length > 10 && sets.length === 1, 'generated keywords and a proposed ad copy set')
     const pages = await call<{ page_id: number }[]>('get_pages_for_client', { client_id: clientId })
     const edits = await call<{ edit_id: number }[]>('get_site_edits', { client_id: clientId })
     const values: Record<string, unknown> = {
+      keyword_id: keywords[0]!.id,
+      keyword_text: keywords[0]!.keyword,
+      set_id: sets[0]!.set_id,
       client_id: clientId,
       capture_id: captures[0]!.id,
       item_id: items[0]!.id,

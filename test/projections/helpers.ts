@@ -16,6 +16,8 @@ import { writeAeoQuestionsLog } from './realistic/aeo-questions.js'
 import { writeAeoReportsLog } from './realistic/aeo-reports.js'
 import { writeSiteEditsLog } from './realistic/site-edits.js'
 import { writeAeoRunsLog } from './realistic/aeo-runs.js'
+import { writeAdCopyLog } from './realistic/ad-copy.js'
+import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
 
@@ -307,6 +309,8 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAeoRunsLog(ts, log, keys)
   await writeAeoCapturesLog(ts, log, keys)
   await writeAeoReportsLog(ts, log, keys)
+  await writeKeywordsLog(ts, log, keys)
+  await writeAdCopyLog(ts, log, keys)
   await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
   await writeSandboxLog(ts)

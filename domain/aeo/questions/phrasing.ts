@@ -24,7 +24,8 @@ const IRREGULAR_SINGULARS: Readonly<Record<string, string>> = Object.fromEntries
 
 export function pluralize(word: string): string {
   const lower = word.toLowerCase()
-  const irregular = IRREGULAR_PLURALS[lower]
+  // Own keys only: a service named "constructor" or "__proto__" is a word, not a prototype property.
+  const irregular = Object.hasOwn(IRREGULAR_PLURALS, lower) ? IRREGULAR_PLURALS[lower] : undefined
   if (irregular) return irregular
   if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`
   if (/(s|sh|ch|x|z)$/i.test(word)) return `${word}es`
@@ -33,7 +34,7 @@ export function pluralize(word: string): string {
 
 export function singularize(word: string): string {
   const lower = word.toLowerCase()
-  const irregular = IRREGULAR_SINGULARS[lower]
+  const irregular = Object.hasOwn(IRREGULAR_SINGULARS, lower) ? IRREGULAR_SINGULARS[lower] : undefined
   if (irregular) return irregular
   if (/[^aeiou]ies$/i.test(word)) return `${word.slice(0, -3)}y`
   if (/(ss|sh|ch|x|z)es$/i.test(word)) return word.slice(0, -2)

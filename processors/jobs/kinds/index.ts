@@ -1,5 +1,7 @@
 import type { JobKind } from '../../../domain/jobs/kinds.js'
 import type { JobHandler } from '../handler.js'
+import { adCopyHandler } from './ad-copy.js'
+import { keywordGenerationHandler } from './keyword-generation.js'
 import { promptedEdit } from './prompted-edit.js'
 
 /**
@@ -7,5 +9,7 @@ import { promptedEdit } from './prompted-edit.js'
  * POST /api/v1/jobs answers 400 job_kind_unavailable for it. One line per kind, one file per kind.
  */
 export const JOB_HANDLERS: { readonly [K in JobKind]?: JobHandler<K> } = {
+  ad_copy: adCopyHandler,
+  keyword_generation: keywordGenerationHandler,
   prompted_edit: promptedEdit,
 }

@@ -1,0 +1,47 @@
+/**
+ * A JobContext for running one kind's handler straight against a test system (the job engine's runner
+ * builds the same context): real store, read models, commands and blob store; progress recorded.
+ */
+import pino from 'pino'
+import { systemContext } from '../../../commands/command-handler.js'
+import { PostgresBlobStore } from '../../../commands/files/postgres-blob-store.js'
+import type { JobKind, JobPayload } from '../../../domain/jobs/kinds.js'
+import type { JobContext } from '../../../processors/jobs/handler.js'
+import type { LanguageModel } from '../../../processors/language-model/port.js'
+import type { TestSystem } from '../../support/system.js'
+
+export interface TestJob<K extends JobKind> {
+  readonly kind: K
+  readonly jobId: number
+  readonly orgId: number
+  readonly clientId: number
+  readonly payload: JobPayload<K>
+  readonly languageModel?: LanguageModel | null
+  readonly attempt?: number
+}
+
+export function jobContext<K extends JobKind>(ts: TestSystem, job: TestJob<K>): JobContext<K> & { readonly progressSeen: [number, number][] } {
+  const progressSeen: [number, number][] = []
+  const controller = new AbortController()
+  return {
+    job: { jobId: job.jobId, kind: job.kind, orgId: job.orgId, clientId: job.clientId, payload: job.payload, attempt: job.attempt ?? 1 },
+    store: ts.system.store,
+    write: ts.system.write,
+    command: systemContext(`job-${job.jobId}`),
+    read: ts.system.read,
+    db: ts.system.database.db,
+    blobs: new PostgresBlobStore(ts.system.database.db, ts.system.write.clock),
+    languageModel: job.languageModel ?? null,
+    log: pino({ level: 'silent' }),
+    clock: ts.system.write.clock,
+    signal: controller.signal,
+    async progress(done: number, total: number) {
+      progressSeen.push([done, total])
+    },
+    cancelRequested: async () => false,
+    async settle(position) {
+      if (position) await ts.system.watermark.waitFor(position, 10_000)
+    },
+    progressSeen,
+  }
+}
