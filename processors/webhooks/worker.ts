@@ -59,10 +59,12 @@ export class WebhookWorker implements Processor {
   #loop: Promise<void> | undefined
   #wake: (() => void) | undefined
   #nudged = false
+  readonly #minBatch: number
 
   constructor(deps: ProcessorDeps, settings: WebhookProcessorSettings) {
     this.#deps = deps
     this.#settings = settings
+    this.#minBatch = Math.max(1, Math.floor(settings.concurrency / 4))
     this.#sender = new WebhookSender({
       resolve: settings.policy.resolve,
       allow: settings.policy.allowList,
@@ -96,7 +98,8 @@ export class WebhookWorker implements Processor {
   async #claimLoop(): Promise<void> {
     while (this.#running) {
       const free = this.#settings.concurrency - this.#inHand.size
-      if (free <= 0) {
+      // Claim in batches: a claim per finished attempt would make the claim query the bottleneck.
+      if (free <= 0 || (this.#inHand.size > 0 && free < this.#minBatch)) {
         await Promise.race(this.#inHand)
         continue
       }
@@ -232,14 +235,15 @@ export class WebhookWorker implements Processor {
       // A worker that died after recording this attempt: adopt what it recorded instead of recording twice.
       return this.#adoptRecorded(delivery)
     }
-    await this.#deps.db.transaction().execute(async (tx) => {
-      await sql`
+    // One statement (atomic, one round trip): the webhook's failure count and the delivery's row.
+    await sql`
+      with target as (
         update webhook_targets
            set consecutive_failures = case when ${outcome.succeeded} then 0 else consecutive_failures + 1 end,
                active = active and not ${decided.disable}
-         where webhook_id = ${delivery.webhook_id}`.execute(tx)
-      await settleRow(tx, delivery.id, data, now)
-    })
+         where webhook_id = ${delivery.webhook_id}
+      )
+      ${settleStatement(delivery.id, data, now)}`.execute(this.#deps.db)
     if (decided.disable) {
       await disableWebhook(this.#deps.write, context, { webhookId: delivery.webhook_id, consecutiveFailures: decided.consecutiveFailures })
     }
@@ -258,12 +262,16 @@ export class WebhookWorker implements Processor {
 
 /** The work row after an attempt: done (succeeded or failed for good) or pending again until next_attempt_at. */
 async function settleRow(db: any, deliveryId: number, data: WebhookDeliveryAttemptedData, now: Date): Promise<void> {
-  await sql`
+  await settleStatement(deliveryId, data, now).execute(db)
+}
+
+function settleStatement(deliveryId: number, data: WebhookDeliveryAttemptedData, now: Date) {
+  return sql`
     update webhook_deliveries
        set attempts = ${data.attempt},
            status = ${data.succeeded ? 'succeeded' : data.final ? 'failed' : 'pending'},
            next_attempt_at = coalesce(${data.next_attempt_at}::timestamptz, next_attempt_at),
            lease_until = null,
            finished_at = ${data.final ? now : null}
-     where id = ${deliveryId} and status = 'in_flight' and attempts < ${data.attempt}`.execute(db)
+     where id = ${deliveryId} and status = 'in_flight' and attempts < ${data.attempt}`
 }

@@ -213,6 +213,37 @@ function restOperations(): RestOperation[] {
     },
     {
       method: 'get',
+      path: '/api/v1/events',
+      route: '/api/v1/events',
+      tag: 'webhooks',
+      operation: {
+        operationId: 'list_events',
+        summary: "The organization's webhook events in order, for catching up",
+        description:
+          'Every webhook-visible event of the organization (and platform events such as api.deprecation), oldest first, each with exactly the body a delivery carries: the same `id` (deduplicate on it). Pass back `next_cursor` as `after` to continue; when caught up the same cursor comes back with no events. Pings are not listed. Read scope; a platform key passes org_id.',
+        parameters: [
+          { name: 'after', in: 'query', required: false, description: 'An opaque cursor (next_cursor of a previous answer); absent: from the oldest event', schema: { type: 'string' } },
+          { name: 'limit', in: 'query', required: false, description: 'Events per page, 1 to 1000 (default 100)', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+          { name: 'org_id', in: 'query', required: false, description: 'Platform keys: the organization', schema: { type: 'integer' } },
+        ],
+        responses: {
+          '200': {
+            description: 'A page of events.',
+            content: json({
+              type: 'object',
+              properties: {
+                events: { type: 'array', items: { $ref: '#/components/schemas/WebhookEnvelope' } },
+                next_cursor: { type: ['string', 'null'], description: 'Pass as after; null only when there are no events yet' },
+                has_more: { type: 'boolean' },
+              },
+              required: ['events', 'next_cursor', 'has_more'],
+            }),
+          },
+        },
+      },
+    },
+    {
+      method: 'get',
       path: '/api/v1/db',
       route: '/api/v1/db',
       tag: 'db',

@@ -82,7 +82,8 @@ t.test('delivery, retries, order, rotation, redelivery and the feed', async (t) 
     t.equal(receiver.received[1]!.body.id, receiver.received[0]!.body.id, 'the same event again')
     clock.advance(2 * MINUTE)
     await eventually(async () => receiver.received.length >= 4, 'attempt 3 and then the next event')
-    const done = (await deliveries(ts, acme.key, hook.id)).find((d) => d.id === first.id)
+    // The receiver answered before the attempt is on record: wait for the read model.
+    const done = await eventually(async () => (await deliveries(ts, acme.key, hook.id)).find((d) => d.id === first.id && d.attempts === 3), 'attempt 3 on record')
     t.match(done, { status: 'succeeded', attempts: 3, last_status_code: 204, next_attempt_at: null })
     t.same(
       done.attempt_log.map((a: any) => [a.attempt, a.succeeded, a.status_code, a.attempted_at]),

@@ -4,6 +4,7 @@ import { aeoSummaryScenarios } from './aeo-summary.js'
 import { eventStoreScenarios } from './event-store.js'
 import { httpScenarios } from './http.js'
 import { rebuildScenarios } from './rebuild.js'
+import { webhookScenarios } from './webhook-dispatch.js'
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const scenarios: readonly Scenario[] = [...eventStoreScenarios, ...rebuildScenarios, ...httpScenarios, ...aeoClaimScenarios, ...aeoSummaryScenarios]
+export const scenarios: readonly Scenario[] = [...eventStoreScenarios, ...rebuildScenarios, ...httpScenarios, ...aeoClaimScenarios, ...aeoSummaryScenarios, ...webhookScenarios]
