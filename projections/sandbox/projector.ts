@@ -30,6 +30,13 @@ export const CLIENT_TABLES = [
 ] as const
 
 /**
+ * Tables with a client_id column that a reset keeps, each for a stated reason. webhook_delivery_records:
+ * a delivery is the subscriber's log (the webhook belongs to the organization, and the receiver already
+ * has the event); its client_id is only a filter, and its attempts table has no client column to follow.
+ */
+export const KEPT_AT_RESET = ['webhook_delivery_records'] as const
+
+/**
  * SandboxReset: deletes every read-model row of the retired sandbox clients, in every table, including
  * their org_activity rows (by client_id, or by the run and capture streams, whose events name no client).
  *

@@ -50,7 +50,12 @@ interface ClientCase {
   label: string
   method: string
   body: (clientId: number) => Record<string, unknown>
+  /** The detail when the RPC names a record of the client rather than the client itself (default: the client). */
+  missingDetail?: string
 }
+
+/** No ad copy set has this id, so set-keyed RPCs answer "set not found" for every client alike. */
+const NO_SET = 987_654
 
 /** Every RPC that takes a client, with a body that would be valid for a client the caller owns. */
 const CLIENT_CASES: ClientCase[] = [
@@ -108,6 +113,38 @@ const CLIENT_CASES: ClientCase[] = [
   { label: 'aeo_report_html', method: 'aeo_report_html', body: (id) => ({ client_id: id, month: '2026-01' }) },
   { label: 'file_aeo_report', method: 'file_aeo_report', body: (id) => ({ client_id: id, month: '2026-01' }) },
   { label: 'get_aeo_reports', method: 'get_aeo_reports', body: (id) => ({ client_id: id }) },
+  // Pages and site edits.
+  { label: 'get_pages_for_client', method: 'get_pages_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'deactivate_pages_not_in_list', method: 'deactivate_pages_not_in_list', body: (id) => ({ client_id: id, active_urls: [] }) },
+  {
+    label: 'create_site_edit',
+    method: 'create_site_edit',
+    body: (id) => ({ client_id: id, operation: 'elementor_rewrite', payload: '{"proposed_content":"x"}', page_url: '/about' }),
+  },
+  { label: 'get_site_edits', method: 'get_site_edits', body: (id) => ({ client_id: id }) },
+  { label: 'count_pending_site_edits', method: 'count_pending_site_edits', body: (id) => ({ client_id: id }) },
+  // Keywords and ad copy. Set-keyed RPCs check the set and its client together, so a foreign client answers
+  // like a missing set, exactly as a missing client does.
+  { label: 'get_keywords_for_client', method: 'get_keywords_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'list_ad_copy_sets_for_client', method: 'list_ad_copy_sets_for_client', body: (id) => ({ client_id: id }) },
+  ...(['get_ad_copy_set', 'list_ad_copy_ad_groups'] as const).map((method) => ({
+    label: method,
+    method,
+    body: (id: number) => ({ client_id: id, set_id: NO_SET }),
+    missingDetail: `ad copy set ${NO_SET} not found`,
+  })),
+  {
+    label: 'approve_ad_copy_set',
+    method: 'approve_ad_copy_set',
+    body: (id) => ({ client_id: id, set_id: NO_SET, approved_by: 'mallory' }),
+    missingDetail: `ad copy set ${NO_SET} not found`,
+  },
+  {
+    label: 'reject_ad_copy_set',
+    method: 'reject_ad_copy_set',
+    body: (id) => ({ client_id: id, set_id: NO_SET, rejected_by: 'mallory' }),
+    missingDetail: `ad copy set ${NO_SET} not found`,
+  },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
@@ -150,7 +187,7 @@ t.test("another organization's client answers exactly like a missing one, on eve
       const label = `${caller.label}, ${c.label}`
       const missingResponse = await ts.rpc(c.method, { ...c.body(w.missing), ...caller.extra }, caller.key)
       const missing = expectError(t, missingResponse, 404, 'not_found', `${label} on a missing id`)
-      t.equal(missing.detail, `client ${w.missing} not found`, `${label}: detail names the client`)
+      t.equal(missing.detail, c.missingDetail ?? `client ${w.missing} not found`, `${label}: detail names the missing record`)
       t.ok(missing.hint, `${label}: carries a hint`)
 
       for (const [what, foreignId] of [
