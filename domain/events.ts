@@ -10,6 +10,7 @@ import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
 import { keywordEventSchemas } from './keywords/events.js'
 import { adCopyEventSchemas } from './ad-copy/events.js'
+import { oauthEventSchemas } from './oauth/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
@@ -46,6 +47,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...siteEditEventSchemas,
   ...webhookEventSchemas,
   ...webhookDeliveryEventSchemas,
+  ...oauthEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

@@ -13,6 +13,8 @@ import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
 import { mcpRoutes } from './mcp/route.js'
+import { oauthRoutes } from './routes/oauth.js'
+import type { OAuthSignIn } from './routes/oauth-authorize.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
@@ -27,6 +29,8 @@ export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, Writ
   readonly publicDocs?: PublicDocsSettings
   /** The job kinds this service runs (ops wires the processors' handler map); none when absent. */
   readonly jobKinds?: ReadonlySet<string>
+  /** Who is signed in, for the OAuth consent page (the sign-in pages provide it); absent: nobody. */
+  readonly oauthSignIn?: OAuthSignIn
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -96,6 +100,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   // API platform: Idempotency-Key for routes that opt in, and the writes switch (before the routes).
+  // The clock OAuth access tokens expire by (read-api/auth/request-caller.ts).
+  app.decorate('serviceClock', deps.write.clock)
   registerIdempotency(app, deps)
   registerWritesSwitch(app, deps)
   await app.register(async (scope) => healthRoutes(scope, deps))
@@ -106,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => eventRoutes(scope, deps))
   await app.register(async (scope) => sdkRoutes(scope, deps))
   await app.register(async (scope) => mcpRoutes(scope, deps))
+  // The OAuth 2.0 authorization server (read-api/routes/oauth.ts).
+  await app.register(async (scope) => oauthRoutes(scope, deps))
   await registerPublicDocs(app, deps)
   return app
 }

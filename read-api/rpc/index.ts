@@ -6,6 +6,7 @@ import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
 import { jobRpcs } from './jobs.js'
 import { keywordRpcs } from './keywords.js'
+import { oauthRpcs } from './oauth.js'
 import { organizationRpcs } from './organizations.js'
 import { pageRpcs } from './pages.js'
 import { siteEditRpcs } from './site-edits.js'
@@ -15,6 +16,6 @@ import { webhookRpcs } from './webhooks.js'
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...oauthRpcs] as AnyRpc[],
   )
 }
