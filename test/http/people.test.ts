@@ -328,6 +328,17 @@ t.test('pages: plain HTML with no external assets, framing refused, nothing cach
   t.match(r.body, /<label for="email">/, 'labelled inputs')
 })
 
+t.test('GET /api/v1/db/org_members: own organization only, no digests; token tables unreadable', async (t) => {
+  const get = (url: string, key: string) => ts.app.inject({ url, headers: { authorization: `Bearer ${key}` } })
+  const mine = await get('/api/v1/db/org_members', acme.key)
+  t.equal(mine.statusCode, 200, mine.body)
+  const rows = mine.json().rows as any[]
+  t.ok(rows.length > 0 && rows.every((r) => r.org_id === acme.orgId), 'only Acme members')
+  t.notMatch(mine.body, /hash|secret|token/)
+  t.same((await get('/api/v1/db/org_members', other.key)).json().rows.filter((r: any) => r.org_id === acme.orgId), [], 'Other sees none of them')
+  for (const table of ['user_sessions', 'member_invites', 'password_resets']) t.equal((await get(`/api/v1/db/${table}`, acme.key)).statusCode, 404, `${table} is not readable`)
+})
+
 t.test('no secret in any event', async (t) => {
   const { rows } = await ts.database.pool.query<{ text: string }>(`select stream_name || data::text || metadata::text as text from es_events`)
   const log = rows.map((r) => r.text).join('\n')
