@@ -3,7 +3,6 @@ import { revokeOAuthGrant } from '../../commands/oauth.js'
 import { Id } from '../../domain/shared/values.js'
 import type { Caller } from '../caller.js'
 import { requireOrgId } from '../caller.js'
-import type { ReadDb } from '../../projections/tables.js'
 import { rpc } from '../registry.js'
 
 const domain = 'org-admin'
@@ -23,14 +22,10 @@ const GrantView = z.object({
 })
 
 /**
- * The member an OAuth token acts for: such a caller sees and revokes that member's own grants only (a token
- * does not carry its member's role). Keys act at owner level and see the whole organization.
+ * Whose grants a caller sees and revokes: a credential acting for a member who is not an owner (an OAuth
+ * token) only that member's own; owners and API keys (which act at owner level) the whole organization.
  */
-async function memberOfToken(read: ReadDb, caller: Caller): Promise<number | null> {
-  if (caller.actor.kind !== 'oauth' || caller.actor.id === null) return null
-  const grant = await read.selectFrom('oauth_grants').select('user_id').where('id', '=', Number(caller.actor.id)).executeTakeFirst()
-  return grant?.user_id ?? -1
-}
+const ownOnly = (caller: Caller): number | null => (caller.member && caller.member.role !== 'owner' ? caller.member.userId : null)
 
 export const oauthRpcs = [
   rpc({
@@ -39,12 +34,12 @@ export const oauthRpcs = [
     access: 'read',
     orgScoped: true,
     summary:
-      "The organization's OAuth grants (Connected apps): which member connected which app with which scopes, and when it last got tokens. An API key sees the whole organization (optionally one member's, with user_id); an OAuth token sees its own member's grants. Active grants only unless include_revoked.",
+      "The organization's OAuth grants (Connected apps): which member connected which app with which scopes, and when it last got tokens. Owners (and API keys) see the whole organization, optionally one member's with user_id; an OAuth token of another member sees that member's own grants. Active grants only unless include_revoked.",
     params: z.strictObject({ user_id: Id.optional(), include_revoked: z.boolean().default(false) }),
     result: z.array(GrantView),
     async handler(ctx) {
       const orgId = requireOrgId(ctx.orgId)
-      const own = await memberOfToken(ctx.read, ctx.caller)
+      const own = ownOnly(ctx.caller)
       let query = ctx.read
         .selectFrom('oauth_grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
@@ -76,11 +71,11 @@ export const oauthRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Disconnect an app: revoke an OAuth grant and every token it issued (they answer 401 from then on). A grant of another organization answers not_found; an OAuth token may revoke only its own member's grants. Revoking twice is harmless.",
+      "Disconnect an app: revoke an OAuth grant and every token it issued (they answer 401 from then on). A grant of another organization answers not_found; a member who is not an owner may revoke only their own grants. Revoking twice is harmless.",
     params: z.strictObject({ grant_id: Id }),
     result: z.object({ id: Id, revoked: z.literal(true) }),
     async handler(ctx) {
-      const own = await memberOfToken(ctx.read, ctx.caller)
+      const own = ownOnly(ctx.caller)
       await revokeOAuthGrant(ctx.write, ctx.command, { grantId: ctx.params.grant_id, revoker: { orgId: ctx.orgId, userId: own } })
       return { id: ctx.params.grant_id, revoked: true as const }
     },

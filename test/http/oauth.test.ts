@@ -289,7 +289,13 @@ t.test('roles: a viewer cannot authorize; a web builder is capped; grants RPCs',
   t.equal(listed.length, 1)
   t.equal(listed[0].scopes, 'read write')
   const viaToken = (await rpcWith(builderToken, 'oauth_list_grants')).json().result
-  t.ok(viaToken.every((g: any) => g.user_id === builder.userId), 'a token sees its own member’s grants')
+  t.ok(viaToken.length >= 1 && viaToken.every((g: any) => g.user_id === builder.userId), 'a web builder’s token sees its own member’s grants')
+  const ownerFlow = await codeFlow(ts, owner.browser, clientId, { scope: 'read write' })
+  const ownerToken = ownerFlow.tokens.json().access_token
+  const ownerView = (await rpcWith(ownerToken, 'oauth_list_grants')).json().result
+  t.ok(ownerView.some((g: any) => g.user_id === builder.userId) && ownerView.some((g: any) => g.user_id === owner.userId), 'an owner’s token sees the whole organization')
+  const manage = await rpcWith(builderToken, 'update_org_member_role', { user_id: owner.userId, role: 'viewer' })
+  t.equal(manage.statusCode, 403, 'the token acts with its member’s role: a web builder cannot manage members')
   const cross = await rpcWith(otherToken, 'revoke_oauth_grant', { grant_id: listed[0].id })
   t.equal(cross.statusCode, 403, 'a read-only token cannot revoke')
   const crossOrg = await ts.rpc('revoke_oauth_grant', { grant_id: listed[0].id }, other.key)
@@ -298,6 +304,17 @@ t.test('roles: a viewer cannot authorize; a web builder is capped; grants RPCs',
   t.same(revoked, { id: listed[0].id, revoked: true })
   t.equal((await rpcWith(builderToken, 'get_organization')).statusCode, 401, 'revoked through the RPC')
   t.equal((await rpcWith(otherToken, 'get_organization')).json().result.name, 'Other')
+
+  // The member's standing counts on every request: demoted to viewer, or removed, their tokens stop working.
+  const editor = await signedInMember(ts, clock, acme.key, 'editor@acme.example', 'seo_editor')
+  const editorToken = (await codeFlow(ts, editor.browser, clientId, { scope: 'read' })).tokens.json().access_token
+  t.equal((await rpcWith(editorToken, 'get_organization')).statusCode, 200)
+  await ts.call('update_org_member_role', { user_id: editor.userId, role: 'viewer' }, acme.key)
+  t.equal((await rpcWith(editorToken, 'get_organization')).statusCode, 401, 'a member demoted to viewer: 401')
+  await ts.call('update_org_member_role', { user_id: editor.userId, role: 'seo_editor' }, acme.key)
+  t.equal((await rpcWith(editorToken, 'get_organization')).statusCode, 200, 'and back')
+  await ts.call('remove_org_member', { user_id: editor.userId }, acme.key)
+  t.equal((await rpcWith(editorToken, 'get_organization')).statusCode, 401, 'a removed member: 401')
 })
 
 t.test('no plaintext code or token in the log', async (t) => {
