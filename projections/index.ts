@@ -11,6 +11,7 @@ import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
 import { siteEditsProjector } from './site-edits/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
+import { exportsProjector } from './exports/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -24,6 +25,7 @@ export const projectors: readonly Projector[] = [
   pagesProjector,
   siteEditsProjector,
   webhooksProjector,
+  exportsProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

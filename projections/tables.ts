@@ -6,6 +6,7 @@ import type { AdCopyReadModels } from './ad-copy/tables.js'
 import type { PageReadModels } from './pages/tables.js'
 import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
+import type { ExportReadModels } from './exports/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -102,7 +103,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels {
+export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, ExportReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
