@@ -2,6 +2,7 @@ import { RpcRegistry, type AnyRpc } from '../registry.js'
 import { aeoRpcs } from './aeo/index.js'
 import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
+import { exportRpcs } from './exports.js'
 import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
 import { jobRpcs } from './jobs.js'
@@ -15,6 +16,6 @@ import { webhookRpcs } from './webhooks.js'
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...exportRpcs] as AnyRpc[],
   )
 }
