@@ -6,7 +6,7 @@ import { csvRecord, jsonRow } from './encode.js'
 import { ZipStream, type FileDigest } from './zip-stream.js'
 
 /** Rows per cursor fetch: a page is the unit of memory and of cancel checks. */
-export const PAGE_ROWS = 1000
+export const PAGE_ROWS = 250
 /** zlib level: 6 (zlib's default) compresses this text ~10× at a fraction of level 9's CPU. */
 const ZIP_LEVEL = 6
 
