@@ -21,6 +21,7 @@ import { writeAdCopyLog } from './realistic/ad-copy.js'
 import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
+import { writeExportsLog } from './realistic/exports.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -315,6 +316,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAdCopyLog(ts, log, keys)
   await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
+  await writeExportsLog(ts, log)
   await writeSandboxLog(ts)
   return log
 }
