@@ -12,6 +12,7 @@ import { DEFAULT_BACKOFF_BASE_MS } from '../domain/webhooks/schedule.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
+import type { LanguageModelSettings } from '../processors/language-model/settings.js'
 
 /**
  * Every setting, from the environment, validated once at start. A bad value stops the service with a
@@ -58,6 +59,11 @@ const Env = z.object({
   GEMINI_API_KEY: z.string().optional(),
   GEMINI_BASE_URL: z.url().optional(),
   GEMINI_MODEL: z.string().default(DEFAULT_MODELS.gemini),
+  // Text generation for jobs (processors/language-model): builtin (the deterministic writer, the default, so
+  // nothing is sent to a provider unless asked), or anthropic / openai with that provider's key and base URL
+  // above. LANGUAGE_MODEL_MODEL overrides the model (default: the provider's *_MODEL).
+  LANGUAGE_MODEL_PROVIDER: z.enum(['builtin', 'anthropic', 'openai']).default('builtin'),
+  LANGUAGE_MODEL_MODEL: z.string().optional(),
   SECURITY_CONTACT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'expected mailto:address or an https:// URL').optional(),
   // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
   SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
@@ -104,6 +110,8 @@ export interface Config {
   readonly sandbox: SandboxSettings
   readonly rateLimits: RateLimitSettings
   readonly jobs: JobSettings
+  /** LANGUAGE_MODEL_PROVIDER (with the provider's key, base URL and model): who writes text for jobs. */
+  readonly languageModel: LanguageModelSettings
   readonly webhooks: WebhookConfig
 }
 
@@ -142,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.JOB_STALE_SECONDS < 2 * e.JOB_HEARTBEAT_SECONDS) {
     throw new ConfigError('Invalid configuration:\n  JOB_STALE_SECONDS: must be at least twice JOB_HEARTBEAT_SECONDS')
   }
+  const languageModel = languageModelSettings(e)
   const listensEverywhere = e.HOST === '0.0.0.0' || e.HOST === '::'
   const shownHost = listensEverywhere ? '127.0.0.1' : net.isIPv6(e.HOST) ? `[${e.HOST}]` : e.HOST
   return {
@@ -175,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: { enabled: e.SANDBOX_ENABLED, resetIntervalHours: e.SANDBOX_RESET_INTERVAL_HOURS },
     rateLimits: { defaultPerMinute: e.RATE_LIMIT_PER_MINUTE },
     jobs: { workerConcurrency: e.JOB_WORKER_CONCURRENCY, heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, staleSeconds: e.JOB_STALE_SECONDS },
+    languageModel,
     webhooks: { serviceKey: e.SERVICE_ENCRYPTION_KEY, allowList: e.WEBHOOK_ALLOWED_HOSTS, backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS },
   }
 }
@@ -186,4 +196,14 @@ function engineSettings(e: z.infer<typeof Env>): AeoProcessorSettings['engines']
   if (e.OPENAI_API_KEY) engines.openai = { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL }
   if (e.GEMINI_API_KEY) engines.gemini = { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL }
   return engines
+}
+
+/** The job writer: a provider is only used when asked for by name, and then its API key is required. */
+function languageModelSettings(e: z.infer<typeof Env>): LanguageModelSettings {
+  const provider = e.LANGUAGE_MODEL_PROVIDER
+  if (provider === 'builtin') return { provider }
+  const [prefix, apiKey, baseUrl, model] =
+    provider === 'anthropic' ? (['ANTHROPIC', e.ANTHROPIC_API_KEY, e.ANTHROPIC_BASE_URL, e.ANTHROPIC_MODEL] as const) : (['OPENAI', e.OPENAI_API_KEY, e.OPENAI_BASE_URL, e.OPENAI_MODEL] as const)
+  if (!apiKey) throw new ConfigError(`Invalid configuration:\n  LANGUAGE_MODEL_PROVIDER: ${provider} needs ${prefix}_API_KEY`)
+  return { provider, settings: { apiKey, baseUrl, model: e.LANGUAGE_MODEL_MODEL ?? model } }
 }

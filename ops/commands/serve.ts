@@ -5,6 +5,7 @@ import { startDataDir, type DataDirDatabase } from '../data-dir.js'
 import { createLogger } from '../logger.js'
 import { openSystem, type System, type SystemOptions } from '../system.js'
 import { resolveServiceKey } from '../../commands/secrets/service-key.js'
+import { createLanguageModel } from '../../processors/language-model/index.js'
 
 export const ROLES = ['all', 'api', 'projections', 'processors'] as const
 export type Role = (typeof ROLES)[number]
@@ -53,6 +54,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     sandbox: config.sandbox,
     rateLimits: config.rateLimits,
     jobs: config.jobs,
+    languageModel: createLanguageModel(config.languageModel),
     ...extras,
     webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },
   })

@@ -3,16 +3,14 @@ import { sql } from 'kysely'
 import PQueue from 'p-queue'
 import { toNewEvents } from '../../commands/aeo/append.js'
 import type { CommandContext } from '../../commands/command-handler.js'
-import { WrongExpectedRevisionError } from '../../commands/event-store/port.js'
 import { unseal } from '../../commands/secrets/service-key.js'
 import { disableWebhook } from '../../commands/webhooks.js'
 import { afterAttempt } from '../../domain/webhooks/schedule.js'
 import type { WebhookDeliveryAttemptedData } from '../../domain/webhooks/events.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
+import { AttemptRecorder } from './attempt-recorder.js'
 import { WebhookSender, type SendOutcome } from './sender.js'
 import type { WebhookProcessorSettings } from './settings.js'
-
-export const deliveryStream = (deliveryId: number) => `webhook_delivery-${deliveryId}`
 
 /** A claimed delivery with everything its attempt needs. */
 interface Claimed {
@@ -52,6 +50,7 @@ export class WebhookWorker implements Processor {
   readonly #deps: ProcessorDeps
   readonly #settings: WebhookProcessorSettings
   readonly #sender: WebhookSender
+  readonly #recorder: AttemptRecorder
   readonly #queues = new Map<string, PQueue>()
   readonly #inHand = new Set<Promise<void>>()
   readonly #perHost = new Map<string, number>()
@@ -71,6 +70,7 @@ export class WebhookWorker implements Processor {
       timeoutMs: settings.timeoutMs,
       maxSockets: settings.perHostCap,
     })
+    this.#recorder = new AttemptRecorder({ store: deps.store, db: deps.db, clock: deps.write.clock })
   }
 
   start(): void {
@@ -155,18 +155,34 @@ export class WebhookWorker implements Processor {
     const now = this.#deps.write.clock()
     const leaseUntil = new Date(now.getTime() + this.#settings.timeoutMs + LEASE_MARGIN_MS)
     const saturated = [...this.#perHost].filter(([, n]) => n >= this.#settings.perHostCap).map(([host]) => host)
+    // Due: pending and its time has come, or in flight with its lease run out (the worker holding it died).
+    const due = (d: string) => sql`((${sql.raw(d)}.status = 'pending' and ${sql.raw(d)}.next_attempt_at <= ${now}) or (${sql.raw(d)}.status = 'in_flight' and ${sql.raw(d)}.lease_until < ${now}))`
+    // Event deliveries are taken only at the head of their webhook's queue (its earliest unfinished one), found
+    // per webhook with work due through webhook_deliveries_open: a few index probes per webhook, however many
+    // deliveries wait behind the heads. Pings and redeliveries go out at once, outside that order.
     const { rows } = await sql<Claimed>`
-      with picked as (
+      with waiting as (
+        select distinct d.webhook_id from webhook_deliveries d where d.requested is null and ${due('d')}
+      ), candidates as (
+        select h.id
+          from waiting
+          join webhook_targets w on w.webhook_id = waiting.webhook_id
+          cross join lateral (
+            select o.id from webhook_deliveries o
+             where o.webhook_id = waiting.webhook_id and o.requested is null and o.finished_at is null
+             order by o.event_number
+             limit 1
+          ) h
+         where w.active and not w.deleted and not (w.host = any(${saturated}::text[]))
+        union all
         select d.id
           from webhook_deliveries d
           join webhook_targets w on w.webhook_id = d.webhook_id
-         where ((d.status = 'pending' and d.next_attempt_at <= ${now}) or (d.status = 'in_flight' and d.lease_until < ${now}))
-           and not w.deleted
-           and (w.active or d.requested is not null)
-           and not (w.host = any(${saturated}::text[]))
-           and (d.requested is not null or not exists (
-                 select 1 from webhook_deliveries e
-                  where e.webhook_id = d.webhook_id and e.requested is null and e.finished_at is null and e.event_number < d.event_number))
+         where d.requested is not null and ${due('d')} and not w.deleted and not (w.host = any(${saturated}::text[]))
+      ), picked as (
+        select d.id
+          from webhook_deliveries d
+         where d.id in (select id from candidates) and ${due('d')}
          order by d.next_attempt_at, d.id
          limit ${limit}
          for update of d skip locked
@@ -182,7 +198,7 @@ export class WebhookWorker implements Processor {
     return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), org_id: Number(r.org_id), event_number: Number(r.event_number) }))
   }
 
-  /** One attempt: send, record the attempt event, then settle the row (and the webhook's failure count). */
+  /** One attempt: send, then put it on record (its event, its row and the webhook's failure count: attempt-recorder.ts). */
   async attempt(delivery: Claimed): Promise<void> {
     const now = this.#deps.write.clock()
     const body = JSON.stringify({
@@ -227,51 +243,15 @@ export class WebhookWorker implements Processor {
       requested: delivery.requested,
     }
     const context = this.#context()
-    try {
-      const events = toNewEvents(this.#deps.write, context, [{ type: 'WebhookDeliveryAttempted', data }], delivery.org_id)
-      await this.#deps.store.append(deliveryStream(delivery.id), events, attempt === 1 ? 'no_stream' : BigInt(attempt - 2))
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error
-      // A worker that died after recording this attempt: adopt what it recorded instead of recording twice.
-      return this.#adoptRecorded(delivery)
-    }
-    // One statement (atomic, one round trip): the webhook's failure count and the delivery's row.
-    await sql`
-      with target as (
-        update webhook_targets
-           set consecutive_failures = case when ${outcome.succeeded} then 0 else consecutive_failures + 1 end,
-               active = active and not ${decided.disable}
-         where webhook_id = ${delivery.webhook_id}
-      )
-      ${settleStatement(delivery.id, data, now)}`.execute(this.#deps.db)
-    if (decided.disable) {
+    const event = toNewEvents(this.#deps.write, context, [{ type: 'WebhookDeliveryAttempted', data }], delivery.org_id)[0]!
+    const recorded = await this.#recorder.record({ data, event, disable: decided.disable })
+    // An attempt another worker already recorded (it died before settling) was adopted as it stands.
+    if (recorded.kind === 'recorded' && decided.disable) {
       await disableWebhook(this.#deps.write, context, { webhookId: delivery.webhook_id, consecutiveFailures: decided.consecutiveFailures })
     }
-  }
-
-  async #adoptRecorded(delivery: Claimed): Promise<void> {
-    let last: WebhookDeliveryAttemptedData | undefined
-    for await (const event of this.#deps.store.readStream(deliveryStream(delivery.id))) last = event.data as WebhookDeliveryAttemptedData
-    if (last) await settleRow(this.#deps.db, delivery.id, last, this.#deps.write.clock())
   }
 
   #context(): CommandContext {
     return { actor: { kind: 'system', id: 'webhook-dispatcher' }, requestId: null, correlationId: randomUUID(), causationId: null }
   }
-}
-
-/** The work row after an attempt: done (succeeded or failed for good) or pending again until next_attempt_at. */
-async function settleRow(db: any, deliveryId: number, data: WebhookDeliveryAttemptedData, now: Date): Promise<void> {
-  await settleStatement(deliveryId, data, now).execute(db)
-}
-
-function settleStatement(deliveryId: number, data: WebhookDeliveryAttemptedData, now: Date) {
-  return sql`
-    update webhook_deliveries
-       set attempts = ${data.attempt},
-           status = ${data.succeeded ? 'succeeded' : data.final ? 'failed' : 'pending'},
-           next_attempt_at = coalesce(${data.next_attempt_at}::timestamptz, next_attempt_at),
-           lease_until = null,
-           finished_at = ${data.final ? now : null}
-     where id = ${deliveryId} and status = 'in_flight' and attempts < ${data.attempt}`
 }

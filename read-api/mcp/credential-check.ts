@@ -6,7 +6,7 @@ import { isToolRpc } from './registry-tools.js'
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The RPC a JSON-RPC message would run, if it is a tools/call of an RPC tool or of call_rpc. */
-function targetMethod(message: unknown): string | undefined {
+export function targetMethod(message: unknown): string | undefined {
   if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) return undefined
   const { name, arguments: args } = message.params
   if (name === 'call_rpc') return isObject(args) && typeof args.method === 'string' ? args.method : undefined

@@ -4,6 +4,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import type { Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
+import { MCP_PATH } from '../mcp/protected-resource.js'
 import type { RpcRegistry } from '../registry.js'
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
@@ -45,8 +46,10 @@ export function isApiV1(url: string): boolean {
  * What a call is metered as: the RPC name for a registered method (an unknown name is one bucket, so a caller
  * cannot mint usage rows by inventing names), otherwise the HTTP method and route pattern.
  */
-export function meteredMethod(request: FastifyRequest, registry: RpcRegistry): string {
+export function meteredMethod(request: FastifyRequest, registry: RpcRegistry): string | null {
   const route = request.routeOptions.url
+  // The MCP endpoint meters what each message does (read-api/mcp/metering.ts), once its body is parsed.
+  if (route === MCP_PATH && request.method === 'POST') return null
   if (route === '/api/v1/rpc/:method') {
     const name = (request.params as { method?: string }).method ?? ''
     return registry.get(name) ? name : '(unknown method)'
@@ -101,6 +104,25 @@ async function count(
 }
 
 /**
+ * Meters calls a route counts itself (MCP: one per JSON-RPC message, named for what it runs), for a request the
+ * rate limit let through. Like the counter, it commits asynchronously, and a failure only costs the count.
+ */
+export async function meterCalls(db: Kysely<any>, request: FastifyRequest, caller: Caller, methods: readonly string[], now: () => number = Date.now): Promise<void> {
+  if (methods.length === 0) return
+  try {
+    await sql`
+      with async_commit as (select set_config('synchronous_commit', 'off', true))
+      insert into api_usage_daily (day, actor_kind, actor_id, org_id, method, calls)
+      select ${utcDay(now())}::date, ${caller.actor.kind}, ${String(caller.actor.id)}, ${caller.orgId}::bigint, m.method, count(*)
+        from unnest(${methods}::text[]) as m(method), async_commit
+       group by m.method
+      on conflict (day, actor_kind, actor_id, method) do update set calls = api_usage_daily.calls + excluded.calls`.execute(db)
+  } catch (error) {
+    request.log.warn({ err: error }, 'usage meter unavailable; calls not metered')
+  }
+}
+
+/**
  * Rate limits and usage metering for every /api/v1 request, in one onRequest hook: the request is counted
  * against its key's (or, without a valid key, its client address's) per-minute window in PostgreSQL, so
  * every API process counts against the same limit. Over the limit it answers 429 rate_limited with
@@ -132,19 +154,21 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     const limit = caller?.rateLimitPerMinute ?? deps.rateLimits.defaultPerMinute
     const sweep = minute !== sweptMinute
     sweptMinute = minute
+    const method = meteredMethod(request, deps.registry)
     let used: number
     try {
       used = await count(deps.db, {
         bucket: caller ? `${caller.actor.kind}:${caller.actor.id}` : `ip:${request.ip}`,
         minute,
         limit,
-        usage: caller
+        usage:
+          caller && method !== null
           ? {
               day: utcDay(at),
               actorKind: caller.actor.kind,
               actorId: String(caller.actor.id),
               orgId: caller.orgId,
-              method: meteredMethod(request, deps.registry),
+              method,
             }
           : null,
         sweep: sweep ? { day: utcDay(at) } : null,

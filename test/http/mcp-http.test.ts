@@ -106,8 +106,17 @@ t.test('every MCP answer carries the platform headers; requests are rate-limited
   t.ok(exchanges.some((e) => e.method === 'GET' && e.status === 405), 'the client tried the GET stream and was told 405')
 
   const usage = await ts.call<{ by_method: { method: string; calls: number }[] }>('get_org_usage', { days: 1 }, org.key)
-  const mcp = usage.by_method.find((m) => m.method === 'POST /api/v1/mcp')
-  t.ok(mcp && mcp.calls >= 3, `MCP requests are metered (${mcp?.calls})`)
+  const calls = (method: string) => usage.by_method.find((m) => m.method === method)?.calls ?? 0
+  t.equal(calls('get_all_clients'), 1, 'a tool call is metered under the RPC name, as on REST')
+  t.equal(calls('mcp tools/list'), 1, 'tools/list')
+  t.equal(calls('mcp initialize'), 1, 'initialize')
+  t.equal(calls('mcp notifications'), 1, 'the initialized notification')
+  t.equal(calls('POST /api/v1/mcp'), 0, 'not one bucket for the whole endpoint')
+  await postMcp(ts, toolCall('call_rpc', { method: 'get_all_clients', params: {} }), org.key)
+  await postMcp(ts, toolCall('no_such_tool', {}), org.key)
+  const after = await ts.call<{ by_method: { method: string; calls: number }[] }>('get_org_usage', { days: 1 }, org.key)
+  t.equal(after.by_method.find((m) => m.method === 'get_all_clients')?.calls, 2, 'call_rpc counts under the method it runs')
+  t.equal(after.by_method.find((m) => m.method === '(unknown method)')?.calls, 1, 'an unknown tool is one bucket')
 
   await ts.call('set_api_key_rate_limit', { key_id: org.keyId, per_minute: 1 })
   const first = await postMcp(ts, toolCall('get_all_clients', {}), org.key)

@@ -36,6 +36,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     sandbox: { enabled: false, resetIntervalHours: 24 },
     rateLimits: { defaultPerMinute: 600 },
     jobs: DEFAULT_JOB_SETTINGS,
+    languageModel: { provider: 'builtin' },
     webhooks: { serviceKey: undefined, allowList: EMPTY_ALLOW_LIST, backoffBaseMs: 60_000 },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
@@ -84,6 +85,7 @@ t.test('every setting is read and typed', async (t) => {
     sandbox: { enabled: false, resetIntervalHours: 24 },
     rateLimits: { defaultPerMinute: 120 },
     jobs: { workerConcurrency: 3, heartbeatSeconds: 2, staleSeconds: 5 },
+    languageModel: { provider: 'builtin' },
     webhooks: { serviceKey: parseServiceKey(SERVICE_KEY), allowList: parseAllowList('127.0.0.1,receiver.test,10.0.0.0/8'), backoffBaseMs: 50 },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
@@ -119,6 +121,20 @@ t.test('AI Visibility settings: limits, and an engine enabled by its API key', a
   })
   t.throws(() => loadConfig({ AEO_MAX_ATTEMPTS: '0' }), /AEO_MAX_ATTEMPTS/)
   t.throws(() => loadConfig({ GEMINI_BASE_URL: 'not a url' }), /GEMINI_BASE_URL/)
+})
+
+t.test('LANGUAGE_MODEL_PROVIDER: the built-in writer unless a provider is named, and then its key is required', async (t) => {
+  t.same(loadConfig({ ANTHROPIC_API_KEY: 'sk-ant' }).languageModel, { provider: 'builtin' }, 'an AI Visibility key alone does not send job text to a provider')
+  t.same(loadConfig({ LANGUAGE_MODEL_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }).languageModel, {
+    provider: 'anthropic',
+    settings: { apiKey: 'sk-ant', baseUrl: 'http://127.0.0.1:9/', model: DEFAULT_MODELS.claude },
+  })
+  t.same(loadConfig({ LANGUAGE_MODEL_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-oai', LANGUAGE_MODEL_MODEL: 'gpt-test' }).languageModel, {
+    provider: 'openai',
+    settings: { apiKey: 'sk-oai', baseUrl: undefined, model: 'gpt-test' },
+  })
+  t.throws(() => loadConfig({ LANGUAGE_MODEL_PROVIDER: 'openai' }), /LANGUAGE_MODEL_PROVIDER: openai needs OPENAI_API_KEY/)
+  t.throws(() => loadConfig({ LANGUAGE_MODEL_PROVIDER: 'gemini' }), /LANGUAGE_MODEL_PROVIDER/)
 })
 
 t.test('API platform settings: the initial value of the writes switch and the idempotency in-flight timeout', async (t) => {
@@ -173,6 +189,8 @@ t.test('empty strings count as unset', async (t) => {
       'JOB_WORKER_CONCURRENCY',
       'JOB_HEARTBEAT_SECONDS',
       'JOB_STALE_SECONDS',
+      'LANGUAGE_MODEL_PROVIDER',
+      'LANGUAGE_MODEL_MODEL',
     ].map((name) => [name, '']),
   )
   t.same(loadConfig(empty), loadConfig({}), 'all empty equals none set')

@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { LanguageModel } from '../../processors/language-model/port.js'
 import pino from 'pino'
 import type { AeoSettings } from '../../commands/aeo/settings.js'
 import type { AeoProcessorSettings } from '../../processors/aeo/settings.js'
@@ -43,6 +44,8 @@ export interface TestSystemOptions {
   readonly jobs?: JobSettings
   /** The job handlers, instead of processors/jobs/kinds (a test's own handlers for the engine's tests). */
   readonly jobHandlers?: JobHandlers
+  /** The jobs' language model (default none: the built-in writers). */
+  readonly languageModel?: LanguageModel | null
   /** Webhook settings (allow-list, resolver, backoff, dispatcher tuning); defaults as openSystem's. */
   readonly webhooks?: WebhookOptions
 }
@@ -60,6 +63,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     rateLimits: options.rateLimits ?? { defaultPerMinute: 1_000_000 },
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
+    ...(options.languageModel ? { languageModel: options.languageModel } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
