@@ -12,6 +12,7 @@ import * as jobs from './0010-jobs.js'
 import * as siteEdits from './0012-site-edits.js'
 import * as adCopyKeywords from './0013-ad-copy-keywords.js'
 import * as webhooks from './0014-webhooks.js'
+import * as projectionFailures from './0019-projection-failures.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0012-site-edits': siteEdits,
   '0013-ad-copy-keywords': adCopyKeywords,
   '0014-webhooks': webhooks,
+  '0019-projection-failures': projectionFailures,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

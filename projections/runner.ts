@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import type { EventStore } from '../commands/event-store/port.js'
 import { batches } from './batches.js'
 import { applyBatch, readCheckpoint } from './checkpoint.js'
+import { clearProjectionFailure, recordProjectionFailure } from './failures.js'
 import type { Projector } from './projector.js'
 import type { ProjectionWatermark } from './watermark.js'
 
@@ -29,6 +30,10 @@ export class ProjectionRunner extends EventEmitter {
   readonly #options: ProjectionRunnerOptions
   #controller: AbortController | undefined
   #loop: Promise<void> | undefined
+  /** The last position applied (for the failure record). */
+  #position: string | null = null
+  /** Whether a failure may be on record (unknown whenever the group is taken over: another runner may have left one). */
+  #mayBeFailing = true
 
   constructor(options: ProjectionRunnerOptions) {
     super()
@@ -70,6 +75,9 @@ export class ProjectionRunner extends EventEmitter {
         if (signal.aborted) return
         log.error({ err: error, group }, 'projection runner failed; retrying')
         this.emit('error-logged', error)
+        // A poison event stops the group here and it retries forever: health shows it (projections.failing).
+        this.#mayBeFailing = true
+        await recordProjectionFailure(db, { group, position: this.#position, error, now: new Date() })
         await sleep(RETRY_MS, signal)
       }
     }
@@ -79,6 +87,9 @@ export class ProjectionRunner extends EventEmitter {
   async #follow(outer: AbortSignal): Promise<void> {
     const { store, db, group, schema, projectors, watermark } = this.#options
     let position = await readCheckpoint(db, schema, group)
+    this.#position = position
+    // Taking the group over: a runner that held it before may have left a failure on record.
+    this.#mayBeFailing = true
     if (position !== null) watermark?.advance(position)
     const controller = new AbortController()
     const abort = () => controller.abort()
@@ -89,6 +100,11 @@ export class ProjectionRunner extends EventEmitter {
         const applied = await applyBatch(db, schema, group, projectors, batch, position)
         if (!applied) return // the checkpoint moved (a rebuild swapped, or another runner): restart from it
         position = batch[batch.length - 1]!.position
+        this.#position = position
+        if (this.#mayBeFailing) {
+          await clearProjectionFailure(db, group)
+          this.#mayBeFailing = false
+        }
         watermark?.advance(position)
         this.emit('applied', batch.length, position)
       }

@@ -428,7 +428,10 @@ function metaOperations(): RestOperation[] {
         operationId: 'health',
         summary: 'Liveness: status and row counts',
         responses: {
-          '200': { description: 'Healthy.', content: json({ type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' } } }) },
+          '200': {
+            description: 'Serving. status is degraded while the read models are stuck (projections.failing says since when and why): reads answer, but stale.',
+            content: json({ type: 'object', properties: { status: { enum: ['ok', 'degraded'] }, version: { type: 'string' } } }),
+          },
           '503': { description: 'The database is not reachable.', content: json({ type: 'object' }) },
         },
       },

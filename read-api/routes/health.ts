@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { projectionFailure } from '../../projections/failures.js'
 import { MAIN_GROUP } from '../../projections/index.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { writesHealth } from '../platform/writes-switch.js'
@@ -7,12 +8,16 @@ import { API_VERSION } from '../version.js'
 
 export interface HealthDeps {
   readonly read: ReadDb
+  /** The public schema (projection_failures). */
+  readonly db: Kysely<any>
   readonly eventStoreKind: 'postgres' | 'eventstoredb'
 }
 
 /**
  * GET /api/v1/health (public): liveness plus row counts. Counts come from the read models (the event
- * count is what the projections applied), so health never scans the log.
+ * count is what the projections applied), so health never scans the log. A projection group that keeps
+ * failing (a poison event) makes status `degraded` (still 200: reads are served, only stale) with
+ * `projections.failing` saying since when, how often, after which position and why.
  */
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   app.get('/api/v1/health', async (_request, reply) => {
@@ -23,7 +28,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
           .select(sql<number>`count(*)::int`.as('n'))
           .executeTakeFirstOrThrow()
           .then((r) => r.n)
-      const [organizations, clients, apiKeys, checkpoint, writes] = await Promise.all([
+      const [organizations, clients, apiKeys, checkpoint, writes, failing] = await Promise.all([
         count('organizations'),
         count('clients'),
         count('api_keys'),
@@ -33,15 +38,17 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
           .where('group_name', '=', MAIN_GROUP)
           .executeTakeFirst(),
         writesHealth(app),
+        projectionFailure(deps.db, MAIN_GROUP, new Date()),
       ])
       return {
-        status: 'ok',
+        status: failing ? 'degraded' : 'ok',
         version: API_VERSION,
         event_store: deps.eventStoreKind,
         projections: {
           position: checkpoint?.position ?? null,
           events_applied: checkpoint?.events_applied ?? 0,
           updated_at: checkpoint?.updated_at.toISOString() ?? null,
+          failing,
         },
         counts: { organizations, clients, api_keys: apiKeys, events: checkpoint?.events_applied ?? 0 },
         writes,

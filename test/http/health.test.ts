@@ -56,3 +56,47 @@ t.test('health is public and its counts follow what was created', async (t) => {
   t.equal(withBadKey.status, 'ok')
   t.same(withBadKey.counts, after.counts)
 })
+
+t.test('a projection group stuck on a poison event makes health degraded, saying why; it clears once it moves again', async (t) => {
+  const ts = await startTestSystem(t)
+  const before = (await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json()
+  t.equal(before.status, 'ok')
+  t.equal(before.projections.failing, null)
+
+  // An event no projector can apply: a client without any of its fields (the log accepts what it is given).
+  await ts.system.store.append(
+    'client-987654',
+    [{ type: 'ClientAdded', data: {}, metadata: { org_id: 1, actor: { kind: 'system', id: 'test' }, correlation_id: 'c', causation_id: null, request_id: null, occurred_at: new Date().toISOString(), schema_version: 1 } }],
+    'no_stream',
+  )
+  const deadline = Date.now() + 30_000
+  let health: any
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    health = (await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json()
+  } while (health.status !== 'degraded' && Date.now() < deadline)
+  t.equal(health.status, 'degraded', 'health says the read models are stuck')
+  t.match(health.projections.failing, { failing_since: /^\d{4}-/, last_failed_at: /^\d{4}-/, failures: Number, position: before.projections.position, error: String })
+  t.ok(health.projections.failing.error.length > 0, `with the error: ${health.projections.failing.error}`)
+  t.same(health.counts, before.counts, 'reads are still served, from the last good state')
+
+  // A record that is no longer refreshed (the runner recovered, nothing new to apply) stops counting.
+  await ts.system.runner.stop()
+  await ts.database.pool.query(`update projection_failures set last_failed_at = now() - interval '5 minutes'`)
+  t.equal((await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status, 'ok', 'a stale failure is not shown')
+})
+
+t.test('a failure left by another runner is cleared when this one applies a batch', async (t) => {
+  const ts = await startTestSystem(t)
+  // The runner of a process that then stopped left its failure; this process's runner takes the group over.
+  await ts.system.runner.stop()
+  await ts.database.pool.query(
+    `insert into projection_failures (group_name, failing_since, last_failed_at, failures, position, error) values ('main', now(), now(), 3, null, 'left by a runner that stopped')`,
+  )
+  t.equal((await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status, 'degraded', 'another runner’s recent failure shows')
+  ts.system.runner.start()
+  await orgWithKey(ts, 'A')
+  const { rows } = await ts.database.pool.query('select count(*)::int as n from projection_failures')
+  t.equal(rows[0].n, 0, 'applying a batch clears it')
+  t.equal((await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status, 'ok')
+})
