@@ -5,6 +5,7 @@ import type { JOB_ID_KINDS } from '../migrations/0010-jobs.js'
 import type { AD_COPY_KEYWORD_ID_KINDS } from '../migrations/0013-ad-copy-keywords.js'
 import type { SITE_EDIT_ID_KINDS } from '../migrations/0012-site-edits.js'
 import type { WEBHOOK_ID_KINDS } from '../migrations/0014-webhooks.js'
+import type { PEOPLE_ID_KINDS } from '../migrations/0016-people.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
@@ -13,6 +14,7 @@ export type IdKind =
   | (typeof AD_COPY_KEYWORD_ID_KINDS)[number]
   | (typeof SITE_EDIT_ID_KINDS)[number]
   | (typeof WEBHOOK_ID_KINDS)[number]
+  | (typeof PEOPLE_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
 export interface IdAllocator {

@@ -17,6 +17,7 @@ import { platformEventSchemas } from './platform/events.js'
 import { sandboxEventSchemas } from './sandbox/events.js'
 import { siteEditEventSchemas } from './site-edits/events.js'
 import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
+import { userEmailEventSchemas, userEventSchemas } from './people/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -48,6 +49,8 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...webhookEventSchemas,
   ...webhookDeliveryEventSchemas,
   ...orgExportEventSchemas,
+  ...userEventSchemas,
+  ...userEmailEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

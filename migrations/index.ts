@@ -12,6 +12,7 @@ import * as jobs from './0010-jobs.js'
 import * as siteEdits from './0012-site-edits.js'
 import * as adCopyKeywords from './0013-ad-copy-keywords.js'
 import * as webhooks from './0014-webhooks.js'
+import * as people from './0016-people.js'
 import * as projectionFailures from './0019-projection-failures.js'
 
 /**
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0012-site-edits': siteEdits,
   '0013-ad-copy-keywords': adCopyKeywords,
   '0014-webhooks': webhooks,
+  '0016-people': people,
   '0019-projection-failures': projectionFailures,
 }
 

@@ -10,6 +10,7 @@ import { replay } from './commands/replay.js'
 import { ROLES, serve, type Role } from './commands/serve.js'
 import { WRITES_ACTIONS, writes, type WritesAction } from './commands/writes.js'
 import { sandboxCommand } from './commands/sandbox.js'
+import { createUserCommand, PeopleCommandError, PeopleUsageError, resetPasswordCommand } from './commands/people.js'
 
 const HELP = `RankRelay operations
 
@@ -34,6 +35,13 @@ Commands:
                                        creation answer 503 writes_disabled, reads keep working), or show the switch.
   sandbox reset                        Create the public sandbox (fictional organization, read-only published key),
                                        or replace its data with a fresh fixture; other organizations are untouched.
+  create-user --org <id> --email <e> [--role owner|seo_editor|web_builder|viewer] [--password <p>]
+                                       Create a member who can sign in at once (the first owner of an organization;
+                                       role default owner). Prints, once, the password when generated, the TOTP
+                                       secret as an otpauth:// URI and recovery codes. Prefer a generated password:
+                                       one given on the command line is visible to other users of the machine.
+  reset-password --email <e>           Print a single-use password-reset link (30 minutes) for a member; the
+                                       service sends no email itself.
   help                                 This text.
 
 Every command works while the service runs, against the same DATA_DIR or DATABASE_URL.
@@ -55,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
-      role: { type: 'string', default: 'all' },
+      role: { type: 'string' },
       org: { type: 'string' },
       from: { type: 'string' },
       name: { type: 'string', default: 'Platform key' },
@@ -63,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
       repeat: { type: 'string', default: '3' },
       quick: { type: 'boolean', default: false },
       reason: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
     },
     strict: true,
     allowPositionals: true,
@@ -75,8 +85,9 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig()
   switch (command) {
     case 'serve': {
-      if (!(ROLES as readonly string[]).includes(values.role!)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`)
-      await serve(config, values.role as Role)
+      const role = values.role ?? 'all'
+      if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`)
+      await serve(config, role as Role)
       return -1 // keeps running
     }
     case 'rebuild':
@@ -106,6 +117,10 @@ async function main(argv: string[]): Promise<number> {
       await writes(config, action as WritesAction, values.reason)
       return 0
     }
+    case 'create-user':
+      return createUserCommand(config, { org: values.org, email: values.email, role: values.role, password: values.password })
+    case 'reset-password':
+      return resetPasswordCommand(config, values.email)
     case 'sandbox':
       if (positionals.length !== 1) throw new UsageError('sandbox needs one action: sandbox reset')
       return sandboxCommand(config, positionals[0])
@@ -125,7 +140,11 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`${(error as Error).message}\n\n${HELP}`)
       process.exit(2)
     }
-    if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    if (error instanceof PeopleUsageError) {
+      process.stderr.write(`${error.message}\n\n${HELP}`)
+      process.exit(2)
+    }
+    if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof PeopleCommandError) {
       process.stderr.write(`${error.message}\n`)
       process.exit(1)
     }

@@ -33,6 +33,7 @@ import type { LanguageModel } from '../processors/language-model/port.js'
 import { builtInSitePublisher } from '../processors/site-edits/built-in-publisher.js'
 import { ephemeralServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
 import { systemResolver, type Resolver, type WebhookPolicy } from '../commands/webhooks.js'
+import type { PasswordResetDelivery } from '../read-api/people/settings.js'
 import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.js'
 import { DEFAULT_WEBHOOK_TUNING, type WebhookProcessorSettings } from '../processors/webhooks/settings.js'
 
@@ -60,6 +61,8 @@ export interface SystemOptions {
   /** Text generation for jobs; null (the default) until a provider adapter is configured. */
   readonly languageModel?: LanguageModel | null
   readonly webhooks?: WebhookOptions
+  /** Sign-in: where password-reset links go (no email adapter ships; tests capture them). */
+  readonly people?: { readonly deliverPasswordReset?: PasswordResetDelivery }
 }
 
 /** Webhook settings; every part has a default (an ephemeral service key: only `serve` must keep its key). */
@@ -184,7 +187,14 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy, sitePublisher: builtInSitePublisher({ write, read }) },
+          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy, sitePublisher: builtInSitePublisher({ write, read }),
+            // One service key for everything sealed: webhook secrets and TOTP secrets.
+            people: {
+              serviceKey: webhookPolicy.serviceKey,
+              baseUrl: options.publicDocs?.baseUrl,
+              ...(options.people?.deliverPasswordReset ? { deliverPasswordReset: options.people.deliverPasswordReset } : {}),
+            },
+          },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
           writesEnabled: options.writesEnabled,
           idempotency: options.idempotency,

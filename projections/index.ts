@@ -7,6 +7,7 @@ import { keywordsProjector } from './keywords/projector.js'
 import { adCopyProjector } from './ad-copy/projector.js'
 import { organizationsProjector } from './organizations/projector.js'
 import { pagesProjector } from './pages/projector.js'
+import { peopleProjector } from './people/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
 import { siteEditsProjector } from './site-edits/projector.js'
@@ -26,6 +27,7 @@ export const projectors: readonly Projector[] = [
   siteEditsProjector,
   webhooksProjector,
   exportsProjector,
+  peopleProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

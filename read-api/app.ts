@@ -14,6 +14,7 @@ import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
 import { mcpRoutes } from './mcp/route.js'
+import { peopleRoutes } from './people/routes.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
@@ -97,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   // API platform: Idempotency-Key for routes that opt in, and the writes switch (before the routes).
+  // What signedInMember(request) (read-api/people/session.ts) needs, on every route of the app.
+  app.decorate('peopleSessions', { read: deps.read, clock: deps.write.clock, people: deps.settings.people })
   registerIdempotency(app, deps)
   registerWritesSwitch(app, deps)
   await app.register(async (scope) => healthRoutes(scope, deps))
@@ -108,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => eventRoutes(scope, deps))
   await app.register(async (scope) => sdkRoutes(scope, deps))
   await app.register(async (scope) => mcpRoutes(scope, deps))
+  // Sign-in pages (read-api/people/routes.ts).
+  await app.register(async (scope) => peopleRoutes(scope, deps))
   await registerPublicDocs(app, deps)
   return app
 }

@@ -1,4 +1,5 @@
 import type { Scope } from '../domain/api-keys/scopes.js'
+import type { Role } from '../domain/people/roles.js'
 import type { Actor } from '../domain/shared/event.js'
 import { ApiError } from './errors.js'
 
@@ -12,6 +13,12 @@ export interface Caller {
   readonly sandbox: boolean
   /** The key's own requests-per-minute limit; null or absent: the service default. */
   readonly rateLimitPerMinute?: number | null
+  /**
+   * Set when the credential acts for a signed-in member (an OAuth token, later): member-management RPCs then
+   * apply the member's role (only owners manage members). Absent for API keys, which act at owner level when
+   * they hold the write scope.
+   */
+  readonly member?: { readonly userId: number; readonly role: Role }
 }
 
 /**

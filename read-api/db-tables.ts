@@ -295,6 +295,24 @@ export const DB_TABLES: Readonly<Record<string, TableSpec>> = {
     orderBy: ['client_id', 'month', 'path'],
     scope: byOrg,
   },
+  org_members: {
+    description:
+      "The organization's members: email, role, status (invited or active) and sign-in times. Credentials are never projected here; invite, session and reset token digests live in tables that are not readable.",
+    columns: {
+      user_id: { type: 'id' },
+      org_id: { type: 'id' },
+      email: { type: 'text' },
+      role: { type: 'text' },
+      status: { type: 'text' },
+      invited_at: { type: 'timestamp' },
+      joined_at: { type: 'timestamp', nullable: true },
+      last_sign_in_at: { type: 'timestamp', nullable: true },
+      locked_until: { type: 'timestamp', nullable: true },
+    },
+    withheld: {},
+    orderBy: ['user_id'],
+    scope: byOrg,
+  },
 }
 
 /** Rows per page when limit is not given, and the most a caller may ask for. */

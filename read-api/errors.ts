@@ -230,6 +230,29 @@ export const ERRORS = {
     message: 'The events cursor is not valid',
     hint: 'Pass back the next_cursor of a previous GET /api/v1/events answer unchanged, or leave after out to start from the oldest event',
   },
+  // People and sign-in (domain/people, read-api/people)
+  email_taken: {
+    status: 409,
+    message: 'A user with this email already exists',
+    hint: 'A person belongs to one organization; list_org_members shows your members, and a removed member can be invited again',
+  },
+  password_too_weak: { status: 400, message: 'The password does not meet the rule', hint: 'Use at least 12 and at most 200 characters' },
+  invite_invalid: {
+    status: 404,
+    message: 'The invite link is unknown, used or expired',
+    hint: 'Ask an owner for a new invite (invite_org_member after remove_org_member)',
+  },
+  totp_code_wrong: { status: 400, message: 'The authenticator code does not match', hint: 'Type the 6 digits your authenticator app shows now' },
+  password_reset_invalid: {
+    status: 400,
+    message: 'The password reset link is unknown, used or expired',
+    hint: 'Request a new link at /password-reset; a link works once, for 30 minutes',
+  },
+  sign_in_failed: {
+    status: 401,
+    message: 'Sign-in failed',
+    hint: 'Check the email, password and code; after 5 failed attempts in 15 minutes an account is locked for 15 minutes',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

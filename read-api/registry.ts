@@ -5,6 +5,7 @@ import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
 import type { EventStore } from '../commands/event-store/port.js'
 import type { SitePublisher } from '../commands/site-edits-publisher.js'
 import type { WebhookPolicy } from '../commands/webhooks.js'
+import type { PeopleSettings } from './people/settings.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
 import type { RateLimitSettings } from './platform/rate-limit.js'
@@ -44,6 +45,8 @@ export interface ServiceSettings {
   readonly rateLimits: RateLimitSettings
   /** Where apply_site_edit and rollback_site_edit publish (ops wires the built-in publisher); absent: they answer 503. */
   readonly sitePublisher?: SitePublisher
+  /** Sign-in pages and member RPCs: the service key (TOTP secrets), cookie policy, reset delivery; absent: they answer 503. */
+  readonly people?: PeopleSettings
 }
 
 export type Access = 'read' | 'write'

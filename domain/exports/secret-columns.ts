@@ -8,6 +8,11 @@
  *   and it identifies the key across leaks; an export travels (mail, shared drives), so it stays home.
  * - api_keys.key_hint, webhooks.secret_hint: the first characters of the key / signing secret. Harmless in
  *   the UI of the owner, but a fragment of a credential has no business in a portable copy of the data.
+ * - member_invites.token_hash, password_resets.token_hash, user_sessions.session_hash: the sha256 of an
+ *   invite link, a reset link and a sign-in session cookie, each a live credential until it expires. The
+ *   rows stay (who was invited, when sessions and resets happened); the digests do not. Password hashes,
+ *   TOTP secrets and recovery codes are never projected (the user's stream holds them), so there is no
+ *   column of theirs to list.
  *
  * Fail closed for columns nobody has thought about yet: any column whose name says it holds a secret,
  * a token, a password, a hash of one, a hint of one, or ciphertext is excluded as well (SECRET_NAME), in
@@ -18,6 +23,9 @@
 export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   api_keys: ['key_hash', 'key_hint'],
   webhooks: ['secret_hint'],
+  member_invites: ['token_hash'],
+  password_resets: ['token_hash'],
+  user_sessions: ['session_hash'],
 }
 
 /** Column names that look like a credential or something derived from one. */

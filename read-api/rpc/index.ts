@@ -9,6 +9,7 @@ import { jobRpcs } from './jobs.js'
 import { keywordRpcs } from './keywords.js'
 import { organizationRpcs } from './organizations.js'
 import { pageRpcs } from './pages.js'
+import { peopleRpcs } from './people.js'
 import { siteEditRpcs } from './site-edits.js'
 import { usageRpcs } from './usage.js'
 import { webhookRpcs } from './webhooks.js'
@@ -16,6 +17,6 @@ import { webhookRpcs } from './webhooks.js'
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...exportRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs] as AnyRpc[],
   )
 }

@@ -158,7 +158,7 @@ t.test('filters are typed: ids, booleans, times, text and null', async (t) => {
 t.test('unknown tables, unknown and withheld columns, bad parameters and missing scope are coded errors', async (t) => {
   const ts = await startTestSystem(t)
   const a = await orgWithKey(ts, 'Alpha')
-  for (const table of ['es_events', 'projection_checkpoint', 'aeo_agents', '__proto__', 'constructor', 'CLIENTS', 'clients;drop']) {
+  for (const table of ['es_events', 'projection_checkpoint', 'aeo_agents', 'user_sessions', 'member_invites', 'password_resets', '__proto__', 'constructor', 'CLIENTS', 'clients;drop']) {
     expectError(t, await get(ts, `/api/v1/db/${encodeURIComponent(table)}`, a.key), 404, 'db_table_not_allowed', table)
   }
   const unknown = expectError(t, await get(ts, '/api/v1/db/clients?where_password=x', a.key), 400, 'db_column_unknown', 'unknown column')

@@ -161,6 +161,14 @@ t.test('the zip: every table as JSON and CSV, counts and checksums as the manife
   t.notOk(everything.some((b) => b.includes('whsec_')), 'not even a webhook secret prefix (hint)')
   const apiKeys = manifest.tables.find((x: any) => x.name === 'api_keys')
   t.same(apiKeys.excluded_columns, ['key_hash', 'key_hint'], 'the manifest names what was left out')
+  // Credential digests of people (invite and reset links, sessions) are left out of every table that has them.
+  for (const table of manifest.tables) {
+    t.notOk(table.columns.some((c: string) => /hash|secret|token|password|hint/.test(c)), `${table.name}: no credential column exported`)
+  }
+  for (const [name, column] of [['member_invites', 'token_hash'], ['password_resets', 'token_hash'], ['user_sessions', 'session_hash']] as const) {
+    const table = manifest.tables.find((x: any) => x.name === name)
+    if (table) t.ok(table.excluded_columns.includes(column), `${name}.${column} excluded`)
+  }
   // Nothing of the other organization.
   for (const b of files.values()) if (b.includes('Zeta Secretive Roofing') || b.includes('other org report')) t.fail('another organization\'s data in the zip')
 })

@@ -7,7 +7,7 @@ import path from 'node:path'
 import t from 'tap'
 import { sandbox } from './spawn.js'
 
-const COMMANDS = ['serve', 'rebuild', 'replay', 'create-platform-key', 'migrate']
+const COMMANDS = ['serve', 'rebuild', 'replay', 'create-platform-key', 'migrate', 'create-user', 'reset-password']
 
 t.test('help lists every command, however it is asked for', async (t) => {
   const box = await sandbox(t)

@@ -22,6 +22,7 @@ import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
 import { writeExportsLog } from './realistic/exports.js'
+import { writePeopleLog } from './realistic/people.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -317,6 +318,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
   await writeExportsLog(ts, log)
+  await writePeopleLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }

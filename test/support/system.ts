@@ -7,7 +7,7 @@ import type { RateLimitSettings } from '../../read-api/platform/rate-limit.js'
 import type { JobHandlers } from '../../processors/jobs/runner.js'
 import type { JobSettings } from '../../processors/jobs/settings.js'
 import { mintPlatformKey } from '../../commands/platform.js'
-import { openSystem, type System, type WebhookOptions } from '../../ops/system.js'
+import { openSystem, type System, type SystemOptions, type WebhookOptions } from '../../ops/system.js'
 import { createTestDatabase, type TestDatabase } from './database.js'
 
 interface TestContext {
@@ -48,6 +48,8 @@ export interface TestSystemOptions {
   readonly languageModel?: LanguageModel | null
   /** Webhook settings (allow-list, resolver, backoff, dispatcher tuning); defaults as openSystem's. */
   readonly webhooks?: WebhookOptions
+  /** Sign-in: where password-reset links go (tests capture them). */
+  readonly people?: SystemOptions['people']
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -65,6 +67,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
     ...(options.languageModel ? { languageModel: options.languageModel } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.people ? { people: options.people } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()

@@ -1,0 +1,47 @@
+import type { Aggregate } from '../shared/aggregate.js'
+import { DomainError } from '../shared/errors.js'
+import { assertNever } from '../shared/values.js'
+import type { UserEmailEvent } from './events.js'
+
+/**
+ * The decision point for email uniqueness: `user_email-<digest>`, where the digest is the sha256 hex of the
+ * normalized email (commands/people compute it; the domain does no hashing). Reserved by an invite, released
+ * when the member is removed, so the address can be invited again as a new user.
+ */
+export const userEmailStream = (emailDigest: string) => `user_email-${emailDigest}`
+
+export interface UserEmailState {
+  readonly userId: number | null
+  readonly orgId: number | null
+}
+
+export type UserEmailCommand =
+  | { type: 'ReserveUserEmail'; user_id: number; org_id: number }
+  | { type: 'ReleaseUserEmail'; user_id: number }
+
+export const userEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEvent> = {
+  initialState: () => ({ userId: null, orgId: null }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'UserEmailReserved':
+        return { userId: event.data.user_id, orgId: event.data.org_id }
+      case 'UserEmailReleased':
+        return state.userId === event.data.user_id ? { userId: null, orgId: state.orgId } : state
+      default:
+        return assertNever(event)
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'ReserveUserEmail':
+        if (state.userId === command.user_id) return []
+        if (state.userId !== null) throw new DomainError('email_taken', 'A user with this email already exists')
+        return [{ type: 'UserEmailReserved', data: { user_id: command.user_id, org_id: command.org_id } }]
+      case 'ReleaseUserEmail':
+        if (state.userId !== command.user_id) return []
+        return [{ type: 'UserEmailReleased', data: { user_id: command.user_id } }]
+      default:
+        return assertNever(command)
+    }
+  },
+}
