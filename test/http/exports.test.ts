@@ -54,6 +54,7 @@ const acme = await orgWithKey(ts, 'Acme Agency')
 const other = await orgWithKey(ts, 'Other Agency')
 const second = await ts.call<{ id: number; key: string }>('create_api_key', { name: 'CI key', org_id: acme.orgId, scopes: 'read' })
 const hook = await ts.call<{ id: number; secret: string }>('register_webhook', { url: 'https://hooks.example.com/in', events: ['job.failed'], description: 'CRM' }, acme.key)
+const invite = await ts.call<{ invite_token: string }>('invite_org_member', { email: 'pat@acme.example', role: 'viewer' }, acme.key)
 const clientId = await ts.call<number>(
   'add_client',
   clientPayload('Acme Plumbing', { services: [{ name: 'Drain cleaning', description: 'jetting, "camera" inspection,\nsame day' }, 'Emergency Plumber'], locations: ['Austin, TX'] }),
@@ -101,7 +102,7 @@ t.test('the zip: every table as JSON and CSV, counts and checksums as the manife
   const catalog = await orgTableCatalog(ts.system.database.db, LIVE_SCHEMA)
   t.same(catalog.unreached, [], 'every read-model table is reached by a scoping rule (or is the checkpoint)')
   t.same(manifest.tables.map((x: any) => x.name), catalog.tables.map((x) => x.name), 'every organization table is exported')
-  for (const expected of ['organizations', 'api_keys', 'clients', 'client_services', 'client_locations', 'webhooks', 'aeo_reports', 'org_activity', 'jobs']) {
+  for (const expected of ['organizations', 'api_keys', 'org_members', 'member_invites', 'clients', 'client_services', 'client_locations', 'webhooks', 'aeo_reports', 'org_activity', 'jobs']) {
     t.ok(manifest.tables.some((x: any) => x.name === expected && x.rows > 0), `${expected} has rows`)
   }
 
@@ -151,6 +152,8 @@ t.test('the zip: every table as JSON and CSV, counts and checksums as the manife
     'the second key': second.key,
     "the second key's sha256": sha256(second.key),
     'the webhook secret': hook.secret,
+    'the invite token': invite.invite_token,
+    "the invite token's sha256": sha256(invite.invite_token),
     'the platform key': ts.platformKey,
     "the platform key's sha256": sha256(ts.platformKey),
   }
