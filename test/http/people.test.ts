@@ -380,6 +380,23 @@ t.test('with an https BASE_URL the cookies are Secure and __Host- prefixed', asy
   t.equal((await b.get('/account')).statusCode, 200)
 })
 
+t.test('while writes are switched off, the sign-in forms answer 503 pages', async (t) => {
+  const { setWritesState } = await import('../../read-api/platform/writes-switch.js')
+  const b = new Browser(ts.app)
+  await b.get('/login')
+  await setWritesState(ts.system.database.db, false, { reason: 'upgrade', changedBy: 'test' })
+  t.teardown(() => setWritesState(ts.system.database.db, true, { changedBy: 'test' }))
+  let paused = await b.post('/login', { email: 'ann@example.com', password: ann.password, code: '000000' })
+  for (let i = 0; i < 50 && paused.statusCode !== 503; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    paused = await b.post('/login', { email: 'ann@example.com', password: ann.password, code: '000000' })
+  }
+  t.equal(paused.statusCode, 503)
+  t.match(paused.body, /writes_disabled/)
+  t.equal(paused.headers['retry-after'], '30')
+  await setWritesState(ts.system.database.db, true, { changedBy: 'test' })
+})
+
 t.test('no secret in any event', async (t) => {
   const { rows } = await ts.database.pool.query<{ text: string }>(`select stream_name || data::text || metadata::text as text from es_events`)
   const log = rows.map((r) => r.text).join('\n')
