@@ -7,6 +7,7 @@ import { aeoTrackerEventSchemas } from './aeo/tracker/events.js'
 import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
+import { orgExportEventSchemas } from './exports/events.js'
 import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
 import { keywordEventSchemas } from './keywords/events.js'
 import { adCopyEventSchemas } from './ad-copy/events.js'
@@ -48,6 +49,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...siteEditEventSchemas,
   ...webhookEventSchemas,
   ...webhookDeliveryEventSchemas,
+  ...orgExportEventSchemas,
   ...userEventSchemas,
   ...userEmailEventSchemas,
   ...oauthEventSchemas,

@@ -12,6 +12,7 @@ import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
 import { siteEditsProjector } from './site-edits/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
+import { exportsProjector } from './exports/projector.js'
 import { oauthProjector } from './oauth/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
@@ -26,6 +27,7 @@ export const projectors: readonly Projector[] = [
   pagesProjector,
   siteEditsProjector,
   webhooksProjector,
+  exportsProjector,
   peopleProjector,
   oauthProjector,
   activityProjector,

@@ -8,6 +8,7 @@ import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
 import { dbRoutes } from './routes/db.js'
 import { eventRoutes } from './routes/events.js'
+import { exportRoutes } from './routes/exports.js'
 import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => healthRoutes(scope, deps))
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))
+  await app.register(async (scope) => exportRoutes(scope, deps))
   await app.register(async (scope) => jobRoutes(scope, { ...deps, jobKinds: deps.jobKinds ?? new Set() }))
   await app.register(async (scope) => dbRoutes(scope, deps))
   await app.register(async (scope) => eventRoutes(scope, deps))

@@ -8,6 +8,7 @@ import { generateKeywords } from '../../domain/keywords/generate.js'
 import { setCadence } from '../../commands/aeo/cadence.js'
 import { ingestCapture, loadClientState } from '../../commands/aeo/captures.js'
 import { generateClientQuestions, loadQuestionSet, updateQuestion } from '../../commands/aeo/questions.js'
+import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { fileReport } from '../../commands/aeo/reports.js'
 import { appendDecided } from '../../commands/aeo/append.js'
 import { handleRunCommand } from '../../commands/aeo/runs.js'
@@ -149,18 +150,6 @@ async function caughtUp(deps: SandboxDeps, position?: Position | null): Promise<
   if (!(await deps.watermark.waitFor(target, READ_MODEL_WAIT_MS))) {
     throw new Error('The read models did not catch up in time; is a projection runner running?')
   }
-}
-
-/** Holds the cluster-wide sandbox lock (a session advisory lock) while `work` runs: one reset at a time. */
-async function withSandboxLock<T>(db: Kysely<any>, work: () => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(hashtext(${LOCK_KEY}))`.execute(conn)
-    try {
-      return await work()
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext(${LOCK_KEY}))`.execute(conn).catch(() => {})
-    }
-  })
 }
 
 /**
@@ -321,7 +310,8 @@ async function resetLocked(
   now: Date | undefined,
   wanted: (state: Awaited<ReturnType<typeof loadSandbox>>) => boolean,
 ): Promise<SandboxOutcome | null> {
-  return withSandboxLock(deps.db, async () => {
+  // One reset (or seed) at a time, cluster-wide.
+  return withAdvisoryLock(deps.db, LOCK_KEY, async () => {
     if (!wanted(await loadSandbox(deps.write))) return null
     const { orgId, created } = await ensureSandbox(deps)
     const state = await loadSandbox(deps.write)

@@ -203,7 +203,8 @@ function restOperations(): RestOperation[] {
       operation: {
         operationId: 'download_export',
         summary: 'Download an organization export zip',
-        description: 'Produced by an export_org job; kept 7 days; the same key (organization) is required.',
+        description:
+          'Produced by an export_org job (result.download_url; list_org_exports lists them); kept 7 days. A zip of every table of the organization as tables/<t>.json and tables/<t>.csv, the filed reports under reports/, and manifest.json (tables, row counts, sha256 per file, created_at, the log position it reflects); secrets excluded. The same organization\'s key (or a platform key) is required: another organization\'s export, an expired one and a missing one all answer 404 not_found. Served as an attachment (Content-Disposition), with Content-Length and an ETag (its sha256).',
         parameters: [
           ID_PARAM('org_id', 'The organization'),
           { name: 'filename', in: 'path', required: true, description: 'The zip file name from result.download_url', schema: { type: 'string' } },

@@ -16,8 +16,10 @@ import { ROLE_LABELS } from '../../domain/people/roles.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
+import { ApiError } from '../errors.js'
+import { requireWritesEnabled } from '../platform/writes-switch.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js'
-import { errorBox, html, noticeBox, page, raw, type Raw } from './html.js'
+import { errorBox, html, noticeBox, page, type Raw } from './html.js'
 import { requireSignedIn, safeReturnTo, sessionTokenOf, setSessionCookie, signedInMember } from './session.js'
 import { absoluteLink, type PeopleSettings } from './settings.js'
 
@@ -73,11 +75,23 @@ export async function peopleRoutes(app: FastifyInstance, deps: PeopleRouteDeps):
   const csrfInput = (request: FastifyRequest, reply: FastifyReply) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrfToken(request, reply, people)}">`
   const formOf = (request: FastifyRequest): Form => (request.body && typeof request.body === 'object' ? (request.body as Form) : {})
 
-  /** Every POST: the CSRF check first; a refusal is a 403 page. */
-  const checkCsrf = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    if (csrfValid(request, people, formOf(request))) return true
-    void send(reply, 403, 'Form expired', html`${errorBox('The form expired or did not come from this site. Go back, reload the page and try again.', 'csrf_failed')}`)
-    return false
+  /**
+   * Every POST: the CSRF check first (a refusal is a 403 page), then the operator's writes switch (every POST
+   * here records events; while writes are off it is a 503 page with Retry-After).
+   */
+  const checkCsrf = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    if (!csrfValid(request, people, formOf(request))) {
+      void send(reply, 403, 'Form expired', html`${errorBox('The form expired or did not come from this site. Go back, reload the page and try again.', 'csrf_failed')}`)
+      return false
+    }
+    try {
+      await requireWritesEnabled(request, reply)
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'writes_disabled')) throw error
+      void send(reply, 503, 'Paused for maintenance', html`${errorBox('Signing in and account changes are paused for maintenance. Try again in a minute.', 'writes_disabled')}`)
+      return false
+    }
+    return true
   }
 
   // ---- /login ----
@@ -107,7 +121,7 @@ ${options.returnTo === null ? '' : html`<input type="hidden" name="return_to" va
   })
 
   app.post('/login', async (request, reply) => {
-    if (!checkCsrf(request, reply)) return reply
+    if (!(await checkCsrf(request, reply))) return reply
     const form = formOf(request)
     const returnTo = safeReturnTo(form.return_to)
     const outcome = await signIn(peopleDeps, { email: field(form, 'email'), password: field(form, 'password'), code: field(form, 'code'), requestId: request.id })
@@ -133,7 +147,7 @@ ${options.returnTo === null ? '' : html`<input type="hidden" name="return_to" va
   })
 
   app.post('/logout', async (request, reply) => {
-    if (!checkCsrf(request, reply)) return reply
+    if (!(await checkCsrf(request, reply))) return reply
     const member = await signedInMember(request)
     const token = sessionTokenOf(request)
     if (member && token) {
@@ -191,7 +205,7 @@ ${passwordForm(request, reply, `/invite/${request.params.token}`)}`,
   })
 
   app.post<{ Params: { token: string } }>('/invite/:token', async (request, reply) => {
-    if (!checkCsrf(request, reply)) return reply
+    if (!(await checkCsrf(request, reply))) return reply
     const token = request.params.token
     const invite = await inviteOf(token)
     if (!invite) return inviteInvalid(reply)
@@ -222,7 +236,7 @@ ${confirmForm(request, reply, token)}`,
   })
 
   app.post<{ Params: { token: string } }>('/invite/:token/confirm', async (request, reply) => {
-    if (!checkCsrf(request, reply)) return reply
+    if (!(await checkCsrf(request, reply))) return reply
     const token = request.params.token
     const invite = await inviteOf(token)
     if (!invite) return inviteInvalid(reply)
@@ -256,7 +270,7 @@ ${csrfInput(request, reply)}
   app.get('/password-reset', async (request, reply) => send(reply, 200, 'Reset your password', requestForm(request, reply)))
 
   app.post('/password-reset', async (request, reply) => {
-    if (!checkCsrf(request, reply)) return reply
+    if (!(await checkCsrf(request, reply))) return reply
     const issued = await requestPasswordReset(deps.write, context(request, { kind: 'system', id: 'password-reset' }), { email: field(formOf(request), 'email') })
     if (issued) {
       await settle(issued.position)
@@ -299,7 +313,7 @@ ${csrfInput(request, reply)}
   })
 
   app.post<{ Params: { token: string } }>('/password-reset/:token', async (request, reply) => {
-    if (!checkCsrf(request, reply)) return reply
+    if (!(await checkCsrf(request, reply))) return reply
     const token = request.params.token
     const reset = await resetOf(token)
     if (!reset) return resetInvalid(reply)
@@ -317,5 +331,4 @@ ${csrfInput(request, reply)}
       throw error
     }
   })
-  void raw
 }

@@ -2,6 +2,7 @@ import { RpcRegistry, type AnyRpc } from '../registry.js'
 import { aeoRpcs } from './aeo/index.js'
 import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
+import { exportRpcs } from './exports.js'
 import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
 import { jobRpcs } from './jobs.js'
@@ -17,6 +18,6 @@ import { webhookRpcs } from './webhooks.js'
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...oauthRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs, ...oauthRpcs] as AnyRpc[],
   )
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SitePublisher } from '../../commands/site-edits-publisher.js'
+import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { applySiteEdit, rollbackSiteEdit, stageSiteEdit } from '../../commands/site-edits.js'
 import { pageUrlKey } from '../../domain/pages/url.js'
 import { Id } from '../../domain/shared/values.js'
@@ -73,6 +74,16 @@ async function settledOnError<T>(ctx: RpcContext<unknown>, write: () => Promise<
     await ctx.settle()
     throw error
   }
+}
+
+/**
+ * Apply and rollback of one edit run one at a time across every process: the publisher acts before the event
+ * that records it is appended, so two concurrent applies would both publish (two snapshots, or two writes to a
+ * live site) and only then would one be refused. Under the lock the second one loads the recorded outcome and
+ * answers 409 without publishing.
+ */
+function oneAtATime<T>(ctx: RpcContext<{ edit_id: number }>, work: () => Promise<T>): Promise<T> {
+  return withAdvisoryLock(ctx.db, `site_edit:${ctx.params.edit_id}`, work)
 }
 
 async function viewAfterWrite(ctx: RpcContext<{ edit_id: number }>) {
@@ -183,7 +194,9 @@ export const siteEditRpcs = [
     result: SiteEditView,
     async handler(ctx) {
       const publisher = publisherOf(ctx)
-      await settledOnError(ctx, () => applySiteEdit(ctx.write, ctx.command, publisher, { editId: ctx.params.edit_id, visibleTo: ctx.orgId, approvedBy: ctx.params.approved_by }))
+      await settledOnError(ctx, () =>
+        oneAtATime(ctx, () => applySiteEdit(ctx.write, ctx.command, publisher, { editId: ctx.params.edit_id, visibleTo: ctx.orgId, approvedBy: ctx.params.approved_by })),
+      )
       return viewAfterWrite(ctx)
     },
   }),
@@ -197,7 +210,7 @@ export const siteEditRpcs = [
     params: z.strictObject({ edit_id: Id }),
     result: SiteEditView,
     async handler(ctx) {
-      await rollbackSiteEdit(ctx.write, ctx.command, publisherOf(ctx), { editId: ctx.params.edit_id, visibleTo: ctx.orgId })
+      await oneAtATime(ctx, () => rollbackSiteEdit(ctx.write, ctx.command, publisherOf(ctx), { editId: ctx.params.edit_id, visibleTo: ctx.orgId }))
       return viewAfterWrite(ctx)
     },
   }),

@@ -339,6 +339,64 @@ t.test('GET /api/v1/db/org_members: own organization only, no digests; token tab
   for (const table of ['user_sessions', 'member_invites', 'password_resets']) t.equal((await get(`/api/v1/db/${table}`, acme.key)).statusCode, 404, `${table} is not readable`)
 })
 
+t.test('a session lasts 12 hours from sign-in', async (t) => {
+  const b = new Browser(ts.app)
+  now += 60_000
+  t.equal((await signIn(b, 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now))).statusCode, 303)
+  now += 12 * 60 * 60_000 - 60_000
+  t.equal((await b.get('/account')).statusCode, 200, 'a minute before the end: still signed in')
+  now += 2 * 60_000
+  t.equal((await b.get('/account')).statusCode, 303, 'after 12 hours: sent to /login')
+})
+
+t.test('interpolated values are escaped', async (t) => {
+  const r = await new Browser(ts.app).get('/login?return_to=' + encodeURIComponent('/x"><script>alert(1)</script>'))
+  t.equal(r.statusCode, 200)
+  t.notMatch(r.body, /<script/, 'no markup from the query reaches the page')
+  t.match(r.body, /name="return_to" value="\/x%22%3E%3Cscript%3E/, 'kept as an encoded path')
+  const { html, escapeHtml } = await import('../../read-api/people/html.js')
+  t.equal(escapeHtml(`<a href="x" onclick='y'>&</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;')
+  t.equal(html`<p title="${'"><b>'}">${'<i>'}</p>`.text, '<p title="&quot;&gt;&lt;b&gt;">&lt;i&gt;</p>')
+})
+
+t.test('with an https BASE_URL the cookies are Secure and __Host- prefixed', async (t) => {
+  let secureNow = Date.parse('2026-11-25T12:00:00.000Z')
+  const secure = await startTestSystem(t, { clock: () => new Date(secureNow), publicDocs: { baseUrl: 'https://rankrelay.example.com' } })
+  const org = await orgWithKey(secure, 'Secure')
+  const invite = await secure.call<{ invite_url: string }>('invite_org_member', { email: 'sec@example.com', role: 'owner' }, org.key)
+  t.match(invite.invite_url, /^https:\/\/rankrelay\.example\.com\/invite\//, 'an absolute invite link')
+  const path = new URL(invite.invite_url).pathname
+  const b = new Browser(secure.app)
+  const shown = await b.get(path)
+  t.match([shown.headers['set-cookie']].flat().join('\n'), /^__Host-rr_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/m, 'the CSRF cookie')
+  const enrolment = enrolmentOf((await b.post(path, { password: 'a secure password', confirm: 'a secure password' })).body)
+  secureNow += 30_000
+  t.equal((await b.post(`${path}/confirm`, { code: codeAt(enrolment.secret, secureNow) })).statusCode, 303)
+  secureNow += 30_000
+  await b.get('/login')
+  const signedIn = await b.post('/login', { email: 'sec@example.com', password: 'a secure password', code: codeAt(enrolment.secret, secureNow) })
+  t.equal(signedIn.statusCode, 303)
+  t.match([signedIn.headers['set-cookie']].flat().join('\n'), /^__Host-rr_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=43200$/m, 'the session cookie')
+  t.equal((await b.get('/account')).statusCode, 200)
+})
+
+t.test('while writes are switched off, the sign-in forms answer 503 pages', async (t) => {
+  const { setWritesState } = await import('../../read-api/platform/writes-switch.js')
+  const b = new Browser(ts.app)
+  await b.get('/login')
+  await setWritesState(ts.system.database.db, false, { reason: 'upgrade', changedBy: 'test' })
+  t.teardown(() => setWritesState(ts.system.database.db, true, { changedBy: 'test' }))
+  let paused = await b.post('/login', { email: 'ann@example.com', password: ann.password, code: '000000' })
+  for (let i = 0; i < 50 && paused.statusCode !== 503; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    paused = await b.post('/login', { email: 'ann@example.com', password: ann.password, code: '000000' })
+  }
+  t.equal(paused.statusCode, 503)
+  t.match(paused.body, /writes_disabled/)
+  t.equal(paused.headers['retry-after'], '30')
+  await setWritesState(ts.system.database.db, true, { changedBy: 'test' })
+})
+
 t.test('no secret in any event', async (t) => {
   const { rows } = await ts.database.pool.query<{ text: string }>(`select stream_name || data::text || metadata::text as text from es_events`)
   const log = rows.map((r) => r.text).join('\n')

@@ -117,3 +117,17 @@ t.test('get_site_edits and list_all_site_edits filter by status and page; other 
   expectError(t, await ts.rpc('count_pending_site_edits', { client_id: clientId }, other.key), 404, 'not_found')
   t.equal((await ts.call<any>('get_site_edit', { edit_id: b }, org.key)).status, 'proposed', 'the refused foreign apply changed nothing')
 })
+
+t.test('concurrent applies (and rollbacks) of one edit publish once; the others answer 409', async (t) => {
+  const { ts, org, pageId, stage } = await setup(t)
+  const editId = await stage('<p>Published once.</p>')
+  const applies = await Promise.all(Array.from({ length: 6 }, () => ts.rpc('apply_site_edit', { edit_id: editId, approved_by: 'Dana' }, org.key)))
+  t.same(applies.map((r) => r.statusCode).sort(), [200, 409, 409, 409, 409, 409], 'one apply wins')
+  for (const refused of applies.filter((r) => r.statusCode === 409)) t.equal(refused.json().code, 'site_edit_already_applied')
+  const rollbacks = await Promise.all(Array.from({ length: 4 }, () => ts.rpc('rollback_site_edit', { edit_id: editId }, org.key)))
+  t.same(rollbacks.map((r) => r.statusCode).sort(), [200, 409, 409, 409], 'one rollback wins')
+  const history = await ts.call<any[]>('get_snapshots_for_page', { page_id: pageId }, org.key)
+  t.same(history.map((s) => s.source), ['site_edit_rollback', 'site_edit', 'add_snapshot'], 'one snapshot per change, none twice')
+  const events = await streamEvents(ts, `site_edit-${editId}`)
+  t.same(events.map((e) => e.type), ['SiteEditStaged', 'SiteEditApplied', 'SiteEditRolledBack'])
+})

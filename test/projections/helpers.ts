@@ -21,6 +21,7 @@ import { writeAdCopyLog } from './realistic/ad-copy.js'
 import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
+import { writeExportsLog } from './realistic/exports.js'
 import { writePeopleLog } from './realistic/people.js'
 import { writeOAuthLog } from './realistic/oauth.js'
 
@@ -317,6 +318,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAdCopyLog(ts, log, keys)
   await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
+  await writeExportsLog(ts, log)
   await writePeopleLog(ts, log, keys)
   await writeOAuthLog(ts, log)
   await writeSandboxLog(ts)

@@ -50,6 +50,8 @@ export interface TestSystemOptions {
   readonly webhooks?: WebhookOptions
   /** Sign-in: where password-reset links go (tests capture them). */
   readonly people?: SystemOptions['people']
+  /** The public documents' settings (BASE_URL: an https one makes sign-in cookies Secure). */
+  readonly publicDocs?: SystemOptions['publicDocs']
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -68,6 +70,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.languageModel ? { languageModel: options.languageModel } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.people ? { people: options.people } : {}),
+    ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()
