@@ -11,6 +11,7 @@ import { orgExportEventSchemas } from './exports/events.js'
 import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
 import { keywordEventSchemas } from './keywords/events.js'
 import { adCopyEventSchemas } from './ad-copy/events.js'
+import { oauthEventSchemas } from './oauth/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
@@ -51,6 +52,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...orgExportEventSchemas,
   ...userEventSchemas,
   ...userEmailEventSchemas,
+  ...oauthEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

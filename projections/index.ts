@@ -13,6 +13,7 @@ import { sandboxProjector } from './sandbox/projector.js'
 import { siteEditsProjector } from './site-edits/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
 import { exportsProjector } from './exports/projector.js'
+import { oauthProjector } from './oauth/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -28,6 +29,7 @@ export const projectors: readonly Projector[] = [
   webhooksProjector,
   exportsProjector,
   peopleProjector,
+  oauthProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -15,6 +15,11 @@ import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
 import { mcpRoutes } from './mcp/route.js'
 import { peopleRoutes } from './people/routes.js'
+import { oauthRoutes } from './routes/oauth.js'
+import type { OAuthSignIn } from './routes/oauth-authorize.js'
+import { csrfToken, csrfValid, CSRF_FIELD } from './people/csrf.js'
+import { signedInMember } from './people/session.js'
+import type { PeopleSettings } from './people/settings.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
@@ -29,6 +34,16 @@ export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, Writ
   readonly publicDocs?: PublicDocsSettings
   /** The job kinds this service runs (ops wires the processors' handler map); none when absent. */
   readonly jobKinds?: ReadonlySet<string>
+}
+
+/** The consent page's view of sign-in (read-api/people): the member of the session cookie, and the forms' CSRF token. */
+function oauthSignInOf(people: PeopleSettings | undefined): OAuthSignIn | undefined {
+  if (!people) return undefined
+  return {
+    signedInMember,
+    csrfField: (request, reply) => ({ name: CSRF_FIELD, value: csrfToken(request, reply, people) }),
+    csrfValid: (request, form) => csrfValid(request, people, form),
+  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -100,6 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // API platform: Idempotency-Key for routes that opt in, and the writes switch (before the routes).
   // What signedInMember(request) (read-api/people/session.ts) needs, on every route of the app.
   app.decorate('peopleSessions', { read: deps.read, clock: deps.write.clock, people: deps.settings.people })
+  // The clock OAuth access tokens expire by (read-api/auth/request-caller.ts).
+  app.decorate('serviceClock', deps.write.clock)
   registerIdempotency(app, deps)
   registerWritesSwitch(app, deps)
   await app.register(async (scope) => healthRoutes(scope, deps))
@@ -113,6 +130,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => mcpRoutes(scope, deps))
   // Sign-in pages (read-api/people/routes.ts).
   await app.register(async (scope) => peopleRoutes(scope, deps))
+  // The OAuth 2.0 authorization server (read-api/routes/oauth.ts).
+  await app.register(async (scope) => oauthRoutes(scope, { ...deps, oauthSignIn: oauthSignInOf(deps.settings.people) }))
   await registerPublicDocs(app, deps)
   return app
 }

@@ -13,13 +13,14 @@ import { createPageTables } from './pages.js'
 import { createPeopleTables } from './people.js'
 import { createSiteEditTables } from './site-edits.js'
 import { createWebhookTables } from './webhooks.js'
+import { createOAuthTables } from './oauth.js'
 
 /**
  * Read models are disposable: they are built by projections from the log into a named schema, so that
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 12
+export const READ_MODEL_VERSION = 13
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -48,4 +49,5 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createWebhookTables(db, schema)
   await createExportTables(db, schema)
   await createPeopleTables(db, schema)
+  await createOAuthTables(db, schema)
 }

@@ -462,6 +462,36 @@ function metaOperations(): RestOperation[] {
     text('security_txt', '/.well-known/security.txt', 'Vulnerability-disclosure contact (RFC 9116)', 'text/plain'),
     {
       method: 'get',
+      path: '/.well-known/oauth-authorization-server',
+      route: '/.well-known/oauth-authorization-server',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'oauth_authorization_server',
+        summary: 'Authorization-server metadata (RFC 8414)',
+        description: 'The endpoints of this OAuth 2.0 authorization server, its scopes, and what it supports: code + PKCE S256, public clients, authorization_code and refresh_token grants.',
+        responses: {
+          '200': {
+            description: 'The metadata.',
+            content: json({
+              type: 'object',
+              properties: {
+                issuer: { type: 'string' },
+                authorization_endpoint: { type: 'string' },
+                token_endpoint: { type: 'string' },
+                registration_endpoint: { type: 'string' },
+                revocation_endpoint: { type: 'string' },
+                scopes_supported: { type: 'array', items: { type: 'string' } },
+                code_challenge_methods_supported: { type: 'array', items: { type: 'string' } },
+                grant_types_supported: { type: 'array', items: { type: 'string' } },
+              },
+            }),
+          },
+        },
+      },
+    },
+    {
+      method: 'get',
       path: '/.well-known/oauth-protected-resource/api/v1/mcp',
       route: '/.well-known/oauth-protected-resource/api/v1/mcp',
       tag: 'meta',

@@ -7,6 +7,7 @@ import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
 import { jobRpcs } from './jobs.js'
 import { keywordRpcs } from './keywords.js'
+import { oauthRpcs } from './oauth.js'
 import { organizationRpcs } from './organizations.js'
 import { pageRpcs } from './pages.js'
 import { peopleRpcs } from './people.js'
@@ -17,6 +18,6 @@ import { webhookRpcs } from './webhooks.js'
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs, ...oauthRpcs] as AnyRpc[],
   )
 }
