@@ -3,8 +3,9 @@
  * an authorization URL with PKCE (openid-client); headless Chromium opens it, is sent to /login, signs the
  * member in, is shown the consent page (a screenshot is kept in test-artifacts/oauth-consent.png), clicks
  * Allow, and lands on the app's loopback redirect URI, served by a tiny receiver here. The app then exchanges
- * the code, calls an RPC with the token, refreshes, and replaying the old refresh token is refused and revokes
- * the grant. Every page step is a click on the served HTML: cookies, CSRF tokens and redirects are Chromium's.
+ * the code, calls an RPC with the token, the MCP SDK's own client lists tools and calls one with it (and is
+ * refused with the WWW-Authenticate challenge without it), the app refreshes, and replaying the old refresh
+ * token is refused and revokes the grant. Every page step is a click on the served HTML: cookies, CSRF tokens and redirects are Chromium's.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,6 +15,7 @@ import { secretOfOtpauthUri, totp } from '../../commands/secrets/totp.js'
 import { artifactPath, launchChromium } from '../support/chromium.js'
 import { startTestSystem } from '../support/system.js'
 import { orgWithKey } from './helpers.js'
+import { connectMcp } from './mcp-support.js'
 
 /** The app's redirect URI: a loopback listener that records where the browser was sent and says so. */
 async function startReceiver(t: Parameters<typeof launchChromium>[0]): Promise<{ url: string; received: URL[] }> {
@@ -93,6 +95,17 @@ t.test('authorization code + PKCE through the real login and consent pages in he
   const org = await call(tokens.access_token)
   t.equal(org.status, 200, 'the access token calls an RPC')
   t.equal(((await org.json()) as { result: { name: string } }).result.name, 'Acme Agency', "of the member's organization")
+
+  // The MCP SDK's own client with the token: it lists the tools and calls one, in the member's organization.
+  const { client } = await connectMcp(t, ts, tokens.access_token)
+  const tools = await client.listTools()
+  t.ok(tools.tools.some((tool) => tool.name === 'get_organization'), 'MCP tools listed with the OAuth token')
+  const called = await client.callTool({ name: 'get_organization', arguments: {} })
+  t.notOk(called.isError, 'and a tool called')
+  t.match(JSON.stringify(called.structuredContent ?? called.content), 'Acme Agency')
+  await t.rejects(connectMcp(t, ts, undefined), { code: 401 }, 'without a token the SDK client is refused')
+  const challenge = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })
+  t.match(challenge.headers.get('www-authenticate'), /^Bearer realm="RankRelay", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"$/, 'with the WWW-Authenticate challenge')
 
   const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
   t.not(refreshed.refresh_token, tokens.refresh_token, 'the refresh token rotates')
