@@ -37,7 +37,8 @@ export function checkClientMetadata(metadata: ClientMetadata): void {
   const name = metadata.client_name.trim()
   if (name.length === 0 || name.length > 200) throw new DomainError('invalid_client_metadata', 'client_name is required (1 to 200 characters)')
   for (const [field, value] of [['client_uri', metadata.client_uri], ['logo_uri', metadata.logo_uri]] as const) {
-    if (value !== null && !/^https:\/\/[^\s]+$/.test(value)) throw new DomainError('invalid_client_metadata', `${field} must be an https URL`)
+    // Informational only (never shown as a link or image): any http(s) URL, as MCP hosts on loopback send.
+    if (value !== null && !/^https?:\/\/[^\s]+$/.test(value)) throw new DomainError('invalid_client_metadata', `${field} must be an http(s) URL`)
   }
 }
 
