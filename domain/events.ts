@@ -17,6 +17,7 @@ import { sandboxEventSchemas } from './sandbox/events.js'
 import { siteEditEventSchemas } from './site-edits/events.js'
 import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 import { userEmailEventSchemas, userEventSchemas } from './people/events.js'
+import { ssoProviderEventSchemas, ssoSignInEventSchemas, ssoUserEventSchemas } from './sso/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -49,6 +50,9 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...webhookDeliveryEventSchemas,
   ...userEventSchemas,
   ...userEmailEventSchemas,
+  ...ssoProviderEventSchemas,
+  ...ssoSignInEventSchemas,
+  ...ssoUserEventSchemas,
 }
 
 /** The schema_version every event is written with today. */
