@@ -6,6 +6,7 @@ import type { AD_COPY_KEYWORD_ID_KINDS } from '../migrations/0013-ad-copy-keywor
 import type { SITE_EDIT_ID_KINDS } from '../migrations/0012-site-edits.js'
 import type { WEBHOOK_ID_KINDS } from '../migrations/0014-webhooks.js'
 import type { PEOPLE_ID_KINDS } from '../migrations/0016-people.js'
+import type { SSO_ID_KINDS } from '../migrations/0020-sso.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
@@ -15,6 +16,7 @@ export type IdKind =
   | (typeof SITE_EDIT_ID_KINDS)[number]
   | (typeof WEBHOOK_ID_KINDS)[number]
   | (typeof PEOPLE_ID_KINDS)[number]
+  | (typeof SSO_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
 export interface IdAllocator {

@@ -14,6 +14,7 @@ import * as adCopyKeywords from './0013-ad-copy-keywords.js'
 import * as webhooks from './0014-webhooks.js'
 import * as people from './0016-people.js'
 import * as projectionFailures from './0019-projection-failures.js'
+import * as sso from './0020-sso.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0014-webhooks': webhooks,
   '0016-people': people,
   '0019-projection-failures': projectionFailures,
+  '0020-sso': sso,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

@@ -11,6 +11,7 @@ import { peopleProjector } from './people/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
 import { siteEditsProjector } from './site-edits/projector.js'
+import { ssoProjector } from './sso/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
@@ -26,6 +27,7 @@ export const projectors: readonly Projector[] = [
   siteEditsProjector,
   webhooksProjector,
   peopleProjector,
+  ssoProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -5,6 +5,7 @@ import type { KeywordReadModels } from './keywords/tables.js'
 import type { AdCopyReadModels } from './ad-copy/tables.js'
 import type { PageReadModels } from './pages/tables.js'
 import type { PeopleReadModels } from './people/tables.js'
+import type { SsoReadModels } from './sso/tables.js'
 import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
 
@@ -103,7 +104,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, PeopleReadModels {
+export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, PeopleReadModels, SsoReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -11,6 +11,7 @@ import { createOrganizationTables } from './organizations.js'
 import { createPageTables } from './pages.js'
 import { createPeopleTables } from './people.js'
 import { createSiteEditTables } from './site-edits.js'
+import { createSsoTables } from './sso.js'
 import { createWebhookTables } from './webhooks.js'
 
 /**
@@ -18,7 +19,7 @@ import { createWebhookTables } from './webhooks.js'
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 11
+export const READ_MODEL_VERSION = 12
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -46,4 +47,5 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createSiteEditTables(db, schema)
   await createWebhookTables(db, schema)
   await createPeopleTables(db, schema)
+  await createSsoTables(db, schema)
 }
