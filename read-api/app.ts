@@ -14,6 +14,7 @@ import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
 import { mcpRoutes } from './mcp/route.js'
 import { peopleRoutes } from './people/routes.js'
+import { ssoRoutes } from './sso/routes.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
@@ -111,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => mcpRoutes(scope, deps))
   // Sign-in pages (read-api/people/routes.ts).
   await app.register(async (scope) => peopleRoutes(scope, deps))
+  // Single sign-on: /auth/oidc/<provider>, its callback and /login/sso (read-api/sso/routes.ts).
+  await app.register(async (scope) => ssoRoutes(scope, deps))
   await registerPublicDocs(app, deps)
   return app
 }
