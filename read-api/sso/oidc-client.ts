@@ -83,6 +83,8 @@ export async function discoverIssuer(settings: SsoSettings, input: IssuerInput):
   }
   config[client.customFetch] = fetcher
   const meta = config.serverMetadata()
+  // Exactly (id_tokens are checked against this string): `https://idp/` is not `https://idp`.
+  if (meta.issuer !== input.issuer) throw issuerInvalid(`discovery document: it names the issuer ${meta.issuer}, not ${input.issuer}`)
   if (!meta.authorization_endpoint) throw issuerInvalid('discovery document: no authorization_endpoint')
   if (!meta.token_endpoint) throw issuerInvalid('discovery document: no token_endpoint')
   if (!meta.jwks_uri) throw issuerInvalid('discovery document: no jwks_uri (the id_token signature could not be verified)')

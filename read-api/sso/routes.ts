@@ -24,7 +24,7 @@ import { secureCookies, type PeopleSettings } from '../people/settings.js'
 import { IssuerCache, describeError } from './oidc-client.js'
 import { browserHashOf, claimLoginState, createLoginState } from './login-states.js'
 import type { SsoSettings } from './settings.js'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 
 /**
  * OIDC sign-in (spec Authentication 7): GET /auth/oidc/<provider> starts authorization code + PKCE (S256)
@@ -256,7 +256,7 @@ ${options.returnTo === null ? '' : html`<input type="hidden" name="return_to" va
             .select(['id'])
             .where('active', '=', true)
             .where('deleted_at', 'is', null)
-            .where((eb) => eb.or([eb('allowed_domains', '@>', [domain] as any), eb('hosted_domain', '=', domain)]))
+            .where((eb) => eb.or([eb('allowed_domains', '@>', sql<string[]>`array[${domain}]::text[]`), eb('hosted_domain', '=', domain)]))
             .orderBy('id')
             .limit(1)
             .executeTakeFirst()
