@@ -7,6 +7,7 @@ import type { SITE_EDIT_ID_KINDS } from '../migrations/0012-site-edits.js'
 import type { WEBHOOK_ID_KINDS } from '../migrations/0014-webhooks.js'
 import type { PEOPLE_ID_KINDS } from '../migrations/0016-people.js'
 import type { SSO_ID_KINDS } from '../migrations/0020-sso.js'
+import type { OAUTH_ID_KINDS } from '../migrations/0017-oauth.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
@@ -17,6 +18,7 @@ export type IdKind =
   | (typeof WEBHOOK_ID_KINDS)[number]
   | (typeof PEOPLE_ID_KINDS)[number]
   | (typeof SSO_ID_KINDS)[number]
+  | (typeof OAUTH_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
 export interface IdAllocator {

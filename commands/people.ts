@@ -4,7 +4,7 @@ import { INVITE_TTL_MS, PASSWORD_RESET_TTL_MS, RECOVERY_CODE_COUNT, SESSION_TTL_
 import { canManageMembers, type MemberManager, type Role } from '../domain/people/roles.js'
 import { userEmail, userEmailStream } from '../domain/people/user-email.js'
 import { isActive, user, userStream, type SecondFactor, type UserCommand, type UserState } from '../domain/people/user.js'
-import type { UserEvent } from '../domain/people/events.js'
+import type { UserEmailEvent, UserEvent } from '../domain/people/events.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
 import { fold } from '../domain/shared/aggregate.js'
 import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
@@ -52,11 +52,9 @@ export async function loadUser(deps: WriteDeps, userId: number): Promise<UserSta
 
 /** The user an email belongs to, from its reservation stream (the authority, not a read model); null: none. */
 export async function userIdByEmail(deps: WriteDeps, email: string): Promise<number | null> {
-  let userId: number | null = null
-  for await (const recorded of deps.store.readStream(userEmailStream(emailDigest(email)))) {
-    userId = userEmail.evolve({ userId, orgId: null }, { type: recorded.type, data: recorded.data } as never).userId
-  }
-  return userId
+  const events: UserEmailEvent[] = []
+  for await (const recorded of deps.store.readStream(userEmailStream(emailDigest(email)))) events.push({ type: recorded.type, data: recorded.data } as UserEmailEvent)
+  return fold(userEmail, events).userId
 }
 
 function runUser(deps: WriteDeps, context: CommandContext, userId: number, command: UserCommand) {

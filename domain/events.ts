@@ -7,9 +7,11 @@ import { aeoTrackerEventSchemas } from './aeo/tracker/events.js'
 import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
 import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
+import { orgExportEventSchemas } from './exports/events.js'
 import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
 import { keywordEventSchemas } from './keywords/events.js'
 import { adCopyEventSchemas } from './ad-copy/events.js'
+import { oauthEventSchemas } from './oauth/events.js'
 import { organizationEventSchemas } from './organizations/events.js'
 import { pageEventSchemas, pageSnapshotEventSchemas } from './pages/events.js'
 import { platformEventSchemas } from './platform/events.js'
@@ -48,11 +50,13 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...siteEditEventSchemas,
   ...webhookEventSchemas,
   ...webhookDeliveryEventSchemas,
+  ...orgExportEventSchemas,
   ...userEventSchemas,
   ...userEmailEventSchemas,
   ...ssoProviderEventSchemas,
   ...ssoSignInEventSchemas,
   ...ssoUserEventSchemas,
+  ...oauthEventSchemas,
 }
 
 /** The schema_version every event is written with today. */

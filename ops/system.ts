@@ -125,7 +125,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
     const registry = createRegistry()
     const aeo = options.aeo ?? DEFAULT_AEO_SETTINGS
-    const blobs = new PostgresBlobStore(database.db)
+    // The write clock: a file's expires_at (exports) is judged by the same clock that set it.
+    const blobs = new PostgresBlobStore(database.db, write.clock)
     const jobHandlers = jobHandlersOf({ jobHandlers: options.jobHandlers })
     const w = options.webhooks ?? {}
     const webhookPolicy: WebhookPolicy = {

@@ -13,6 +13,8 @@ import { sandboxProjector } from './sandbox/projector.js'
 import { siteEditsProjector } from './site-edits/projector.js'
 import { ssoProjector } from './sso/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
+import { exportsProjector } from './exports/projector.js'
+import { oauthProjector } from './oauth/projector.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -26,8 +28,10 @@ export const projectors: readonly Projector[] = [
   pagesProjector,
   siteEditsProjector,
   webhooksProjector,
+  exportsProjector,
   peopleProjector,
   ssoProjector,
+  oauthProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

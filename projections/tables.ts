@@ -8,6 +8,8 @@ import type { PeopleReadModels } from './people/tables.js'
 import type { SsoReadModels } from './sso/tables.js'
 import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
+import type { ExportReadModels } from './exports/tables.js'
+import type { OAuthReadModels } from './oauth/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -104,7 +106,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, PeopleReadModels, SsoReadModels {
+export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, ExportReadModels, PeopleReadModels, OAuthReadModels, SsoReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -8,6 +8,7 @@ import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
 import { dbRoutes } from './routes/db.js'
 import { eventRoutes } from './routes/events.js'
+import { exportRoutes } from './routes/exports.js'
 import { installRateLimits } from './platform/rate-limit.js'
 import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
@@ -15,6 +16,11 @@ import { jobRoutes } from './routes/jobs.js'
 import { mcpRoutes } from './mcp/route.js'
 import { peopleRoutes } from './people/routes.js'
 import { ssoRoutes } from './sso/routes.js'
+import { oauthRoutes } from './routes/oauth.js'
+import type { OAuthSignIn } from './routes/oauth-authorize.js'
+import { csrfToken, csrfValid, CSRF_FIELD } from './people/csrf.js'
+import { signedInMember } from './people/session.js'
+import type { PeopleSettings } from './people/settings.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
@@ -29,6 +35,16 @@ export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, Writ
   readonly publicDocs?: PublicDocsSettings
   /** The job kinds this service runs (ops wires the processors' handler map); none when absent. */
   readonly jobKinds?: ReadonlySet<string>
+}
+
+/** The consent page's view of sign-in (read-api/people): the member of the session cookie, and the forms' CSRF token. */
+function oauthSignInOf(people: PeopleSettings | undefined): OAuthSignIn | undefined {
+  if (!people) return undefined
+  return {
+    signedInMember,
+    csrfField: (request, reply) => ({ name: CSRF_FIELD, value: csrfToken(request, reply, people) }),
+    csrfValid: (request, form) => csrfValid(request, people, form),
+  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -100,11 +116,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // API platform: Idempotency-Key for routes that opt in, and the writes switch (before the routes).
   // What signedInMember(request) (read-api/people/session.ts) needs, on every route of the app.
   app.decorate('peopleSessions', { read: deps.read, clock: deps.write.clock, people: deps.settings.people })
+  // The clock OAuth access tokens expire by (read-api/auth/request-caller.ts).
+  app.decorate('serviceClock', deps.write.clock)
   registerIdempotency(app, deps)
   registerWritesSwitch(app, deps)
   await app.register(async (scope) => healthRoutes(scope, deps))
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))
+  await app.register(async (scope) => exportRoutes(scope, deps))
   await app.register(async (scope) => jobRoutes(scope, { ...deps, jobKinds: deps.jobKinds ?? new Set() }))
   await app.register(async (scope) => dbRoutes(scope, deps))
   await app.register(async (scope) => eventRoutes(scope, deps))
@@ -114,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => peopleRoutes(scope, deps))
   // Single sign-on: /auth/oidc/<provider>, its callback and /login/sso (read-api/sso/routes.ts).
   await app.register(async (scope) => ssoRoutes(scope, deps))
+  // The OAuth 2.0 authorization server (read-api/routes/oauth.ts).
+  await app.register(async (scope) => oauthRoutes(scope, { ...deps, oauthSignIn: oauthSignInOf(deps.settings.people) }))
   await registerPublicDocs(app, deps)
   return app
 }

@@ -4,6 +4,7 @@ import { createAeoQuestionTables } from './aeo-questions.js'
 import { createAeoReportTables } from './aeo-reports.js'
 import { createAeoRunTables } from './aeo-runs.js'
 import { createClientTables } from './clients.js'
+import { createExportTables } from './exports.js'
 import { createJobTables } from './jobs.js'
 import { createKeywordTables } from './keywords.js'
 import { createAdCopyTables } from './ad-copy.js'
@@ -13,13 +14,14 @@ import { createPeopleTables } from './people.js'
 import { createSiteEditTables } from './site-edits.js'
 import { createSsoTables } from './sso.js'
 import { createWebhookTables } from './webhooks.js'
+import { createOAuthTables } from './oauth.js'
 
 /**
  * Read models are disposable: they are built by projections from the log into a named schema, so that
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 12
+export const READ_MODEL_VERSION = 14
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -46,6 +48,8 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createPageTables(db, schema)
   await createSiteEditTables(db, schema)
   await createWebhookTables(db, schema)
+  await createExportTables(db, schema)
   await createPeopleTables(db, schema)
   await createSsoTables(db, schema)
+  await createOAuthTables(db, schema)
 }

@@ -1,9 +1,28 @@
 import type { FastifyRequest } from 'fastify'
 import type { ReadDb } from '../../projections/tables.js'
 import type { Caller } from '../caller.js'
+import { ApiError } from '../errors.js'
 import { authenticateApiKey } from './api-keys.js'
+import { authenticateOAuthToken } from './oauth-tokens.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by buildApp: the service clock (OAuth access tokens expire by it; tests inject one). */
+    serviceClock?: () => Date
+  }
+}
 
 const callers = new WeakMap<FastifyRequest, Promise<Caller>>()
+
+/** The bearer credential of the request: an `rrk_` API key or an `rro_` OAuth access token. */
+function authenticate(request: FastifyRequest, read: ReadDb): Promise<Caller> {
+  const authorization = request.headers.authorization
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null
+  const token = match?.[1]
+  if (token?.startsWith('rro_')) return authenticateOAuthToken(read, token, (request.server.serviceClock ?? (() => new Date()))())
+  if (token === undefined && authorization) return Promise.reject(new ApiError('unauthorized', 'no bearer token in the Authorization header'))
+  return authenticateApiKey(read, authorization)
+}
 
 /**
  * The request's authenticated caller, resolved once per request: the route, and every hook that needs to
@@ -13,7 +32,7 @@ const callers = new WeakMap<FastifyRequest, Promise<Caller>>()
 export function callerOf(request: FastifyRequest, read: ReadDb): Promise<Caller> {
   let caller = callers.get(request)
   if (!caller) {
-    caller = authenticateApiKey(read, request.headers.authorization)
+    caller = authenticate(request, read)
     // Hooks may ask and not await the verdict; the route reports it.
     caller.catch(() => undefined)
     callers.set(request, caller)

@@ -203,7 +203,8 @@ function restOperations(): RestOperation[] {
       operation: {
         operationId: 'download_export',
         summary: 'Download an organization export zip',
-        description: 'Produced by an export_org job; kept 7 days; the same key (organization) is required.',
+        description:
+          'Produced by an export_org job (result.download_url; list_org_exports lists them); kept 7 days. A zip of every table of the organization as tables/<t>.json and tables/<t>.csv, the filed reports under reports/, and manifest.json (tables, row counts, sha256 per file, created_at, the log position it reflects); secrets excluded. The same organization\'s key (or a platform key) is required: another organization\'s export, an expired one and a missing one all answer 404 not_found. Served as an attachment (Content-Disposition), with Content-Length and an ETag (its sha256).',
         parameters: [
           ID_PARAM('org_id', 'The organization'),
           { name: 'filename', in: 'path', required: true, description: 'The zip file name from result.download_url', schema: { type: 'string' } },
@@ -459,6 +460,36 @@ function metaOperations(): RestOperation[] {
     text('llms_full_txt', '/llms-full.txt', 'The full API guide (same text as /developers.md)', 'text/plain'),
     text('changelog_md', '/changelog.md', 'Changelog: additive changes and deprecations with sunset dates', 'text/markdown'),
     text('security_txt', '/.well-known/security.txt', 'Vulnerability-disclosure contact (RFC 9116)', 'text/plain'),
+    {
+      method: 'get',
+      path: '/.well-known/oauth-authorization-server',
+      route: '/.well-known/oauth-authorization-server',
+      tag: 'meta',
+      public: true,
+      operation: {
+        operationId: 'oauth_authorization_server',
+        summary: 'Authorization-server metadata (RFC 8414)',
+        description: 'The endpoints of this OAuth 2.0 authorization server, its scopes, and what it supports: code + PKCE S256, public clients, authorization_code and refresh_token grants.',
+        responses: {
+          '200': {
+            description: 'The metadata.',
+            content: json({
+              type: 'object',
+              properties: {
+                issuer: { type: 'string' },
+                authorization_endpoint: { type: 'string' },
+                token_endpoint: { type: 'string' },
+                registration_endpoint: { type: 'string' },
+                revocation_endpoint: { type: 'string' },
+                scopes_supported: { type: 'array', items: { type: 'string' } },
+                code_challenge_methods_supported: { type: 'array', items: { type: 'string' } },
+                grant_types_supported: { type: 'array', items: { type: 'string' } },
+              },
+            }),
+          },
+        },
+      },
+    },
     {
       method: 'get',
       path: '/.well-known/oauth-protected-resource/api/v1/mcp',

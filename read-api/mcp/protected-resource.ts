@@ -10,8 +10,8 @@ export const SUPPORTED_SCOPES = ['read', 'write', 'jobs', 'offline_access'] as c
  * RFC 9728 protected-resource metadata of the MCP server (and of the API behind it: the same tokens work on
  * /api/v1/*). An MCP client that is refused with 401 follows `resource_metadata` here, then the
  * authorization server's own metadata (RFC 8414) at `<authorization server>/.well-known/oauth-authorization-server`.
- * The authorization server is this service itself; until its OAuth endpoints are served, API keys are the
- * way in (developers.md "MCP" says so).
+ * The authorization server is this service itself (read-api/routes/oauth.ts serves its metadata and
+ * endpoints), so `authorization_servers` is the service's own base URL, which is also the issuer there.
  */
 export function protectedResourceMetadata(baseUrl: string) {
   return {

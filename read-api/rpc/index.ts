@@ -2,10 +2,12 @@ import { RpcRegistry, type AnyRpc } from '../registry.js'
 import { aeoRpcs } from './aeo/index.js'
 import { apiKeyRpcs } from './api-keys.js'
 import { clientRpcs } from './clients.js'
+import { exportRpcs } from './exports.js'
 import { adCopyRpcs } from './ad-copy.js'
 import { historyRpcs } from './history.js'
 import { jobRpcs } from './jobs.js'
 import { keywordRpcs } from './keywords.js'
+import { oauthRpcs } from './oauth.js'
 import { organizationRpcs } from './organizations.js'
 import { pageRpcs } from './pages.js'
 import { peopleRpcs } from './people.js'
@@ -17,6 +19,6 @@ import { webhookRpcs } from './webhooks.js'
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...ssoRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs, ...oauthRpcs, ...ssoRpcs] as AnyRpc[],
   )
 }

@@ -21,7 +21,9 @@ import { writeAdCopyLog } from './realistic/ad-copy.js'
 import { writeKeywordsLog } from './realistic/keywords.js'
 import { writeSandboxLog } from './realistic/sandbox.js'
 import { writeWebhooksLog } from './realistic/webhooks.js'
+import { writeExportsLog } from './realistic/exports.js'
 import { writePeopleLog } from './realistic/people.js'
+import { writeOAuthLog } from './realistic/oauth.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -316,7 +318,9 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeAdCopyLog(ts, log, keys)
   await writeSiteEditsLog(ts, log, keys)
   await writeWebhooksLog(ts, log, keys)
+  await writeExportsLog(ts, log)
   await writePeopleLog(ts, log, keys)
+  await writeOAuthLog(ts, log)
   await writeSandboxLog(ts)
   return log
 }

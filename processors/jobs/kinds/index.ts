@@ -1,6 +1,7 @@
 import type { JobKind } from '../../../domain/jobs/kinds.js'
 import type { JobHandler } from '../handler.js'
 import { adCopyHandler } from './ad-copy.js'
+import { exportOrgHandler } from './export-org.js'
 import { keywordGenerationHandler } from './keyword-generation.js'
 import { promptedEdit } from './prompted-edit.js'
 
@@ -10,6 +11,7 @@ import { promptedEdit } from './prompted-edit.js'
  */
 export const JOB_HANDLERS: { readonly [K in JobKind]?: JobHandler<K> } = {
   ad_copy: adCopyHandler,
+  export_org: exportOrgHandler,
   keyword_generation: keywordGenerationHandler,
   prompted_edit: promptedEdit,
 }

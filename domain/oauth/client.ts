@@ -1,0 +1,78 @@
+import type { Aggregate } from '../shared/aggregate.js'
+import { DomainError } from '../shared/errors.js'
+import type { OAuthClientEvent } from './events.js'
+import { checkRedirectUri } from './redirect-uri.js'
+
+/** One registered client, one stream: `oauth_client-<id>`. Registration is its only event today. */
+export const oauthClientStream = (clientId: number) => `oauth_client-${clientId}`
+
+export interface OAuthClientState {
+  readonly exists: boolean
+  readonly name: string
+  readonly redirectUris: readonly string[]
+}
+
+export interface ClientMetadata {
+  readonly client_name: string
+  readonly redirect_uris: readonly string[]
+  readonly client_uri: string | null
+  readonly logo_uri: string | null
+  readonly software_id: string | null
+  readonly software_version: string | null
+}
+
+export type OAuthClientCommand = { type: 'RegisterOAuthClient'; client_id: number; metadata: ClientMetadata }
+
+/**
+ * The RFC 7591 rules of a registration, as domain errors with the RFC's codes: invalid_redirect_uri for a
+ * redirect URI we refuse, invalid_client_metadata for anything else.
+ */
+export function checkClientMetadata(metadata: ClientMetadata): void {
+  if (metadata.redirect_uris.length === 0) throw new DomainError('invalid_redirect_uri', 'At least one redirect URI is required')
+  if (metadata.redirect_uris.length > 20) throw new DomainError('invalid_client_metadata', 'At most 20 redirect URIs')
+  for (const uri of metadata.redirect_uris) {
+    const verdict = checkRedirectUri(uri)
+    if (!verdict.ok) throw new DomainError('invalid_redirect_uri', 'Redirect URI refused', `${uri}: ${verdict.reason}`)
+  }
+  const name = metadata.client_name.trim()
+  if (name.length === 0 || name.length > 200) throw new DomainError('invalid_client_metadata', 'client_name is required (1 to 200 characters)')
+  for (const [field, value] of [['client_uri', metadata.client_uri], ['logo_uri', metadata.logo_uri]] as const) {
+    if (value !== null && !/^https:\/\/[^\s]+$/.test(value)) throw new DomainError('invalid_client_metadata', `${field} must be an https URL`)
+  }
+}
+
+export const oauthClient: Aggregate<OAuthClientState, OAuthClientCommand, OAuthClientEvent> = {
+  initialState: () => ({ exists: false, name: '', redirectUris: [] }),
+
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'OAuthClientRegistered':
+        return { exists: true, name: event.data.client_name, redirectUris: event.data.redirect_uris }
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterOAuthClient': {
+        if (state.exists) throw new DomainError('already_exists', 'OAuth client already exists', `oauth_client ${command.client_id}`)
+        checkClientMetadata(command.metadata)
+        const m = command.metadata
+        return [
+          {
+            type: 'OAuthClientRegistered',
+            data: {
+              client_id: command.client_id,
+              client_name: m.client_name.trim(),
+              redirect_uris: [...m.redirect_uris],
+              token_endpoint_auth_method: 'none',
+              client_uri: m.client_uri,
+              logo_uri: m.logo_uri,
+              software_id: m.software_id,
+              software_version: m.software_version,
+            },
+          },
+        ]
+      }
+    }
+  },
+}

@@ -1,0 +1,148 @@
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
+import { isSecretColumn } from '../../domain/exports/secret-columns.js'
+import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
+
+/**
+ * Which read-model tables hold an organization's rows, and how to walk them. Discovered from the catalog
+ * of the read-model schema, so a table added by a later issue is exported without anyone remembering to
+ * list it (and a table none of the rules below reach is reported, and fails a test):
+ *
+ * - `organizations`: the row whose id is the organization.
+ * - a table with an `org_id` column: its rows with that org_id (api_keys of platform keys have none).
+ * - `aeo_agents`: the organization's own agents (agent_org_id; platform agents belong to no organization).
+ * - a table with a `client_id` column and no org_id: the rows of the organization's clients (the join
+ *   `client_id in (select id from clients where org_id = …)`, aeo_item_hits today).
+ *
+ * `projection_checkpoint` is the projection runner's bookkeeping, not anyone's data; its position is
+ * written into the manifest instead.
+ */
+export const NOT_ORGANIZATION_DATA = ['projection_checkpoint'] as const
+
+export interface OrgTable {
+  readonly name: string
+  /** The columns exported, in table order (secret columns removed). */
+  readonly columns: readonly string[]
+  /** The columns left out by the secret deny-list (domain/exports/secret-columns.ts). */
+  readonly excluded: readonly string[]
+  /** How the organization's rows are selected (for the manifest). */
+  readonly scope: string
+  /** The primary key columns: the order rows are written in. */
+  readonly orderBy: readonly string[]
+}
+
+export interface TableCatalog {
+  readonly tables: readonly OrgTable[]
+  /** Tables with no rule that reaches an organization's rows (other than NOT_ORGANIZATION_DATA). */
+  readonly unreached: readonly string[]
+}
+
+/** The read-model tables of `schema` that can hold an organization's rows, by name. */
+export async function orgTableCatalog(db: Kysely<any>, schema: string): Promise<TableCatalog> {
+  const { rows: columns } = await sql<{ table_name: string; column_name: string }>`
+    select c.table_name, c.column_name
+    from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+    where c.table_schema = ${schema} and t.table_type = 'BASE TABLE'
+    order by c.table_name, c.ordinal_position`.execute(db)
+  const { rows: keys } = await sql<{ table_name: string; column_name: string }>`
+    select tc.relname as table_name, a.attname as column_name
+    from pg_index i
+    join pg_class tc on tc.oid = i.indrelid
+    join pg_namespace n on n.oid = tc.relnamespace
+    join pg_attribute a on a.attrelid = tc.oid and a.attnum = any(i.indkey)
+    where n.nspname = ${schema} and i.indisprimary
+    order by tc.relname, array_position(i.indkey::int2[], a.attnum)`.execute(db)
+  const byTable = new Map<string, string[]>()
+  for (const c of columns) byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), c.column_name])
+  const tables: OrgTable[] = []
+  const unreached: string[] = []
+  for (const [name, all] of [...byTable.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if ((NOT_ORGANIZATION_DATA as readonly string[]).includes(name)) continue
+    const scope = scopeOf(name, all)
+    if (scope === null) {
+      unreached.push(name)
+      continue
+    }
+    const excluded = all.filter((column) => isSecretColumn(name, column))
+    const pk = keys.filter((k) => k.table_name === name).map((k) => k.column_name)
+    tables.push({ name, columns: all.filter((c) => !excluded.includes(c)), excluded, scope, orderBy: pk.length > 0 ? pk : all })
+  }
+  return { tables, unreached }
+}
+
+function scopeOf(table: string, columns: readonly string[]): string | null {
+  if (table === 'organizations') return 'id = org_id'
+  if (columns.includes('org_id')) return 'org_id'
+  if (table === 'aeo_agents' && columns.includes('agent_org_id')) return 'agent_org_id'
+  if (columns.includes('client_id')) return "client_id of the organization's clients"
+  return null
+}
+
+function whereOf(schema: string, table: OrgTable, orgId: number): RawBuilder<unknown> {
+  switch (table.scope) {
+    case 'id = org_id':
+      return sql`id = ${orgId}`
+    case 'org_id':
+      return sql`org_id = ${orgId}`
+    case 'agent_org_id':
+      return sql`agent_org_id = ${orgId}`
+    default:
+      return sql`client_id in (select id from ${sql.id(schema, 'clients')} where org_id = ${orgId})`
+  }
+}
+
+/**
+ * The organization's rows of one table, page by page through a server-side cursor in the caller's
+ * transaction (so memory holds one page whatever the table's size, and every table is read from the same
+ * snapshot when the transaction is REPEATABLE READ). Rows come in primary-key order.
+ */
+export async function* orgRowPages(trx: Transaction<any>, schema: string, table: OrgTable, orgId: number, pageSize: number): AsyncGenerator<Record<string, unknown>[]> {
+  const cursor = sql.id(`export_${table.name}`.slice(0, 60))
+  const columns = sql.join(table.columns.map((c) => sql.id(c)))
+  const order = sql.join(table.orderBy.map((c) => sql.id(c)))
+  await sql`declare ${cursor} no scroll cursor for select ${columns} from ${sql.id(schema, table.name)} where ${whereOf(schema, table, orgId)} order by ${order}`.execute(trx)
+  try {
+    for (;;) {
+      const { rows } = await sql<Record<string, unknown>>`fetch forward ${sql.raw(String(pageSize))} from ${cursor}`.execute(trx)
+      if (rows.length > 0) yield rows
+      if (rows.length < pageSize) return
+    }
+  } finally {
+    await sql`close ${cursor}`.execute(trx).catch(() => {})
+  }
+}
+
+/** The read models' checkpoint position inside the caller's transaction (what a snapshot reflects). */
+export async function checkpointPosition(trx: Transaction<any>, schema: string, group: string): Promise<{ position: string | null; version: number | null }> {
+  const { rows } = await sql<{ position: string | null; read_model_version: number }>`
+    select position, read_model_version from ${sql.id(schema, 'projection_checkpoint')} where group_name = ${group}`.execute(trx)
+  return { position: rows[0]?.position ?? null, version: rows[0]?.read_model_version ?? null }
+}
+
+/** The organization's filed report files (aeo_reports.path), page by page, in the same snapshot. */
+export async function* orgReportPaths(trx: Transaction<any>, schema: string, orgId: number, pageSize: number): AsyncGenerator<{ path: string; client_id: number; month: string }[]> {
+  const cursor = sql.id('export_report_paths')
+  await sql`declare ${cursor} no scroll cursor for select path, client_id, month from ${sql.id(schema, 'aeo_reports')} where org_id = ${orgId} order by client_id, month, path`.execute(trx)
+  try {
+    for (;;) {
+      const { rows } = await sql<{ path: string; client_id: number; month: string }>`fetch forward ${sql.raw(String(pageSize))} from ${cursor}`.execute(trx)
+      if (rows.length > 0) yield rows
+      if (rows.length < pageSize) return
+    }
+  } finally {
+    await sql`close ${cursor}`.execute(trx).catch(() => {})
+  }
+}
+
+/**
+ * Runs `read` in one REPEATABLE READ, READ ONLY transaction over the live read models: every table, the
+ * checkpoint position and the report list come from the same snapshot, so the export is exactly the read
+ * models at that position (the checkpoint is committed in the same transaction as the rows it covers).
+ */
+export function withReadSnapshot<T>(db: Kysely<any>, read: (trx: Transaction<any>, schema: string) => Promise<T>): Promise<T> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute((trx) => read(trx, LIVE_SCHEMA))
+}

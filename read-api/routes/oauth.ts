@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { WriteDeps } from '../../commands/command-handler.js'
+import type { ProjectionWatermark } from '../../projections/watermark.js'
+import type { ReadDb } from '../../projections/tables.js'
+import { baseUrlOf } from '../auth/bearer-challenge.js'
+import { oauthAuthorizeRoutes, type OAuthSignIn } from './oauth-authorize.js'
+import { authorizationServerMetadataRoute } from './oauth-metadata.js'
+import { oauthRegisterRoutes } from './oauth-register.js'
+import { oauthTokenRoutes } from './oauth-token.js'
+
+export interface OAuthRouteDeps {
+  readonly read: ReadDb
+  readonly write: WriteDeps
+  readonly watermark: ProjectionWatermark
+  readonly readYourWritesTimeoutMs: number
+  readonly publicDocs?: { readonly baseUrl?: string | undefined } | undefined
+  /** Sign-in for the consent page (read-api/people); absent: /oauth/authorize sends everyone to /login. */
+  readonly oauthSignIn?: OAuthSignIn | undefined
+}
+
+/**
+ * The OAuth 2.0 authorization server: discovery (RFC 8414), dynamic registration (RFC 7591), the
+ * authorization endpoint with its consent page, the token endpoint and revocation (RFC 7009). The protected
+ * resource's own metadata (RFC 9728) is served with the MCP server (read-api/mcp/protected-resource.ts) and
+ * names this server. Form bodies are parsed in this scope only (the API itself takes JSON only); a repeated
+ * form field is kept as an array so the endpoints can refuse it (RFC 6749 section 3.1).
+ */
+export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    const form: Record<string, string | string[]> = {}
+    for (const [key, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) {
+      const seen = form[key]
+      form[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
+    }
+    done(null, form)
+  })
+  const issuerOf = (request: FastifyRequest) => baseUrlOf(request, deps.publicDocs?.baseUrl)
+  authorizationServerMetadataRoute(app, issuerOf)
+  await oauthRegisterRoutes(app, deps)
+  await oauthTokenRoutes(app, deps)
+  await oauthAuthorizeRoutes(app, { ...deps, signIn: deps.oauthSignIn, issuerOf })
+}
