@@ -114,8 +114,8 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
     try {
       config = await issuers.get(provider.providerId, issuerOf(provider))
     } catch (error) {
-      const position = await recordSsoSignInFailure(deps.write, context(request), { providerId: provider.providerId, orgId: provider.orgId!, reason: 'provider_unavailable', detail: describeError(error) })
-      await settle(position)
+      // Logged, not recorded: nobody has started signing in yet, and anyone can open this URL.
+      request.log.warn({ provider_id: provider.providerId, error: describeError(error) }, 'sso provider unavailable')
       return sendPage(reply, 502, 'Single sign-on', html`${errorBox('Your identity provider could not be reached. Try again in a minute, or sign in with your password.', 'sso_provider_unavailable')}`)
     }
     // One binding value per browser (kept if present, so two sign-ins started in parallel both work).
@@ -159,8 +159,9 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
     const claim = await claimLoginState(deps.db, typeof query.state === 'string' ? query.state : '', now)
     const provider = await loadSsoProvider(deps.write, routeProviderId)
     const fail = async (reason: SsoFailureReason, extra: { detail?: string | null; subject?: string | null; emailDomain?: string | null } = {}) => {
-      // A refusal is recorded against a provider that exists (the route's); a made-up id records nothing.
-      const position = provider.exists ? await recordSsoSignInFailure(deps.write, context(request), { providerId: provider.providerId, orgId: provider.orgId!, reason, ...extra }) : null
+      // A refusal is recorded against a provider that exists (the route's); a made-up id records nothing, and
+      // neither does a state this service never issued: anyone can send one, and the log is not theirs to fill.
+      const position = provider.exists && reason !== 'state_unknown' ? await recordSsoSignInFailure(deps.write, context(request), { providerId: provider.providerId, orgId: provider.orgId!, reason, ...extra }) : null
       return refused(reply, request, reason, position)
     }
     if (!claim.ok) return fail(claim.problem)
