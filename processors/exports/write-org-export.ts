@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { BlobInfo, BlobStore } from '../../commands/files/blob-store.js'
 import { MAIN_GROUP } from '../../projections/index.js'
-import { checkpointPosition, orgReportPaths, orgRowPages, orgTableCatalog, withReadSnapshot, type OrgTable } from '../../projections/exports/org-tables.js'
+import { checkpointPosition, NOT_EXPORTED, orgReportPaths, orgRowPages, orgTableCatalog, withReadSnapshot, type OrgTable } from '../../projections/exports/org-tables.js'
 import { csvRecord, jsonRow } from './encode.js'
 import { ZipStream, type FileDigest } from './zip-stream.js'
 
@@ -103,6 +103,8 @@ export async function writeOrgExport(input: WriteOrgExportInput): Promise<Writte
         note: 'Every table is the read models at `position` (one snapshot). JSON is exact (null vs empty string); CSV is RFC 4180 with null as an empty field. Secrets and what derives from them are excluded (see excluded_columns).',
         tables,
         rows,
+        /** Read-model tables left out whole, with the reason (projections/exports/org-tables.ts). */
+        not_exported: NOT_EXPORTED,
         reports: reports.written,
         reports_missing: reports.missing,
         files: [...zip.files],

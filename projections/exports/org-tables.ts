@@ -1,22 +1,28 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { isSecretColumn } from '../../domain/exports/secret-columns.js'
 import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
+import { CLIENT_TABLES } from '../sandbox/projector.js'
 
 /**
  * Which read-model tables hold an organization's rows, and how to walk them. Discovered from the catalog
  * of the read-model schema, so a table added by a later issue is exported without anyone remembering to
- * list it (and a table none of the rules below reach is reported, and fails a test):
+ * list it, and a table none of the rules below reach is reported (`unreached`, and a test fails on it):
  *
  * - `organizations`: the row whose id is the organization.
  * - a table with an `org_id` column: its rows with that org_id (api_keys of platform keys have none).
  * - `aeo_agents`: the organization's own agents (agent_org_id; platform agents belong to no organization).
- * - a table with a `client_id` column and no org_id: the rows of the organization's clients (the join
- *   `client_id in (select id from clients where org_id = …)`, aeo_item_hits today).
- *
- * `projection_checkpoint` is the projection runner's bookkeeping, not anyone's data; its position is
- * written into the manifest instead.
+ * - `oauth_clients`: the apps the organization's grants name (`id in (select client_id from oauth_grants
+ *   where org_id = …)`); an app registration belongs to no organization, but the grants are unreadable
+ *   without the app's name.
+ * - an agency-client table (the sandbox reset's CLIENT_TABLES, which a guard test keeps complete) with no
+ *   org_id: the rows of the organization's clients (`client_id in (select id from clients where org_id =
+ *   …)`, aeo_item_hits today). Only those: a `client_id` column elsewhere may mean something else (an OAuth
+ *   app in oauth_grants), and joining it to agency clients would copy another organization's rows.
  */
-export const NOT_ORGANIZATION_DATA = ['projection_checkpoint'] as const
+export const NOT_EXPORTED: Readonly<Record<string, string>> = {
+  projection_checkpoint: "the projection runner's bookkeeping; its position is the manifest's `position`",
+  oauth_access_tokens: 'nothing but digests of live access tokens (a credential) and their expiry',
+}
 
 export interface OrgTable {
   readonly name: string
@@ -32,7 +38,7 @@ export interface OrgTable {
 
 export interface TableCatalog {
   readonly tables: readonly OrgTable[]
-  /** Tables with no rule that reaches an organization's rows (other than NOT_ORGANIZATION_DATA). */
+  /** Tables with no rule that reaches an organization's rows (and not in NOT_EXPORTED). */
   readonly unreached: readonly string[]
 }
 
@@ -57,7 +63,7 @@ export async function orgTableCatalog(db: Kysely<any>, schema: string): Promise<
   const tables: OrgTable[] = []
   const unreached: string[] = []
   for (const [name, all] of [...byTable.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    if ((NOT_ORGANIZATION_DATA as readonly string[]).includes(name)) continue
+    if (Object.hasOwn(NOT_EXPORTED, name)) continue
     const scope = scopeOf(name, all)
     if (scope === null) {
       unreached.push(name)
@@ -74,7 +80,8 @@ function scopeOf(table: string, columns: readonly string[]): string | null {
   if (table === 'organizations') return 'id = org_id'
   if (columns.includes('org_id')) return 'org_id'
   if (table === 'aeo_agents' && columns.includes('agent_org_id')) return 'agent_org_id'
-  if (columns.includes('client_id')) return "client_id of the organization's clients"
+  if (table === 'oauth_clients' && columns.includes('id')) return "apps of the organization's oauth_grants"
+  if ((CLIENT_TABLES as readonly string[]).includes(table) && columns.includes('client_id')) return "client_id of the organization's clients"
   return null
 }
 
@@ -86,6 +93,8 @@ function whereOf(schema: string, table: OrgTable, orgId: number): RawBuilder<unk
       return sql`org_id = ${orgId}`
     case 'agent_org_id':
       return sql`agent_org_id = ${orgId}`
+    case "apps of the organization's oauth_grants":
+      return sql`id in (select client_id from ${sql.id(schema, 'oauth_grants')} where org_id = ${orgId})`
     default:
       return sql`client_id in (select id from ${sql.id(schema, 'clients')} where org_id = ${orgId})`
   }

@@ -4,6 +4,7 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { oauthAuthorizeRoutes, type OAuthSignIn } from './oauth-authorize.js'
+import { connectedAppsRoutes } from './oauth-connected-apps.js'
 import { authorizationServerMetadataRoute } from './oauth-metadata.js'
 import { oauthRegisterRoutes } from './oauth-register.js'
 import { oauthTokenRoutes } from './oauth-token.js'
@@ -20,7 +21,8 @@ export interface OAuthRouteDeps {
 
 /**
  * The OAuth 2.0 authorization server: discovery (RFC 8414), dynamic registration (RFC 7591), the
- * authorization endpoint with its consent page, the token endpoint and revocation (RFC 7009). The protected
+ * authorization endpoint with its consent page, the token endpoint and revocation (RFC 7009), and the
+ * Connected apps page of signed-in members (/account/apps). The protected
  * resource's own metadata (RFC 9728) is served with the MCP server (read-api/mcp/protected-resource.ts) and
  * names this server. Form bodies are parsed in this scope only (the API itself takes JSON only); a repeated
  * form field is kept as an array so the endpoints can refuse it (RFC 6749 section 3.1).
@@ -39,4 +41,5 @@ export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): P
   await oauthRegisterRoutes(app, deps)
   await oauthTokenRoutes(app, deps)
   await oauthAuthorizeRoutes(app, { ...deps, signIn: deps.oauthSignIn, issuerOf })
+  await connectedAppsRoutes(app, { ...deps, signIn: deps.oauthSignIn })
 }

@@ -7,10 +7,11 @@
  * key gets the same 404 as a missing file; list_org_exports lists it; after 7 days the expiry sweep
  * removes it (gone from the list, 404, file deleted). The sandbox key exports its own organization.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import t from 'tap'
 import { systemContext } from '../../commands/command-handler.js'
 import { fileReport } from '../../commands/aeo/reports.js'
+import { approveOAuthGrant, exchangeOAuthCode, registerOAuthClient } from '../../commands/oauth.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
@@ -68,6 +69,27 @@ if (filed.position) await ts.system.watermark.waitFor(filed.position, 10_000)
 const otherFiled = await fileReport(ts.system.write, new PostgresBlobStore(ts.system.database.db, ts.system.write.clock), systemContext('test'), { orgId: other.orgId, clientId: otherClient, month: '2026-10', html: '<p>other org report</p>' })
 if (otherFiled.position) await ts.system.watermark.waitFor(otherFiled.position, 10_000)
 
+// OAuth: an app the organization granted (its name belongs in the export, its tokens never), and another
+// organization's app (nothing of it may appear).
+const oauthMeta = { client_uri: null, logo_uri: null, software_id: null, software_version: null }
+const ctx = systemContext('test')
+const { clientId: acmeApp } = await registerOAuthClient(ts.system.write, ctx, { client_name: 'Claude Desktop', redirect_uris: ['https://claude.example/cb'], ...oauthMeta })
+const { clientId: otherApp } = await registerOAuthClient(ts.system.write, ctx, { client_name: 'Qwerty Other App', redirect_uris: ['https://qwerty.example/cb'], ...oauthMeta })
+async function grantTokens(orgId: number, app: number, redirectUri: string) {
+  const verifier = randomBytes(32).toString('base64url')
+  const codeChallenge = createHash('sha256').update(verifier).digest('base64url')
+  const approved = await approveOAuthGrant(ts.system.write, ctx, { orgId, userId: 1, clientId: app, scopes: ['read', 'offline_access'], resource: null, redirectUri, codeChallenge })
+  const exchanged = await exchangeOAuthCode(ts.system.write, ctx, { code: approved.code, clientId: app, redirectUri, codeVerifier: verifier })
+  if (!exchanged.ok) throw new Error(`exchange refused: ${exchanged.detail}`)
+  return exchanged.tokens
+}
+const acmeTokens = await grantTokens(acme.orgId, acmeApp, 'https://claude.example/cb')
+await grantTokens(other.orgId, otherApp, 'https://qwerty.example/cb')
+for (let i = 0; (await ts.system.read.selectFrom('oauth_access_tokens').select('token_hash').execute()).length < 2; i++) {
+  if (i > 200) throw new Error('the OAuth read models did not catch up')
+  await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
 const job = await runExport(ts, acme.key)
 const result = job.result
 
@@ -100,7 +122,9 @@ t.test('the zip: every table as JSON and CSV, counts and checksums as the manife
 
   // Every table the catalog reaches is in the zip; nothing in the read models is left unreached.
   const catalog = await orgTableCatalog(ts.system.database.db, LIVE_SCHEMA)
-  t.same(catalog.unreached, [], 'every read-model table is reached by a scoping rule (or is the checkpoint)')
+  t.same(catalog.unreached, [], 'every read-model table is reached by a scoping rule, or left out with a reason')
+  t.same(Object.keys(manifest.not_exported).sort(), ['oauth_access_tokens', 'projection_checkpoint'], 'what is left out whole, with reasons')
+  t.notOk(manifest.tables.some((x: any) => x.name === 'oauth_access_tokens'), 'access-token digests are not exported')
   t.same(manifest.tables.map((x: any) => x.name), catalog.tables.map((x) => x.name), 'every organization table is exported')
   for (const expected of ['organizations', 'api_keys', 'org_members', 'member_invites', 'clients', 'client_services', 'client_locations', 'webhooks', 'aeo_reports', 'org_activity', 'jobs']) {
     t.ok(manifest.tables.some((x: any) => x.name === expected && x.rows > 0), `${expected} has rows`)
@@ -153,6 +177,10 @@ t.test('the zip: every table as JSON and CSV, counts and checksums as the manife
     "the second key's sha256": sha256(second.key),
     'the webhook secret': hook.secret,
     'the invite token': invite.invite_token,
+    'the OAuth access token': acmeTokens.accessToken,
+    "the OAuth access token's sha256": sha256(acmeTokens.accessToken),
+    'the OAuth refresh token': acmeTokens.refreshToken!,
+    "the OAuth refresh token's sha256": sha256(acmeTokens.refreshToken!),
     "the invite token's sha256": sha256(invite.invite_token),
     'the platform key': ts.platformKey,
     "the platform key's sha256": sha256(ts.platformKey),
@@ -172,8 +200,10 @@ t.test('the zip: every table as JSON and CSV, counts and checksums as the manife
     const table = manifest.tables.find((x: any) => x.name === name)
     if (table) t.ok(table.excluded_columns.includes(column), `${name}.${column} excluded`)
   }
-  // Nothing of the other organization.
-  for (const b of files.values()) if (b.includes('Zeta Secretive Roofing') || b.includes('other org report')) t.fail('another organization\'s data in the zip')
+  // Nothing of the other organization, its OAuth app included; the organization's own app is there.
+  for (const b of files.values()) if (b.includes('Zeta Secretive Roofing') || b.includes('other org report') || b.includes('Qwerty Other App')) t.fail("another organization's data in the zip")
+  t.same(JSON.parse(files.get('tables/oauth_clients.json')!.toString('utf8')).map((c: any) => c.client_name), ['Claude Desktop'], "the app of the organization's grant, only")
+  t.equal(JSON.parse(files.get('tables/oauth_grants.json')!.toString('utf8')).length, 1, 'its grant')
 })
 
 t.test("the download: another organization's key answers exactly like a missing file; the platform key may fetch", async (t) => {

@@ -317,6 +317,40 @@ t.test('roles: a viewer cannot authorize; a web builder is capped; grants RPCs',
   t.equal((await rpcWith(editorToken, 'get_organization')).statusCode, 401, 'a removed member: 401')
 })
 
+t.test('Connected apps: members see theirs, owners the organization’s; Disconnect revokes', async (t) => {
+  t.equal((await new Browser(ts.app).get('/account/apps')).headers.location, `/login?return_to=${encodeURIComponent('/account/apps')}`, 'sign-in first')
+  const seo = await signedInMember(ts, clock, acme.key, 'seo@acme.example', 'seo_editor')
+  const seoToken = (await codeFlow(ts, seo.browser, await registerClient(ts, ['https://seo-tool.example/cb'], 'SEO Tool'), { scope: 'read', redirectUri: 'https://seo-tool.example/cb' })).tokens.json().access_token
+  const ownerToken = (await codeFlow(ts, owner.browser, clientId, { scope: 'read' })).tokens.json().access_token
+
+  const mine = await seo.browser.get('/account/apps')
+  t.equal(mine.statusCode, 200)
+  t.match(mine.body, /SEO Tool/)
+  t.match(mine.body, /seo-tool\.example/)
+  t.notMatch(mine.body, /Test App/, 'not the owner’s apps')
+  const all = await owner.browser.get('/account/apps')
+  t.match(all.body, /SEO Tool/, 'the owner sees every member’s apps')
+  t.match(all.body, /seo@acme\.example/, 'and who connected them')
+  t.match(all.body, /Test App/)
+  t.notMatch((await otherOwner.browser.get('/account/apps')).body, /SEO Tool/, 'never another organization’s')
+
+  const ownerGrant = (await ts.call<any[]>('oauth_list_grants', { user_id: owner.userId }, acme.key)).at(-1).id
+  const seoGrant = (await ts.call<any[]>('oauth_list_grants', { user_id: seo.userId }, acme.key)).at(-1).id
+  const foreign = await seo.browser.post(`/account/apps/${ownerGrant}/disconnect`, {})
+  t.equal(foreign.statusCode, 404, 'a member cannot disconnect another member’s app')
+  t.equal((await otherOwner.browser.post(`/account/apps/${seoGrant}/disconnect`, {})).statusCode, 404, 'nor another organization’s owner')
+  t.equal((await seo.browser.post(`/account/apps/${seoGrant}/disconnect`, {}, 'forged')).statusCode, 403, 'CSRF')
+  await seo.browser.get('/account/apps')
+  const done = await seo.browser.post(`/account/apps/${seoGrant}/disconnect`, {})
+  t.equal(done.statusCode, 303)
+  t.equal(done.headers.location, '/account/apps?disconnected=1')
+  t.equal((await rpcWith(seoToken, 'get_organization')).statusCode, 401, 'its token is dead')
+  t.notMatch((await seo.browser.get('/account/apps')).body, /SEO Tool/, 'gone from the list')
+  await owner.browser.get('/account/apps')
+  t.equal((await owner.browser.post(`/account/apps/${ownerGrant}/disconnect`, {})).statusCode, 303, 'an owner disconnects')
+  t.equal((await rpcWith(ownerToken, 'get_organization')).statusCode, 401)
+})
+
 t.test('no plaintext code or token in the log', async (t) => {
   const { rows } = await ts.database.pool.query<{ data: string }>(`select data::text as data from es_events where stream_name like 'oauth_%'`)
   const log = rows.map((r) => r.data).join('\n')

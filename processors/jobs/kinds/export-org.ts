@@ -1,4 +1,6 @@
+import { loadStream } from '../../../commands/aeo/append.js'
 import { loadOrgExport, recordOrgExport } from '../../../commands/exports.js'
+import { jobStream } from '../../../domain/jobs/job.js'
 import { exportDownloadUrl, exportExpiresAt, exportFilename, exportPath, type ProducedExport } from '../../../domain/exports/org-export.js'
 import { ExportCancelledError, writeOrgExport } from '../../exports/write-org-export.js'
 import { JobCancelledError, type JobHandler } from '../handler.js'
@@ -17,8 +19,9 @@ export const exportOrgHandler: JobHandler<'export_org'> = async (ctx) => {
   const earlier = await loadOrgExport(ctx.write, job.jobId)
   if (earlier.produced) return resultOf(earlier.produced)
 
-  const requested = await ctx.read.selectFrom('jobs').select('created_at').where('id', '=', job.jobId).executeTakeFirst()
-  const filename = exportFilename(job.orgId, job.jobId, requested?.created_at ?? ctx.clock())
+  // The request time from the job's own stream (not the read model, which may lag): the same on every attempt.
+  const requested = (await loadStream(ctx.write, jobStream(job.jobId))).events[0]?.metadata?.occurred_at
+  const filename = exportFilename(job.orgId, job.jobId, typeof requested === 'string' ? new Date(requested) : ctx.clock())
   const path = exportPath(job.orgId, filename)
   const createdAt = ctx.clock()
   const expiresAt = exportExpiresAt(createdAt)

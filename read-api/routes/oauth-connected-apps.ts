@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { WriteDeps } from '../../commands/command-handler.js'
+import { revokeOAuthGrant } from '../../commands/oauth.js'
+import { DomainError } from '../../domain/shared/errors.js'
+import type { ProjectionWatermark } from '../../projections/watermark.js'
+import type { ReadDb } from '../../projections/tables.js'
+import type { OAuthSignIn } from './oauth-authorize.js'
+import { html, sendPage } from './oauth-pages.js'
+
+export interface ConnectedAppsDeps {
+  readonly read: ReadDb
+  readonly write: WriteDeps
+  readonly watermark: ProjectionWatermark
+  readonly readYourWritesTimeoutMs: number
+  readonly signIn: OAuthSignIn | undefined
+}
+
+export const CONNECTED_APPS_PATH = '/account/apps'
+
+const day = (value: Date | null) => (value === null ? 'never' : value.toISOString().slice(0, 16).replace('T', ' ') + ' UTC')
+
+/**
+ * "Connected apps" for signed-in members: the apps that hold an active grant, with their scopes and when
+ * they last got tokens, and a Disconnect button each (a CSRF-checked POST that revokes the grant and every
+ * token it issued). Owners see and disconnect every member's apps in the organization; everyone else their own.
+ */
+export async function connectedAppsRoutes(app: FastifyInstance, deps: ConnectedAppsDeps): Promise<void> {
+  const toLogin = (reply: FastifyReply) => reply.code(303).header('Location', `/login?return_to=${encodeURIComponent(CONNECTED_APPS_PATH)}`).send()
+
+  app.get<{ Querystring: Record<string, string> }>(CONNECTED_APPS_PATH, async (request, reply) => {
+    const member = deps.signIn ? await deps.signIn.signedInMember(request) : null
+    if (!member || !deps.signIn) return toLogin(reply)
+    const owner = member.role === 'owner'
+    let query = deps.read
+      .selectFrom('oauth_grants as g')
+      .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+      .leftJoin('org_members as m', 'm.user_id', 'g.user_id')
+      .select(['g.id', 'g.user_id', 'g.scopes', 'g.created_at', 'g.last_issued_at', 'c.client_name', 'c.redirect_uris', 'm.email'])
+      .where('g.org_id', '=', member.orgId)
+      .where('g.revoked_at', 'is', null)
+      .orderBy('g.id')
+    if (!owner) query = query.where('g.user_id', '=', member.userId)
+    const grants = await query.execute()
+    const csrf = deps.signIn.csrfField(request, reply)
+    const rows = grants.map(
+      (g) => html`<li>
+<strong>${g.client_name}</strong> <span class="hint">(${new URL(g.redirect_uris[0]!).host})</span><br>
+Scopes: ${g.scopes}${owner ? html`<br>Connected by: ${g.email ?? `member ${g.user_id}`}` : ''}<br>
+<span class="hint">Connected ${day(g.created_at)}; last used ${day(g.last_issued_at)}</span>
+<form method="post" action="${CONNECTED_APPS_PATH}/${g.id}/disconnect">
+<input type="hidden" name="${csrf.name}" value="${csrf.value}">
+<button type="submit">Disconnect</button>
+</form>
+</li>`,
+    )
+    const notice = request.query.disconnected ? html`<p class="warning">The app is disconnected: its tokens no longer work.</p>` : ''
+    return sendPage(
+      reply,
+      200,
+      'Connected apps',
+      html`${notice}
+<p>${owner ? 'Apps connected to your organization by any member.' : 'Apps you connected to your organization.'} An app keeps its access until it is disconnected (or, without offline access, for an hour).</p>
+${grants.length === 0 ? html`<p>No connected apps.</p>` : html`<ul class="scopes">${rows}</ul>`}
+<p><a href="/account">Back to your account</a></p>`,
+    )
+  })
+
+  app.post<{ Params: { grantId: string } }>(`${CONNECTED_APPS_PATH}/:grantId/disconnect`, async (request: FastifyRequest<{ Params: { grantId: string } }>, reply) => {
+    const form = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {}
+    if (!deps.signIn || !deps.signIn.csrfValid(request, form)) {
+      return sendPage(reply, 403, 'Form expired', html`<p class="error">The form expired or did not come from this site. Go back, reload the page and try again.</p>`)
+    }
+    const member = await deps.signIn.signedInMember(request)
+    if (!member) return toLogin(reply)
+    const grantId = /^[1-9][0-9]{0,15}$/.test(request.params.grantId) ? Number(request.params.grantId) : null
+    try {
+      if (grantId === null) throw new DomainError('not_found', 'Not found')
+      const { position } = await revokeOAuthGrant(
+        deps.write,
+        { actor: { kind: 'user', id: member.userId }, requestId: request.id, correlationId: request.id, causationId: null },
+        { grantId, revoker: { orgId: member.orgId, userId: member.role === 'owner' ? null : member.userId } },
+      )
+      if (position !== null) await deps.watermark.waitFor(position, deps.readYourWritesTimeoutMs)
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'not_found') return sendPage(reply, 404, 'Not found', html`<p class="error">No such connected app.</p>`)
+      throw error
+    }
+    return reply.code(303).header('Location', `${CONNECTED_APPS_PATH}?disconnected=1`).send()
+  })
+}
