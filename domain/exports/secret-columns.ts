@@ -31,11 +31,8 @@ export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
 /** Column names that look like a credential or something derived from one. */
 export const SECRET_NAME = /secret|passw|token|hash|hint|cipher|encrypt|nonce|salt|credential|signature|private|otp/i
 
-/** Columns that match SECRET_NAME but are plain data, with the reason. */
-export const NOT_SECRET: Readonly<Record<string, readonly string[]>> = {
-  // A boolean saying whether the provider has a client secret; the secret itself is never projected.
-  sso_providers: ['has_client_secret'],
-}
+/** Columns that match SECRET_NAME but are plain data, with the reason. None so far. */
+export const NOT_SECRET: Readonly<Record<string, readonly string[]>> = {}
 
 /** Whether `table.column` is kept out of exports. */
 export function isSecretColumn(table: string, column: string): boolean {
