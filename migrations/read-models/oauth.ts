@@ -29,6 +29,7 @@ export async function createOAuthTables(db: Kysely<any>, schema: string): Promis
       created_at timestamptz not null,
       last_issued_at timestamptz,
       generation integer not null default 0,
+      expires_at timestamptz not null,
       revoked_at timestamptz,
       revoked_reason text
     )`.execute(db)

@@ -39,6 +39,7 @@ export const oauthProjector: Projector = {
           created_at: occurredAt(event),
           last_issued_at: null,
           generation: 0,
+          expires_at: d.code_expires_at,
           revoked_at: null,
           revoked_reason: null,
         })
@@ -54,7 +55,7 @@ export const oauthProjector: Projector = {
         .execute()
       await db
         .updateTable('oauth_grants')
-        .set({ generation: 1, last_issued_at: occurredAt(event) })
+        .set({ generation: 1, last_issued_at: occurredAt(event), expires_at: d.refresh_expires_at ?? d.access_expires_at })
         .where('id', '=', d.grant_id)
         .where('generation', '<', 1)
         .execute()
@@ -68,7 +69,7 @@ export const oauthProjector: Projector = {
         .execute()
       await db
         .updateTable('oauth_grants')
-        .set({ generation: d.generation, last_issued_at: occurredAt(event) })
+        .set({ generation: d.generation, last_issued_at: occurredAt(event), expires_at: d.refresh_expires_at })
         .where('id', '=', d.grant_id)
         .where('generation', '<', d.generation)
         .execute()

@@ -25,6 +25,11 @@ export interface OAuthGrantsTable {
   created_at: Timestamp
   last_issued_at: Timestamp | null
   generation: ColumnType<number, number | undefined, number>
+  /**
+   * When the grant stops working unless used: its code's expiry until the exchange, then its refresh token's
+   * (with offline_access, sliding) or its latest access token's.
+   */
+  expires_at: Timestamp
   revoked_at: Timestamp | null
   revoked_reason: string | null
 }

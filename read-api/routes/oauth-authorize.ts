@@ -179,7 +179,7 @@ ${hidden('resource', ask.resource)}
 <button type="submit" name="decision" value="deny">Deny</button>
 </div>
 </form>
-<p class="hint">You can disconnect the app at any time under Connected apps.</p>`
+<p class="hint">You can disconnect the app at any time under <a href="/account/apps">Connected apps</a>.</p>`
     return sendPage(reply, 200, `Connect ${ask.client.name}`, body)
   })
 

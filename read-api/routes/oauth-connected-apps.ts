@@ -38,6 +38,7 @@ export async function connectedAppsRoutes(app: FastifyInstance, deps: ConnectedA
       .select(['g.id', 'g.user_id', 'g.scopes', 'g.created_at', 'g.last_issued_at', 'c.client_name', 'c.redirect_uris', 'm.email'])
       .where('g.org_id', '=', member.orgId)
       .where('g.revoked_at', 'is', null)
+      .where('g.expires_at', '>', deps.write.clock())
       .orderBy('g.id')
     if (!owner) query = query.where('g.user_id', '=', member.userId)
     const grants = await query.execute()
@@ -59,7 +60,7 @@ Scopes: ${g.scopes}${owner ? html`<br>Connected by: ${g.email ?? `member ${g.use
       200,
       'Connected apps',
       html`${notice}
-<p>${owner ? 'Apps connected to your organization by any member.' : 'Apps you connected to your organization.'} An app keeps its access until it is disconnected (or, without offline access, for an hour).</p>
+<p>${owner ? 'Apps connected to your organization by any member.' : 'Apps you connected to your organization.'} An app keeps its access until it is disconnected, or until it goes unused for 30 days (an hour without offline access).</p>
 ${grants.length === 0 ? html`<p>No connected apps.</p>` : html`<ul class="scopes">${rows}</ul>`}
 <p><a href="/account">Back to your account</a></p>`,
     )

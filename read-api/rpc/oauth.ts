@@ -17,6 +17,8 @@ const GrantView = z.object({
   resource: z.string().nullable(),
   created_at: z.string(),
   last_used_at: z.string().nullable().describe('When tokens were last issued (code exchange or refresh)'),
+  expires_at: z.string().describe('When the grant stops working unless the app refreshes: its refresh token’s expiry (30 days, sliding), or its last access token’s without offline_access'),
+  status: z.enum(['active', 'expired', 'revoked']),
   revoked_at: z.string().nullable(),
   revoked_reason: z.string().nullable().describe('revoked, token_revoked, code_reused or refresh_token_reused'),
 })
@@ -34,7 +36,7 @@ export const oauthRpcs = [
     access: 'read',
     orgScoped: true,
     summary:
-      "The organization's OAuth grants (Connected apps): which member connected which app with which scopes, and when it last got tokens. Owners (and API keys) see the whole organization, optionally one member's with user_id; an OAuth token of another member sees that member's own grants. Active grants only unless include_revoked.",
+      "The organization's OAuth grants (Connected apps): which member connected which app with which scopes, and when it last got tokens. Owners (and API keys) see the whole organization, optionally one member's with user_id; an OAuth token of another member sees that member's own grants. Active grants only unless include_revoked (then expired and revoked ones too, with their status).",
     params: z.strictObject({ user_id: Id.optional(), include_revoked: z.boolean().default(false) }),
     result: z.array(GrantView),
     async handler(ctx) {
@@ -43,12 +45,13 @@ export const oauthRpcs = [
       let query = ctx.read
         .selectFrom('oauth_grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-        .select(['g.id', 'g.org_id', 'g.user_id', 'g.client_id', 'c.client_name', 'g.scopes', 'g.resource', 'g.created_at', 'g.last_issued_at', 'g.revoked_at', 'g.revoked_reason'])
+        .select(['g.id', 'g.org_id', 'g.user_id', 'g.client_id', 'c.client_name', 'g.scopes', 'g.resource', 'g.created_at', 'g.last_issued_at', 'g.expires_at', 'g.revoked_at', 'g.revoked_reason'])
         .where('g.org_id', '=', orgId)
         .orderBy('g.id')
       if (own !== null) query = query.where('g.user_id', '=', own)
       if (ctx.params.user_id !== undefined) query = query.where('g.user_id', '=', ctx.params.user_id)
-      if (!ctx.params.include_revoked) query = query.where('g.revoked_at', 'is', null)
+      const now = ctx.write.clock()
+      if (!ctx.params.include_revoked) query = query.where('g.revoked_at', 'is', null).where('g.expires_at', '>', now)
       const rows = await query.execute()
       return rows.map((r) => ({
         id: r.id,
@@ -60,6 +63,8 @@ export const oauthRpcs = [
         resource: r.resource,
         created_at: r.created_at.toISOString(),
         last_used_at: r.last_issued_at === null ? null : r.last_issued_at.toISOString(),
+        expires_at: r.expires_at.toISOString(),
+        status: r.revoked_at !== null ? ('revoked' as const) : r.expires_at <= now ? ('expired' as const) : ('active' as const),
         revoked_at: r.revoked_at === null ? null : r.revoked_at.toISOString(),
         revoked_reason: r.revoked_reason,
       }))

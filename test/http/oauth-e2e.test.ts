@@ -10,6 +10,7 @@ import * as oidc from 'openid-client'
 import t from 'tap'
 import { startTestSystem } from '../support/system.js'
 import { orgWithKey } from './helpers.js'
+import { connectMcp } from './mcp-support.js'
 import { Browser, codeAt, enrolmentOf } from './people-support.js'
 
 let now = Date.parse('2026-11-25T12:00:00.000Z')
@@ -127,6 +128,13 @@ t.test('openid-client: register, code + PKCE through the real pages, call an RPC
   const org = await call(tokens.access_token)
   t.equal(org.status, 200, 'the access token calls an RPC')
   t.equal(((await org.json()) as { result: { name: string } }).result.name, 'Acme')
+
+  // The MCP SDK's own client with the access token: tools listed, one called, confined to the grant's organization.
+  const mcp = await connectMcp(t, ts, tokens.access_token)
+  const { tools } = await mcp.client.listTools()
+  t.ok(tools.some((tool) => tool.name === 'get_organization'), 'MCP tools listed with the token')
+  const called = await mcp.client.callTool({ name: 'get_organization', arguments: {} })
+  t.match(called.structuredContent, { result: { name: 'Acme' } }, 'an MCP tool called with the token')
 
   const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
   t.not(refreshed.refresh_token, tokens.refresh_token, 'the refresh token rotated')

@@ -252,6 +252,11 @@ t.test('expiry on the clock: a code after 10 minutes, an access token after 60',
   t.equal((await rpcWith(token, 'get_organization')).statusCode, 200, 'alive at 59 minutes')
   clock.now += 60_000
   t.equal((await rpcWith(token, 'get_organization')).statusCode, 401, 'dead at 60')
+  const grantId = Number(token.slice(4).split('.')[0])
+  const active = await ts.call<any[]>('oauth_list_grants', {}, acme.key)
+  t.notOk(active.some((g) => g.id === grantId), 'an expired grant is no longer listed as connected')
+  const all = await ts.call<any[]>('oauth_list_grants', { include_revoked: true }, acme.key)
+  t.match(all.find((g) => g.id === grantId), { status: 'expired', revoked_at: null })
 })
 
 t.test('revocation (RFC 7009): 200 for unknown tokens; a revoked token is dead at once', async (t) => {
