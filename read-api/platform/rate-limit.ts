@@ -43,6 +43,16 @@ export function isApiV1(url: string): boolean {
 }
 
 /**
+ * The OAuth endpoints that write to the log without any credential (registration, token, revocation and the
+ * consent form): limited by client address like an unauthenticated API call, so a flood of registrations or
+ * code guesses meets the same per-minute window.
+ */
+const OAUTH_WRITES = new Set(['/oauth/register', '/oauth/token', '/oauth/revoke', '/oauth/authorize'])
+export function isOAuthWrite(method: string, url: string): boolean {
+  return method === 'POST' && OAUTH_WRITES.has(url.split('?')[0]!)
+}
+
+/**
  * What a call is metered as: the RPC name for a registered method (an unknown name is one bucket, so a caller
  * cannot mint usage rows by inventing names), otherwise the HTTP method and route pattern.
  */
@@ -127,7 +137,8 @@ export async function meterCalls(db: Kysely<any>, request: FastifyRequest, calle
  * against its key's (or, without a valid key, its client address's) per-minute window in PostgreSQL, so
  * every API process counts against the same limit. Over the limit it answers 429 rate_limited with
  * Retry-After; every /api/v1 response, errors included, carries X-RateLimit-Limit, X-RateLimit-Remaining and
- * X-RateLimit-Reset (seconds until the window resets). Health is counted like any other call (by address when
+ * X-RateLimit-Reset (seconds until the window resets). The OAuth endpoints that write without a credential
+ * (POST /oauth/register, /oauth/token, /oauth/revoke, /oauth/authorize) are counted by address the same way. Health is counted like any other call (by address when
  * it carries no key): it reads the database, and a probe every few seconds is far below any sane limit.
  *
  * If the counter cannot be written (the database is down), the request goes on uncounted and without the
@@ -142,10 +153,12 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   let sweptMinute = -1
 
   app.addHook('onRequest', async (request) => {
-    if (!isApiV1(request.url)) return
+    const oauth = isOAuthWrite(request.method, request.url)
+    if (!isApiV1(request.url) && !oauth) return
     let caller: Caller | null = null
     try {
-      caller = await callerOf(request, deps.read)
+      // An OAuth endpoint is never called with an API credential: it counts by address.
+      if (!oauth) caller = await callerOf(request, deps.read)
     } catch {
       // Not authenticated: limited by address here; the route answers 401 if it needs a caller.
     }
