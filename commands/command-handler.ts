@@ -88,3 +88,25 @@ function validate(event: DomainEvent): unknown {
   if (!schema) throw new Error(`No schema registered for event type ${event.type}`)
   return schema.parse(event.data)
 }
+
+/**
+ * Appends events to an audit stream without loading it (expected revision `any`): for records that decide
+ * nothing (an SSO sign-in refusal), so a long trail never slows the write. Validated like every event.
+ */
+export async function appendAudit(deps: WriteDeps, stream: string, events: readonly DomainEvent[], context: CommandContext, orgId: number | null): Promise<Position> {
+  const metadata: EventMetadata = {
+    org_id: orgId,
+    actor: context.actor,
+    correlation_id: context.correlationId,
+    causation_id: context.causationId,
+    request_id: context.requestId,
+    occurred_at: deps.clock().toISOString(),
+    schema_version: CURRENT_SCHEMA_VERSION,
+  }
+  const result = await deps.store.append(
+    stream,
+    events.map((event) => ({ type: event.type, data: validate(event), metadata: metadata as unknown as Record<string, unknown> })),
+    'any',
+  )
+  return result.position
+}

@@ -6,6 +6,7 @@ import type { AD_COPY_KEYWORD_ID_KINDS } from '../migrations/0013-ad-copy-keywor
 import type { SITE_EDIT_ID_KINDS } from '../migrations/0012-site-edits.js'
 import type { WEBHOOK_ID_KINDS } from '../migrations/0014-webhooks.js'
 import type { PEOPLE_ID_KINDS } from '../migrations/0016-people.js'
+import type { SSO_ID_KINDS } from '../migrations/0020-sso.js'
 import type { OAUTH_ID_KINDS } from '../migrations/0017-oauth.js'
 
 export type IdKind =
@@ -16,6 +17,7 @@ export type IdKind =
   | (typeof SITE_EDIT_ID_KINDS)[number]
   | (typeof WEBHOOK_ID_KINDS)[number]
   | (typeof PEOPLE_ID_KINDS)[number]
+  | (typeof SSO_ID_KINDS)[number]
   | (typeof OAUTH_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */

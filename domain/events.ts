@@ -19,6 +19,7 @@ import { sandboxEventSchemas } from './sandbox/events.js'
 import { siteEditEventSchemas } from './site-edits/events.js'
 import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 import { userEmailEventSchemas, userEventSchemas } from './people/events.js'
+import { ssoProviderEventSchemas, ssoSignInEventSchemas, ssoUserEventSchemas } from './sso/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -52,6 +53,9 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...orgExportEventSchemas,
   ...userEventSchemas,
   ...userEmailEventSchemas,
+  ...ssoProviderEventSchemas,
+  ...ssoSignInEventSchemas,
+  ...ssoUserEventSchemas,
   ...oauthEventSchemas,
 }
 

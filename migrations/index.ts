@@ -14,6 +14,7 @@ import * as adCopyKeywords from './0013-ad-copy-keywords.js'
 import * as webhooks from './0014-webhooks.js'
 import * as people from './0016-people.js'
 import * as projectionFailures from './0019-projection-failures.js'
+import * as sso from './0020-sso.js'
 import * as oauth from './0017-oauth.js'
 
 /**
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0014-webhooks': webhooks,
   '0016-people': people,
   '0019-projection-failures': projectionFailures,
+  '0020-sso': sso,
   '0017-oauth': oauth,
 }
 

@@ -84,6 +84,12 @@ const Env = z.object({
     .string()
     .default('')
     .transform((text, ctx) => parseAllowList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8' }), z.NEVER)),
+  // Single sign-on: destinations an identity provider's issuer may be at although the address policy would
+  // refuse them (an IdP on the internal network, tests on 127.0.0.1); the webhook syntax, its own list.
+  SSO_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => parseAllowList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8' }), z.NEVER)),
   WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_BACKOFF_BASE_MS),
 })
 
@@ -113,6 +119,8 @@ export interface Config {
   /** LANGUAGE_MODEL_PROVIDER (with the provider's key, base URL and model): who writes text for jobs. */
   readonly languageModel: LanguageModelSettings
   readonly webhooks: WebhookConfig
+  /** SSO_ALLOWED_HOSTS: identity-provider addresses allowed despite the address policy. */
+  readonly sso: { readonly allowList: AllowList }
 }
 
 /** SERVICE_ENCRYPTION_KEY (undefined: see commands/secrets/service-key.ts resolveServiceKey), WEBHOOK_ALLOWED_HOSTS, WEBHOOK_BACKOFF_BASE_MS. */
@@ -186,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: { workerConcurrency: e.JOB_WORKER_CONCURRENCY, heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, staleSeconds: e.JOB_STALE_SECONDS },
     languageModel,
     webhooks: { serviceKey: e.SERVICE_ENCRYPTION_KEY, allowList: e.WEBHOOK_ALLOWED_HOSTS, backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS },
+    sso: { allowList: e.SSO_ALLOWED_HOSTS },
   }
 }
 

@@ -63,6 +63,8 @@ export interface SystemOptions {
   readonly webhooks?: WebhookOptions
   /** Sign-in: where password-reset links go (no email adapter ships; tests capture them). */
   readonly people?: { readonly deliverPasswordReset?: PasswordResetDelivery }
+  /** Single sign-on: the identity-provider address allow-list (SSO_ALLOWED_HOSTS) and resolver; defaults: none, DNS. */
+  readonly sso?: { readonly allowList?: AllowList; readonly resolve?: Resolver }
 }
 
 /** Webhook settings; every part has a default (an ephemeral service key: only `serve` must keep its key). */
@@ -193,6 +195,13 @@ export async function openSystem(options: SystemOptions): Promise<System> {
               serviceKey: webhookPolicy.serviceKey,
               baseUrl: options.publicDocs?.baseUrl,
               ...(options.people?.deliverPasswordReset ? { deliverPasswordReset: options.people.deliverPasswordReset } : {}),
+            },
+            // OIDC client secrets are sealed with the same key; IdP fetches have their own allow-list.
+            sso: {
+              serviceKey: webhookPolicy.serviceKey,
+              allowList: options.sso?.allowList ?? EMPTY_ALLOW_LIST,
+              resolve: options.sso?.resolve ?? webhookPolicy.resolve,
+              baseUrl: options.publicDocs?.baseUrl,
             },
           },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),

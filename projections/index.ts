@@ -11,6 +11,7 @@ import { peopleProjector } from './people/projector.js'
 import type { Projector } from './projector.js'
 import { sandboxProjector } from './sandbox/projector.js'
 import { siteEditsProjector } from './site-edits/projector.js'
+import { ssoProjector } from './sso/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
 import { exportsProjector } from './exports/projector.js'
 import { oauthProjector } from './oauth/projector.js'
@@ -29,6 +30,7 @@ export const projectors: readonly Projector[] = [
   webhooksProjector,
   exportsProjector,
   peopleProjector,
+  ssoProjector,
   oauthProjector,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).

@@ -5,6 +5,7 @@ import type { KeywordReadModels } from './keywords/tables.js'
 import type { AdCopyReadModels } from './ad-copy/tables.js'
 import type { PageReadModels } from './pages/tables.js'
 import type { PeopleReadModels } from './people/tables.js'
+import type { SsoReadModels } from './sso/tables.js'
 import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
 import type { ExportReadModels } from './exports/tables.js'
@@ -105,7 +106,7 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, ExportReadModels, PeopleReadModels, OAuthReadModels {
+export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, ExportReadModels, PeopleReadModels, OAuthReadModels, SsoReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

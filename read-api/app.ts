@@ -15,6 +15,7 @@ import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
 import { mcpRoutes } from './mcp/route.js'
 import { peopleRoutes } from './people/routes.js'
+import { ssoRoutes } from './sso/routes.js'
 import { oauthRoutes } from './routes/oauth.js'
 import type { OAuthSignIn } from './routes/oauth-authorize.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './people/csrf.js'
@@ -130,6 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => mcpRoutes(scope, deps))
   // Sign-in pages (read-api/people/routes.ts).
   await app.register(async (scope) => peopleRoutes(scope, deps))
+  // Single sign-on: /auth/oidc/<provider>, its callback and /login/sso (read-api/sso/routes.ts).
+  await app.register(async (scope) => ssoRoutes(scope, deps))
   // The OAuth 2.0 authorization server (read-api/routes/oauth.ts).
   await app.register(async (scope) => oauthRoutes(scope, { ...deps, oauthSignIn: oauthSignInOf(deps.settings.people) }))
   await registerPublicDocs(app, deps)

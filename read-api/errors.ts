@@ -253,6 +253,12 @@ export const ERRORS = {
     message: 'Sign-in failed',
     hint: 'Check the email, password and code; after 5 failed attempts in 15 minutes an account is locked for 15 minutes',
   },
+  // Single sign-on (domain/sso, read-api/sso, read-api/rpc/sso.ts)
+  sso_issuer_invalid: {
+    status: 400,
+    message: 'The identity provider issuer could not be used',
+    hint: 'detail names what failed: the address policy, fetching {issuer}/.well-known/openid-configuration, the issuer it names, or an endpoint sign-in needs (authorization, token, JWKS; code flow with PKCE S256)',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

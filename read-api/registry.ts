@@ -6,6 +6,7 @@ import type { EventStore } from '../commands/event-store/port.js'
 import type { SitePublisher } from '../commands/site-edits-publisher.js'
 import type { WebhookPolicy } from '../commands/webhooks.js'
 import type { PeopleSettings } from './people/settings.js'
+import type { SsoSettings } from './sso/settings.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
 import type { RateLimitSettings } from './platform/rate-limit.js'
@@ -47,6 +48,8 @@ export interface ServiceSettings {
   readonly sitePublisher?: SitePublisher
   /** Sign-in pages and member RPCs: the service key (TOTP secrets), cookie policy, reset delivery; absent: they answer 503. */
   readonly people?: PeopleSettings
+  /** Single sign-on: the service key, the identity-provider address policy, BASE_URL; absent: SSO RPCs answer 503 and the pages are not served. */
+  readonly sso?: SsoSettings
 }
 
 export type Access = 'read' | 'write'

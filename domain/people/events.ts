@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Id } from '../shared/values.js'
 import { RoleSchema } from './roles.js'
+import type { SsoUserEvent } from '../sso/events.js'
 
 /**
  * People: one stream per user, `user-<id>` (membership, password, second factor, sign-ins, lock-out and
@@ -105,6 +106,8 @@ export type UserEvent =
   | { type: 'OrgMemberRemoved'; data: Data<typeof OrgMemberRemoved> }
   | { type: 'PasswordResetRequested'; data: Data<typeof PasswordResetRequested> }
   | { type: 'PasswordResetUsed'; data: Data<typeof PasswordResetUsed> }
+  /** Single sign-on (schemas in domain/sso/events.ts). */
+  | SsoUserEvent
 
 export type UserEmailEvent =
   | { type: 'UserEmailReserved'; data: Data<typeof UserEmailReserved> }

@@ -77,6 +77,10 @@ export type UserCommand =
   | { type: 'RemoveMember'; caller_org_id: number | null; manager: MemberManager }
   | { type: 'RequestPasswordReset'; now: string; token_hash: string; expires_at: string }
   | { type: 'UsePasswordReset'; now: string; token_hash: string; password_hash: string }
+  /** An identity provider vouched for an unknown email: the person joins (domain/sso/provisioning.ts decided it). */
+  | { type: 'ProvisionBySso'; user_id: number; org_id: number; email: string; role: Role; provider_id: number; via: 'allowed_domain' | 'signup' }
+  /** An identity provider vouched for this member's email: a session, standing in for password and TOTP. */
+  | { type: 'SignInWithSso'; provider_id: number; provider_org_id: number; subject: string; session_hash: string; expires_at: string }
 
 export const initialUserState = (): UserState => ({
   exists: false,
@@ -157,6 +161,18 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'PasswordResetUsed': {
       // A used reset ends every session and every other outstanding reset link.
       return { ...state, resets: new Map(), sessions: new Map() }
+    }
+    case 'OrgMemberProvisionedBySso': {
+      const d = event.data
+      return { ...state, exists: true, userId: d.user_id, orgId: d.org_id, email: d.email, role: d.role }
+    }
+    case 'UserSignedInWithSso': {
+      const d = event.data
+      const expiresAt = ms(d.expires_at)
+      const sessions = new Map([...state.sessions].filter(([, at]) => at > expiresAt - SESSION_TTL_MS))
+      sessions.set(d.session_hash, expiresAt)
+      // The provider proved the address: an open invite is used up (its page would otherwise still set a password).
+      return { ...state, sessions, inviteTokenHash: null, inviteExpiresAt: null }
     }
     default:
       return assertNever(event)
@@ -296,6 +312,28 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [
         { type: 'PasswordResetUsed', data: { user_id: state.userId, token_hash: command.token_hash } },
         { type: 'UserPasswordSet', data: { user_id: state.userId, password_hash: command.password_hash, via: 'reset' } },
+      ]
+    }
+    case 'ProvisionBySso': {
+      if (state.exists) throw new DomainError('already_exists', 'The user already exists', `user ${command.user_id}`)
+      const { type: _type, ...data } = command
+      return [{ type: 'OrgMemberProvisionedBySso', data }]
+    }
+    case 'SignInWithSso': {
+      // Only a member of the provider's own organization (domain/sso/provisioning.ts says why).
+      if (!state.exists || state.removed || state.orgId !== command.provider_org_id) throw signInFailed('not a member of the provider organization')
+      return [
+        {
+          type: 'UserSignedInWithSso',
+          data: {
+            user_id: state.userId,
+            org_id: state.orgId,
+            provider_id: command.provider_id,
+            session_hash: command.session_hash,
+            expires_at: command.expires_at,
+            subject: command.subject,
+          },
+        },
       ]
     }
     default:

@@ -12,6 +12,7 @@ import { createOrganizationTables } from './organizations.js'
 import { createPageTables } from './pages.js'
 import { createPeopleTables } from './people.js'
 import { createSiteEditTables } from './site-edits.js'
+import { createSsoTables } from './sso.js'
 import { createWebhookTables } from './webhooks.js'
 import { createOAuthTables } from './oauth.js'
 
@@ -20,7 +21,7 @@ import { createOAuthTables } from './oauth.js'
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 14
+export const READ_MODEL_VERSION = 15
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -49,5 +50,6 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createWebhookTables(db, schema)
   await createExportTables(db, schema)
   await createPeopleTables(db, schema)
+  await createSsoTables(db, schema)
   await createOAuthTables(db, schema)
 }

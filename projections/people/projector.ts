@@ -38,6 +38,28 @@ export const peopleProjector: Projector = {
         .execute()
       await db.updateTable('org_members').set({ last_sign_in_at: at, locked_until: null }).where('user_id', '=', d.user_id).execute()
     },
+    async OrgMemberProvisionedBySso(db, event) {
+      const d = event.data
+      const at = occurredAt(event)
+      await db
+        .insertInto('org_members')
+        .values({ user_id: d.user_id, org_id: d.org_id, email: d.email, role: d.role, status: 'active', invited_at: at, joined_at: at, last_sign_in_at: null, locked_until: null })
+        .onConflict((oc) => oc.column('user_id').doNothing())
+        .execute()
+    },
+    async UserSignedInWithSso(db, event) {
+      const d = event.data
+      const at = occurredAt(event)
+      await db
+        .insertInto('user_sessions')
+        .values({ session_hash: d.session_hash, user_id: d.user_id, org_id: d.org_id, created_at: at, expires_at: d.expires_at, ended_at: null })
+        .onConflict((oc) => oc.column('session_hash').doNothing())
+        .execute()
+      // The provider proved the address: an invited member is in (and their invite link is used up).
+      await db.updateTable('org_members').set({ status: 'active', joined_at: at }).where('user_id', '=', d.user_id).where('status', '=', 'invited').execute()
+      await db.updateTable('org_members').set({ last_sign_in_at: at }).where('user_id', '=', d.user_id).execute()
+      await db.deleteFrom('member_invites').where('user_id', '=', d.user_id).execute()
+    },
     async UserLockedOut(db, event) {
       await db.updateTable('org_members').set({ locked_until: event.data.until }).where('user_id', '=', event.data.user_id).execute()
     },

@@ -34,8 +34,9 @@ export const CLIENT_TABLES = [
  * a delivery is the subscriber's log (the webhook belongs to the organization, and the receiver already
  * has the event); its client_id is only a filter, and its attempts table has no client column to follow.
  * oauth_grants: its client_id is the OAuth client (an app a member connected), not a client of the agency.
+ * sso_providers: its client_id is the OIDC client id at the organization's identity provider, likewise.
  */
-export const KEPT_AT_RESET = ['webhook_delivery_records', 'oauth_grants'] as const
+export const KEPT_AT_RESET = ['webhook_delivery_records', 'oauth_grants', 'sso_providers'] as const
 
 /**
  * SandboxReset: deletes every read-model row of the retired sandbox clients, in every table, including

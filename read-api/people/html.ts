@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify'
+
 /**
  * The sign-in pages' HTML: small, plain, accessible, no external assets (inline CSS only). Every value that
  * reaches a page goes through `escapeHtml` (the `html` tag does it for each interpolation; `raw` marks
@@ -62,3 +64,18 @@ ${body.text}
 export const errorBox = (message: string, code?: string) =>
   html`<div class="error" role="alert"><p>${message}${code ? html` <span class="hint">(${code})</span>` : ''}</p></div>`
 export const noticeBox = (message: string) => html`<div class="notice" role="status"><p>${message}</p></div>`
+
+/**
+ * Answers with a page and the headers every sign-in page carries. `formAction`: the CSP form-action sources
+ * (default 'self'); a page whose form leads on to an identity provider (/login/sso) must allow the redirect.
+ */
+export function sendPage(reply: FastifyReply, status: number, title: string, body: Raw, options: { formAction?: string } = {}): FastifyReply {
+  return reply
+    .code(status)
+    .header('Content-Type', 'text/html; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .header('X-Frame-Options', 'DENY')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${options.formAction ?? "'self'"}; frame-ancestors 'none'; base-uri 'none'`)
+    .send(page(title, body))
+}

@@ -19,7 +19,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { ApiError } from '../errors.js'
 import { requireWritesEnabled } from '../platform/writes-switch.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js'
-import { errorBox, html, noticeBox, page, type Raw } from './html.js'
+import { errorBox, html, noticeBox, sendPage, type Raw } from './html.js'
 import { requireSignedIn, safeReturnTo, sessionTokenOf, setSessionCookie, signedInMember } from './session.js'
 import { absoluteLink, type PeopleSettings } from './settings.js'
 
@@ -43,16 +43,7 @@ const FAILED_MESSAGE = `Sign-in failed: the email, password or code is wrong, or
   LOCKOUT_WINDOW_MS / 60_000
 } minutes (for ${LOCKOUT_DURATION_MS / 60_000} minutes).`
 
-function send(reply: FastifyReply, status: number, title: string, body: Raw): FastifyReply {
-  return reply
-    .code(status)
-    .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('X-Frame-Options', 'DENY')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-    .send(page(title, body))
-}
+const send = (reply: FastifyReply, status: number, title: string, body: Raw): FastifyReply => sendPage(reply, status, title, body)
 
 const field = (form: Form, name: string) => (typeof form[name] === 'string' ? form[name]! : '')
 
@@ -109,7 +100,8 @@ ${options.returnTo === null ? '' : html`<input type="hidden" name="return_to" va
 <p id="code-hint" class="hint">The 6 digits your authenticator app shows, or one of your recovery codes (each works once).</p>
 <button type="submit">Sign in</button>
 </form>
-<p><a href="/password-reset">Forgot your password?</a></p>`
+<p><a href="/password-reset">Forgot your password?</a></p>
+<p><a href="/login/sso${options.returnTo === null ? '' : `?return_to=${encodeURIComponent(options.returnTo)}`}">Sign in with your company account (single sign-on)</a></p>`
 
   app.get<{ Querystring: Record<string, string> }>('/login', async (request, reply) => {
     const returnTo = safeReturnTo(request.query.return_to)

@@ -24,6 +24,7 @@ import { writeWebhooksLog } from './realistic/webhooks.js'
 import { writeExportsLog } from './realistic/exports.js'
 import { writePeopleLog } from './realistic/people.js'
 import { writeOAuthLog } from './realistic/oauth.js'
+import { writeSsoLog } from './realistic/sso.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -321,6 +322,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeExportsLog(ts, log)
   await writePeopleLog(ts, log, keys)
   await writeOAuthLog(ts, log)
+  await writeSsoLog(ts, log)
   await writeSandboxLog(ts)
   return log
 }

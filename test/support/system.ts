@@ -52,6 +52,8 @@ export interface TestSystemOptions {
   readonly people?: SystemOptions['people']
   /** The public documents' settings (BASE_URL: an https one makes sign-in cookies Secure). */
   readonly publicDocs?: SystemOptions['publicDocs']
+  /** Single sign-on: the identity-provider allow-list (SSO_ALLOWED_HOSTS) and resolver. */
+  readonly sso?: SystemOptions['sso']
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -71,6 +73,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.people ? { people: options.people } : {}),
     ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
+    ...(options.sso ? { sso: options.sso } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()
