@@ -53,6 +53,16 @@ export function isOAuthWrite(method: string, url: string): boolean {
 }
 
 /**
+ * The single sign-on steps that write without a credential: starting an OIDC sign-in (a state row), its
+ * callback (events) and the /login/sso form. Counted by client address like the OAuth writes above.
+ */
+export function isSsoSignInWrite(method: string, url: string): boolean {
+  const path = url.split('?')[0]!
+  if (method === 'GET') return /^\/auth\/oidc\/[^/]+(\/callback)?$/.test(path)
+  return method === 'POST' && path === '/login/sso'
+}
+
+/**
  * What a call is metered as: the RPC name for a registered method (an unknown name is one bucket, so a caller
  * cannot mint usage rows by inventing names), otherwise the HTTP method and route pattern.
  */
@@ -138,7 +148,8 @@ export async function meterCalls(db: Kysely<any>, request: FastifyRequest, calle
  * every API process counts against the same limit. Over the limit it answers 429 rate_limited with
  * Retry-After; every /api/v1 response, errors included, carries X-RateLimit-Limit, X-RateLimit-Remaining and
  * X-RateLimit-Reset (seconds until the window resets). The OAuth endpoints that write without a credential
- * (POST /oauth/register, /oauth/token, /oauth/revoke, /oauth/authorize) are counted by address the same way. Health is counted like any other call (by address when
+ * (POST /oauth/register, /oauth/token, /oauth/revoke, /oauth/authorize) and the SSO sign-in steps (GET
+ * /auth/oidc/<provider>[/callback], POST /login/sso) are counted by address the same way. Health is counted like any other call (by address when
  * it carries no key): it reads the database, and a probe every few seconds is far below any sane limit.
  *
  * If the counter cannot be written (the database is down), the request goes on uncounted and without the
@@ -153,7 +164,7 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   let sweptMinute = -1
 
   app.addHook('onRequest', async (request) => {
-    const oauth = isOAuthWrite(request.method, request.url)
+    const oauth = isOAuthWrite(request.method, request.url) || isSsoSignInWrite(request.method, request.url)
     if (!isApiV1(request.url) && !oauth) return
     let caller: Caller | null = null
     try {
