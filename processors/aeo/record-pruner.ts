@@ -1,5 +1,6 @@
 import { pruneCaptureRecord } from '../../commands/aeo/captures.js'
 import { systemContext } from '../../commands/command-handler.js'
+import { periodicProcessor } from '../periodic.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 
 type PrunerDeps = Pick<ProcessorDeps, 'write' | 'db' | 'aeo'>
@@ -40,35 +41,15 @@ export async function pruneExpiredRecords(deps: PrunerDeps): Promise<number> {
 
 /** Runs a pruning pass at start and then every sweep interval; stop() waits for a pass in hand. */
 export function recordPrunerProcessors(deps: ProcessorDeps): Processor[] {
-  let timer: NodeJS.Timeout | null = null
-  let running: Promise<void> | null = null
-  let stopped = false
-  const pass = () => {
-    if (stopped || running) return
-    running = pruneExpiredRecords(deps)
-      .then((n) => {
-        if (n > 0) deps.log.info({ pruned: n }, 'aeo raw records pruned')
-      })
-      .catch((error: unknown) => deps.log.error({ err: error }, 'aeo record pruning failed'))
-      .finally(() => {
-        running = null
-      })
-  }
   return [
-    {
-      name: 'aeo-record-pruner',
-      start() {
-        stopped = false
-        pass()
-        timer = setInterval(pass, deps.aeoProcessors.sweepIntervalMs)
-        timer.unref()
+    periodicProcessor(
+      'aeo-record-pruner',
+      deps.aeoProcessors.sweepIntervalMs,
+      async () => {
+        const n = await pruneExpiredRecords(deps)
+        if (n > 0) deps.log.info({ pruned: n }, 'aeo raw records pruned')
       },
-      async stop() {
-        stopped = true
-        if (timer) clearInterval(timer)
-        timer = null
-        await running
-      },
-    },
+      (error) => deps.log.error({ err: error }, 'aeo record pruning failed'),
+    ),
   ]
 }

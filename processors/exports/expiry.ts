@@ -1,6 +1,7 @@
 import { systemContext } from '../../commands/command-handler.js'
 import { expireOrgExport } from '../../commands/exports.js'
 import { exportsDueForExpiry } from '../../projections/exports/queries.js'
+import { periodicProcessor } from '../periodic.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 
 type ExpiryDeps = Pick<ProcessorDeps, 'write' | 'read' | 'blobs' | 'log'>
@@ -37,33 +38,13 @@ export async function expireOrgExports(deps: ExpiryDeps): Promise<number> {
 
 /** The export expiry sweep: a pass at start and every EXPORT_EXPIRY_INTERVAL_MS; stop() waits for a pass in hand. */
 export function exportExpiryProcessor(deps: ProcessorDeps, intervalMs = EXPORT_EXPIRY_INTERVAL_MS): Processor {
-  let timer: NodeJS.Timeout | null = null
-  let running: Promise<void> | null = null
-  let stopped = false
-  const pass = () => {
-    if (stopped || running) return
-    running = expireOrgExports(deps)
-      .then((n) => {
-        if (n > 0) deps.log.info({ expired: n }, 'organization exports expired')
-      })
-      .catch((error: unknown) => deps.log.error({ err: error }, 'export expiry failed; retrying at the next pass'))
-      .finally(() => {
-        running = null
-      })
-  }
-  return {
-    name: 'export-expiry',
-    start() {
-      stopped = false
-      pass()
-      timer = setInterval(pass, intervalMs)
-      timer.unref()
+  return periodicProcessor(
+    'export-expiry',
+    intervalMs,
+    async () => {
+      const n = await expireOrgExports(deps)
+      if (n > 0) deps.log.info({ expired: n }, 'organization exports expired')
     },
-    async stop() {
-      stopped = true
-      if (timer) clearInterval(timer)
-      timer = null
-      await running
-    },
-  }
+    (error) => deps.log.error({ err: error }, 'export expiry failed; retrying at the next pass'),
+  )
 }

@@ -40,7 +40,7 @@ ul.codes{columns:2;font-family:ui-monospace,monospace}
 .hint{color:#57606a;font-size:.9rem}
 `
 
-export function page(title: string, body: Raw): string {
+export function page(title: string, body: Raw, style: string = STYLE): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -48,7 +48,7 @@ export function page(title: string, body: Raw): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)} · RankRelay</title>
-<style>${STYLE}</style>
+<style>${style}</style>
 </head>
 <body>
 <main>
@@ -65,17 +65,38 @@ export const errorBox = (message: string, code?: string) =>
   html`<div class="error" role="alert"><p>${message}${code ? html` <span class="hint">(${code})</span>` : ''}</p></div>`
 export const noticeBox = (message: string) => html`<div class="notice" role="status"><p>${message}</p></div>`
 
+export interface PageOptions {
+  /**
+   * The CSP form-action sources (default 'self'); a page whose form leads on to an identity provider
+   * (/login/sso) must allow the redirect. null: no form-action at all (the OAuth consent page, whose Allow
+   * redirects to the app's own URI, which browsers applying form-action to redirects would block).
+   */
+  readonly formAction?: string | null
+  /** CSP img-src sources, when the page shows images (an app's https logo). */
+  readonly imgSrc?: string
+  /** The page's CSS instead of the sign-in pages' own. */
+  readonly style?: string
+}
+
 /**
- * Answers with a page and the headers every sign-in page carries. `formAction`: the CSP form-action sources
- * (default 'self'); a page whose form leads on to an identity provider (/login/sso) must allow the redirect.
+ * Answers with a page and the headers every page of ours carries: never cached, never framed (clickjacking),
+ * no referrer (queries carry tokens and state), a CSP that allows nothing but inline style.
  */
-export function sendPage(reply: FastifyReply, status: number, title: string, body: Raw, options: { formAction?: string } = {}): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, title: string, body: Raw, options: PageOptions = {}): FastifyReply {
+  const csp = [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    options.imgSrc === undefined ? null : `img-src ${options.imgSrc}`,
+    options.formAction === null ? null : `form-action ${options.formAction ?? "'self'"}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ]
   return reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')
     .header('Cache-Control', 'no-store')
     .header('X-Frame-Options', 'DENY')
     .header('Referrer-Policy', 'no-referrer')
-    .header('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${options.formAction ?? "'self'"}; frame-ancestors 'none'; base-uri 'none'`)
-    .send(page(title, body))
+    .header('Content-Security-Policy', csp.filter((d) => d !== null).join('; '))
+    .send(page(title, body, options.style))
 }

@@ -1,28 +1,13 @@
 import type { FastifyReply } from 'fastify'
+import { html, sendPage as sendOurPage, type Raw } from '../people/html.js'
 
 /**
  * The authorization server's own HTML (the consent page and the error page shown when there is no redirect
- * URI to send an error to). Plain, accessible, no external assets; every value is escaped.
+ * URI to send an error to): the sign-in pages' escaping and page shell (read-api/people/html.ts), with its own
+ * style. Plain, accessible, no external assets but an app's https logo; every value is escaped.
  */
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
-}
-
-export class Markup {
-  constructor(readonly text: string) {}
-}
-
-/** A template tag that escapes every interpolated value except Markup (and arrays of them). */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
-  let out = strings[0]!
-  values.forEach((value, i) => {
-    for (const part of Array.isArray(value) ? value : [value]) {
-      out += part instanceof Markup ? part.text : part === null || part === undefined || part === false ? '' : escapeHtml(part)
-    }
-    out += strings[i + 1]!
-  })
-  return new Markup(out)
-}
+export { html }
+export type Markup = Raw
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f5f6f8;color:#1b1f24;line-height:1.5}
@@ -40,33 +25,10 @@ code{font-family:ui-monospace,monospace;word-break:break-all}
 `
 
 /**
- * Sends a page with the headers a consent page needs: never cached, never framed (clickjacking), no
- * referrer (the query carries state and the challenge). No CSP form-action: approving redirects to the app's
- * own redirect URI, which form-action would block in browsers that apply it to redirects.
+ * Sends a page with the headers a consent page needs (see sendPage in read-api/people/html.ts), without CSP
+ * form-action: approving redirects to the app's own redirect URI, which form-action would block in browsers
+ * that apply it to redirects; img-src https: for the app's logo.
  */
 export function sendPage(reply: FastifyReply, status: number, title: string, body: Markup): FastifyReply {
-  return reply
-    .code(status)
-    .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('X-Frame-Options', 'DENY')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src https:; frame-ancestors 'none'; base-uri 'none'")
-    .send(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · RankRelay</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-${body.text}
-</main>
-</body>
-</html>
-`)
+  return sendOurPage(reply, status, title, body, { formAction: null, imgSrc: 'https:', style: STYLE })
 }
