@@ -61,12 +61,13 @@ function evolve(state: SsoProviderState, event: SsoProviderEvent): SsoProviderSt
   }
 }
 
-function requireManager(manager: MemberManager): void {
+/** Only an owner (or a key acting at owner level) manages identity providers, of either protocol. */
+export function requireManager(manager: MemberManager): void {
   if (!canManageMembers(manager)) throw new DomainError('forbidden', 'Only an owner may manage identity providers', `role ${manager.kind === 'member' ? manager.role : 'key'}`)
 }
 
 /** Another organization's provider, a deleted one and a missing one answer alike. */
-function requireProvider(state: SsoProviderState, callerOrgId: number | null): void {
+export function requireProvider(state: Pick<SsoProviderState, 'exists' | 'deleted' | 'orgId' | 'providerId'>, callerOrgId: number | null): void {
   if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError('sso_provider', state.providerId)
 }
 

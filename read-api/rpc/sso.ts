@@ -23,7 +23,7 @@ const domain = 'org-admin'
  * is write-only: sealed with the service key, never returned (has_client_secret says whether there is one).
  * Another organization's provider answers like a missing one.
  */
-function ssoSettingsOf(settings: ServiceSettings): SsoSettings {
+export function ssoSettingsOf(settings: ServiceSettings): SsoSettings {
   if (!settings.sso) throw new ApiError('service_unavailable', 'single sign-on is not configured on this service (no service key)')
   return settings.sso
 }
@@ -31,11 +31,11 @@ function ssoSettingsOf(settings: ServiceSettings): SsoSettings {
 const Issuer = z.string().trim().min(1).max(2000)
 const ClientId = z.string().trim().min(1).max(500)
 const Secret = z.string().max(2000)
+export const Domains = z.array(EmailDomainSchema).max(100)
 const HostedDomain = z
   .string()
   .transform(normalizeDomain)
   .pipe(z.union([z.literal(''), EmailDomainSchema]))
-const Domains = z.array(EmailDomainSchema).max(100)
 
 const ProviderView = z.object({
   id: Id,
@@ -75,7 +75,7 @@ function viewOf(settings: SsoSettings, id: number, s: Omit<ProviderSettings, 'cl
     redirect_uri: link(settings, `/auth/oidc/${id}/callback`),
   }
 }
-const dedupe = (domains: readonly string[]) => [...new Set(domains)]
+export const dedupe = (domains: readonly string[]) => [...new Set(domains)]
 
 export const ssoRpcs = [
   rpc({

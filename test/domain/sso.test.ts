@@ -65,13 +65,13 @@ t.test('the provisioning rule', async (t) => {
 
 t.test('SSO on the user stream', async (t) => {
   const u = spec(user)
-  const provisioned: UserEvent = { type: 'OrgMemberProvisionedBySso', data: { user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, via: 'allowed_domain' } }
-  u().when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, via: 'allowed_domain' }).then(t, [provisioned])
-  u(provisioned).when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, via: 'allowed_domain' }).thenThrows(t, 'already_exists')
-  const signIn = { type: 'SignInWithSso', provider_id: 7, provider_org_id: 2, subject: 'sub-1', session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z' } as const
+  const provisioned: UserEvent = { type: 'OrgMemberProvisionedBySso', data: { user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, protocol: 'oidc', via: 'allowed_domain' } }
+  u().when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, protocol: 'oidc', via: 'allowed_domain' }).then(t, [provisioned])
+  u(provisioned).when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, protocol: 'oidc', via: 'allowed_domain' }).thenThrows(t, 'already_exists')
+  const signIn = { type: 'SignInWithSso', provider_id: 7, protocol: 'oidc', provider_org_id: 2, subject: 'sub-1', session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z' } as const
   u(provisioned)
     .when(signIn)
-    .then(t, [{ type: 'UserSignedInWithSso', data: { user_id: 5, org_id: 2, provider_id: 7, session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z', subject: 'sub-1' } }])
+    .then(t, [{ type: 'UserSignedInWithSso', data: { user_id: 5, org_id: 2, provider_id: 7, protocol: 'oidc', session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z', subject: 'sub-1' } }])
   u(provisioned).when({ ...signIn, provider_org_id: 3 }).thenThrows(t, 'sign_in_failed', { detail: 'not a member of the provider organization' })
   u(provisioned, { type: 'OrgMemberRemoved', data: { user_id: 5, org_id: 2 } }).when(signIn).thenThrows(t, 'sign_in_failed')
   u().when(signIn).thenThrows(t, 'sign_in_failed')

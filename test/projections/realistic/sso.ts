@@ -1,5 +1,5 @@
 import { systemContext } from '../../../commands/command-handler.js'
-import { addSsoProvider, completeSsoSignIn, deleteSsoProvider, loadSsoProvider, updateSsoProvider } from '../../../commands/sso.js'
+import { addSsoProvider, completeSsoSignIn, deleteSsoProvider, loadSsoProvider, rulesOf, updateSsoProvider } from '../../../commands/sso.js'
 import type { ProviderSettings } from '../../../domain/sso/provider.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
@@ -29,7 +29,8 @@ export async function writeSsoLog(ts: TestSystem, log: RealisticLog): Promise<vo
   const spare = await addSsoProvider(deps, context, { orgId: orgA, manager, settings: { ...settings, label: 'Spare' } })
   await deleteSsoProvider(deps, context, { providerId: spare.providerId, callerOrgId: orgA, manager })
 
-  const provider = await loadSsoProvider(deps, added.providerId)
+  const loaded = await loadSsoProvider(deps, added.providerId)
+  const provider = { protocol: 'oidc' as const, providerId: loaded.providerId, rules: rulesOf(loaded) }
   const identity = { email: 'sam@staff.acme.example', emailVerified: true, hostedDomain: undefined }
   const first = await completeSsoSignIn(deps, { provider, subject: 'sam', identity, requestId: null })
   if (!first.ok) throw new Error(`realistic log: SSO provisioning refused (${first.reason})`)
