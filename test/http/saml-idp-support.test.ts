@@ -226,3 +226,21 @@ t.test('saml2-js leaves these checks to the service', async (t) => {
     if ('error' in result) t.match(result.error.message, message)
   }
 })
+
+// With only the assertion signed, the Response element around it is covered by no signature: saml2-js's
+// response_header (destination, in_response_to) is whatever the sender wrote there. The service must read
+// Recipient and InResponseTo from the SubjectConfirmationData of the (single, signed) assertion as well.
+t.test("saml2-js's response_header is unsigned when only the assertion is signed", async (t) => {
+  const xml = decode(idp.response({ ...good, sign: 'assertion' }))
+  const forged = xml
+    .replace('Destination="' + acsUrl + '" InResponseTo="_request-1"', 'Destination="https://evil.test/acs" InResponseTo="_forged"')
+  t.not(forged, xml)
+  const result = await assert(Buffer.from(forged).toString('base64'))
+  if (!('ok' in result)) return t.fail(`refused: ${result.error.message}`)
+  t.equal(result.ok.response_header.destination, 'https://evil.test/acs')
+  t.equal(result.ok.response_header.in_response_to, '_forged')
+  t.notOk('issuer' in result.ok.response_header, 'saml2-js reports no Issuer at all')
+  const confirmation = parse(forged).getElementsByTagNameNS(SAML, 'SubjectConfirmationData')[0]!
+  t.equal(confirmation.getAttribute('InResponseTo'), '_request-1', 'the signed assertion still says the real request')
+  t.equal(confirmation.getAttribute('Recipient'), acsUrl)
+})

@@ -281,6 +281,7 @@ export function buildResponseXml(entityId: string, options: ResponseOptions): st
       : { privateKey: samlFixtures.idpKey, cert: samlFixtures.idpCert }
 
   if (options.tamper === 'wrapping') {
+    if (options.encrypt) throw new Error('wrapping with encrypt: the variant is about plaintext assertions')
     const signed = extractAssertion(signXml(responseXml(responseFields, assertionXml(assertionFields)), ASSERTION_XPATH, signer)).assertion
     const evil = assertionXml({
       ...assertionFields,
