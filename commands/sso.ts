@@ -62,6 +62,12 @@ export function deleteSsoProvider(deps: WriteDeps, context: CommandContext, inpu
   return run(deps, context, input.providerId, { type: 'DeleteSsoProvider', caller_org_id: input.callerOrgId, manager: input.manager })
 }
 
+/**
+ * The IdP's subject as a refusal records it: an OIDC `sub` is opaque, but a SAML NameID is often the email
+ * address itself, and refusals never carry one (the email's domain is recorded instead).
+ */
+const auditableSubject = (subject: string | null | undefined) => (subject === undefined || subject === null || subject.includes('@') ? null : subject.slice(0, 2000))
+
 /** Records a refused SSO sign-in on the provider's audit stream (never an email address, never a token). */
 export async function recordSsoSignInFailure(
   deps: WriteDeps,
@@ -80,7 +86,7 @@ export async function recordSsoSignInFailure(
           org_id: input.orgId,
           reason: input.reason,
           email_domain: input.emailDomain ?? null,
-          subject: input.subject === undefined || input.subject === null ? null : input.subject.slice(0, 2000),
+          subject: auditableSubject(input.subject),
           detail: input.detail === undefined || input.detail === null ? null : input.detail.slice(0, 2000),
           at: deps.clock().toISOString(),
         },

@@ -4,6 +4,7 @@ import saml2 from 'saml2-js'
 import { loadSamlProvider, samlRulesOf } from '../../commands/saml.js'
 import { completeSsoSignIn, recordSsoSignInFailure } from '../../commands/sso.js'
 import { SESSION_TTL_MS } from '../../domain/people/policy.js'
+import { domainOfEmail } from '../../domain/sso/domains.js'
 import type { SsoFailureReason } from '../../domain/sso/events.js'
 import { SAML_RESPONSE_MAX_BYTES, SSO_STATE_TTL_MS } from '../../domain/sso/policy.js'
 import { checkSamlAssertion } from '../../domain/sso/saml-checks.js'
@@ -107,13 +108,15 @@ export async function samlRoutes(app: FastifyInstance, deps: SsoRouteDeps): Prom
     const verified = await verifySamlResponse({ samlResponse: form.SAMLResponse, certificates: settings.certificates, spEntityId: urls.entityId, acsUrl: urls.acs, ssoUrl: settings.sso_url })
     if (!verified.ok) return fail(verified.reason, { detail: verified.detail })
     const subject = verified.nameId
+    // A NameID that is an email is recorded on a refusal as its domain only (recordSsoSignInFailure drops it).
+    const nameIdDomain = subject === null ? null : domainOfEmail(subject.trim().toLowerCase())
     const now = deps.write.clock()
     const checked = checkSamlAssertion(verified.facts, { idpEntityId: settings.idp_entity_id, spEntityId: urls.entityId, acsUrl: urls.acs, allowUnsolicited: settings.allow_unsolicited, now })
-    if (!checked.ok) return fail(checked.reason, { detail: checked.detail, subject })
-    if (verified.facts.assertionId === '') return fail('saml_response_invalid', { detail: 'the assertion has no ID', subject })
+    if (!checked.ok) return fail(checked.reason, { detail: checked.detail, subject, emailDomain: nameIdDomain })
+    if (verified.facts.assertionId === '') return fail('saml_response_invalid', { detail: 'the assertion has no ID', subject, emailDomain: nameIdDomain })
     // The replay cache first, so a response posted twice is named for what it is.
     if (!(await firstSightOfAssertion(deps.db, { providerId: provider.providerId, assertionId: verified.facts.assertionId, until: checked.replayUntil }))) {
-      return fail('assertion_replayed', { detail: `assertion ${verified.facts.assertionId.slice(0, 200)}`, subject })
+      return fail('assertion_replayed', { detail: `assertion ${verified.facts.assertionId.slice(0, 200)}`, subject, emailDomain: nameIdDomain })
     }
 
     let returnTo: string | null
@@ -121,9 +124,9 @@ export async function samlRoutes(app: FastifyInstance, deps: SsoRouteDeps): Prom
       returnTo = safeReturnTo(form.RelayState)
     } else {
       const claim = await claimLoginRequest(deps.db, { requestId: checked.inResponseTo, providerId: provider.providerId, now })
-      if (!claim.ok) return fail(claim.problem, { detail: `InResponseTo ${checked.inResponseTo.slice(0, 200)}`, subject })
+      if (!claim.ok) return fail(claim.problem, { detail: `InResponseTo ${checked.inResponseTo.slice(0, 200)}`, subject, emailDomain: nameIdDomain })
       const browserToken = parseCookies(request.headers.cookie).get(cookieName(secure))
-      if (!browserToken || browserHashOf(browserToken) !== claim.browserHash) return fail('browser_mismatch', { subject })
+      if (!browserToken || browserHashOf(browserToken) !== claim.browserHash) return fail('browser_mismatch', { subject, emailDomain: nameIdDomain })
       returnTo = claim.returnTo
     }
 

@@ -36,8 +36,4 @@ declare module 'saml2-js' {
     create_login_request_url(idp: IdentityProvider, options: { relay_state?: string }, cb: (error: Error | null, url: string, requestId: string) => void): void
     post_assert(idp: IdentityProvider, options: AssertOptions, cb: (error: (Error & { extra?: unknown }) | null, response: AssertResponse) => void): void
   }
-  /** The canonical XML of every reference the signature directly under `xml`'s root signs; null when it does not verify. */
-  export function check_saml_signature(xml: string, certificate: string): string[] | null
-  /** Copies the Response's namespace declarations onto its Assertion (as post_assert does before checking). */
-  export function add_namespaces_to_child_assertions(xml: string): string
 }

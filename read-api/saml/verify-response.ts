@@ -1,4 +1,5 @@
 import saml2 from 'saml2-js'
+import { SignedXml } from 'xml-crypto'
 import type { SsoFailureReason } from '../../domain/sso/events.js'
 import { SAML_RESPONSE_MAX_BYTES } from '../../domain/sso/policy.js'
 import type { BearerConfirmation, SamlAssertionFacts } from '../../domain/sso/saml-checks.js'
@@ -9,7 +10,7 @@ import { NS, attribute, child, children, descendants, parseXml, textOf } from '.
  * Response or of the Assertion, against the provider's pinned certificates) and the Audience, and reads the
  * NameID and attributes from the signed assertion. Then the facts domain/sso/saml-checks.ts judges (issuer,
  * destination, recipient, audience, times, InResponseTo, the assertion id) are read here, also from what the
- * signature covers: the signed references saml2-js hands back, never the envelope around them.
+ * signature covers (the signed reference), never from the envelope around it.
  *
  * Before saml2-js sees anything: a size cap, no DOCTYPE, a samlp:Response root, no EncryptedAssertion (not
  * supported, spec Authentication 7: refused with its own reason rather than a decryption error), and exactly
@@ -62,7 +63,7 @@ export async function verifySamlResponse(input: ResponseVerification): Promise<V
     return refuse('saml_response_invalid', `${message}${extra ? ` ${extra}` : ''}`.slice(0, 2000))
   }
 
-  const signed = signedAssertion(xml, input.certificates)
+  const signed = signedAssertion(xml, doc, input.certificates)
   if (!signed) return refuse('signature_invalid', 'no signature over the assertion verified')
   return {
     ok: true,
@@ -73,30 +74,37 @@ export async function verifySamlResponse(input: ResponseVerification): Promise<V
 }
 
 /**
- * The assertion as the signature covers it, read again from saml2-js's signed references exactly as its
- * post_assert did (the assertion's own signature first, then the Response's); `response` is set when the
- * signed reference is the whole Response, whose Destination and InResponseTo are then covered too.
+ * The assertion as the signature covers it: the signature directly inside the assertion (else the one directly
+ * inside the Response) is verified again with xml-crypto, as saml2-js's post_assert does, against the pinned
+ * certificates only (never a certificate the message carries in KeyInfo), and the assertion is read from the
+ * signed reference it hands back. `response` is set when that reference is the whole Response, whose
+ * Destination and InResponseTo are then covered too. (saml2-js exports its own helper for this only under
+ * NODE_ENV=test, so it is done here with the same library.)
  */
-function signedAssertion(xml: string, certificates: readonly string[]): { assertion: Element; response: Element | null } | null {
-  const normalized = saml2.add_namespaces_to_child_assertions(xml)
-  const doc = parseXml(normalized)
-  if (!doc) return null
+function signedAssertion(xml: string, doc: Document, certificates: readonly string[]): { assertion: Element; response: Element | null } | null {
+  const root = doc.documentElement!
   const assertion = descendants(doc, NS.SAML, 'Assertion')[0]
   if (!assertion) return null
+  const signatures = [...children(assertion, NS.DS, 'Signature'), ...children(root, NS.DS, 'Signature')]
   for (const certificate of certificates) {
-    let references: string[] | null
-    try {
-      references = saml2.check_saml_signature(assertion.toString(), certificate) ?? saml2.check_saml_signature(normalized, certificate)
-    } catch {
-      continue
-    }
-    for (const reference of references ?? []) {
-      const signedDoc = parseXml(reference)
-      if (!signedDoc) continue
-      const found = descendants(signedDoc, NS.SAML, 'Assertion')
-      if (found.length !== 1) continue
-      const top = signedDoc.documentElement!
-      return { assertion: found[0]!, response: top.namespaceURI === NS.SAMLP && top.localName === 'Response' ? top : null }
+    for (const signature of signatures) {
+      const verifier = new SignedXml({ publicCert: certificate, getCertFromKeyInfo: () => null })
+      let references: string[]
+      try {
+        verifier.loadSignature(signature)
+        if (!verifier.checkSignature(xml)) continue
+        references = verifier.getSignedReferences()
+      } catch {
+        continue
+      }
+      for (const reference of references) {
+        const signedDoc = parseXml(reference)
+        if (!signedDoc) continue
+        const found = descendants(signedDoc, NS.SAML, 'Assertion')
+        if (found.length !== 1) continue
+        const top = signedDoc.documentElement!
+        return { assertion: found[0]!, response: top.namespaceURI === NS.SAMLP && top.localName === 'Response' ? top : null }
+      }
     }
   }
   return null
