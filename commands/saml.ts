@@ -62,10 +62,11 @@ export function deleteSamlProvider(deps: WriteDeps, context: CommandContext, inp
 }
 
 /** A SAML provider's provisioning rules (no hosted-domain rule: that is an OIDC claim). */
-export const samlRulesOf = (state: SamlProviderState): ProviderRules => ({
+export const samlRulesOf = (state: SamlProviderState, publicSignup: boolean): ProviderRules => ({
   orgId: state.orgId!,
   allowedDomains: state.settings!.allowed_domains,
   defaultRole: state.settings!.default_role,
   hostedDomain: '',
   allowSignup: state.settings!.allow_signup,
+  publicSignup,
 })

@@ -104,12 +104,13 @@ export interface SignInProvider {
   readonly rules: ProviderRules
 }
 
-export const rulesOf = (state: SsoProviderState): ProviderRules => ({
+export const rulesOf = (state: SsoProviderState, publicSignup: boolean): ProviderRules => ({
   orgId: state.orgId!,
   allowedDomains: state.settings!.allowed_domains,
   defaultRole: state.settings!.default_role,
   hostedDomain: state.settings!.hosted_domain,
   allowSignup: state.settings!.allow_signup,
+  publicSignup,
 })
 
 export type SsoSignInOutcome =

@@ -133,7 +133,7 @@ export async function samlRoutes(app: FastifyInstance, deps: SsoRouteDeps): Prom
     const attribute = settings.email_attribute
     const email = attribute === '' ? subject : (verified.attributes[attribute]?.[0] ?? null)
     const outcome = await completeSsoSignIn(deps.write, {
-      provider: { protocol: 'saml', providerId: provider.providerId, rules: samlRulesOf(provider) },
+      provider: { protocol: 'saml', providerId: provider.providerId, rules: samlRulesOf(provider, sso.publicSignup) },
       subject: (subject ?? email ?? '').slice(0, 2000),
       // The IdP's signed assertion is what vouches for the address: a SAML email counts as verified.
       identity: { email, emailVerified: true, hostedDomain: undefined },

@@ -182,7 +182,7 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
       }
     }
     const outcome = await completeSsoSignIn(deps.write, {
-      provider: { protocol: 'oidc', providerId: provider.providerId, rules: rulesOf(provider) },
+      provider: { protocol: 'oidc', providerId: provider.providerId, rules: rulesOf(provider, sso.publicSignup) },
       subject: claims.sub,
       identity,
       requestId: request.id,

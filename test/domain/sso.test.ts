@@ -40,7 +40,7 @@ t.test('provider stream', async (t) => {
   provider(added, { type: 'SsoProviderDeleted', data: { provider_id: 7, org_id: 2 } }).when({ type: 'DeleteSsoProvider', caller_org_id: 2, manager: owner }).thenThrows(t, 'not_found')
 })
 
-const rules: ProviderRules = { orgId: 2, allowedDomains: ['acme.test'], defaultRole: 'seo_editor', hostedDomain: '', allowSignup: false }
+const rules: ProviderRules = { orgId: 2, allowedDomains: ['acme.test'], defaultRole: 'seo_editor', hostedDomain: '', allowSignup: false, publicSignup: false }
 
 t.test('the identity check', async (t) => {
   t.same(checkAssertedIdentity({ email: ' Ann@ACME.test ', emailVerified: true, hostedDomain: undefined }, rules), { ok: true, email: 'ann@acme.test', domain: 'acme.test' })
@@ -60,6 +60,7 @@ t.test('the provisioning rule', async (t) => {
   t.same(provisioningDecision({ domain: 'acme.test', existing: null, rules }), { kind: 'provision', orgId: 2, role: 'seo_editor' })
   t.same(provisioningDecision({ domain: 'eu.acme.test', existing: null, rules }), { kind: 'refuse', reason: 'domain_not_allowed' }, 'sub-domains are listed on their own')
   t.same(provisioningDecision({ domain: 'else.test', existing: null, rules: { ...rules, allowSignup: true } }), { kind: 'signup' })
+  t.same(provisioningDecision({ domain: 'else.test', existing: null, rules: { ...rules, publicSignup: true } }), { kind: 'signup' }, 'the service’s public signup')
   t.same(provisioningDecision({ domain: 'else.test', existing: null, rules }), { kind: 'refuse', reason: 'domain_not_allowed' })
 })
 

@@ -247,6 +247,23 @@ t.test('IdP-initiated (unsolicited) responses when the provider allows them; the
   t.equal((await failures()).at(-1).reason, 'email_missing')
 })
 
+t.test('public signup open (SSO_PUBLIC_SIGNUP): an unknown email on no allowed domain founds its own organization', async (t) => {
+  const open = await startTestSystem(t, { sso: { publicSignup: true } })
+  await open.app.listen({ host: '127.0.0.1', port: 0 })
+  const origin = `http://127.0.0.1:${(open.app.server.address() as AddressInfo).port}`
+  const org = await orgWithKey(open, 'Acme')
+  const p = await open.call<any>('add_org_saml_provider', { label: 'Okta', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], allow_unsolicited: true }, org.key)
+  t.equal(p.allow_signup, false, 'the provider itself does not allow signup')
+  const browser = new CookieBrowser()
+  const acs = new URL(p.acs_url, origin).href
+  const response = await postForm(browser, acs, { SAMLResponse: idp.response({ acsUrl: acs, audience: new URL(p.sp_entity_id, origin).href, nameId: 'founder@startup.test', inResponseTo: null }) })
+  t.equal(response.status, 303, await response.clone().text())
+  const page = await (await browser.fetch(`${origin}/account`)).text()
+  t.match(page, /founder@startup\.test/)
+  t.match(page, /Owner of organization/)
+  t.notMatch(page, new RegExp(`organization ${org.orgId}\\.`), 'a new organization, not the provider’s')
+})
+
 t.test('the SP metadata', async (t) => {
   const response = await fetch(absolute(provider.sp_metadata_url))
   t.equal(response.status, 200)

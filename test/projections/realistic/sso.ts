@@ -33,7 +33,7 @@ export async function writeSsoLog(ts: TestSystem, log: RealisticLog): Promise<vo
   await deleteSsoProvider(deps, context, { providerId: spare.providerId, callerOrgId: orgA, manager })
 
   const loaded = await loadSsoProvider(deps, added.providerId)
-  const provider = { protocol: 'oidc' as const, providerId: loaded.providerId, rules: rulesOf(loaded) }
+  const provider = { protocol: 'oidc' as const, providerId: loaded.providerId, rules: rulesOf(loaded, false) }
   const identity = { email: 'sam@staff.acme.example', emailVerified: true, hostedDomain: undefined }
   const first = await completeSsoSignIn(deps, { provider, subject: 'sam', identity, requestId: null })
   if (!first.ok) throw new Error(`realistic log: SSO provisioning refused (${first.reason})`)
@@ -61,7 +61,7 @@ export async function writeSsoLog(ts: TestSystem, log: RealisticLog): Promise<vo
   await deleteSamlProvider(deps, context, { providerId: spareSaml.providerId, callerOrgId: orgA, manager })
   const loadedSaml = await loadSamlProvider(deps, saml.providerId)
   const samlSignIn = await completeSsoSignIn(deps, {
-    provider: { protocol: 'saml', providerId: saml.providerId, rules: samlRulesOf(loadedSaml) },
+    provider: { protocol: 'saml', providerId: saml.providerId, rules: samlRulesOf(loadedSaml, false) },
     subject: 'okta-123',
     identity: { email: 'sid@saml.acme.example', emailVerified: true, hostedDomain: undefined },
     requestId: null,
