@@ -67,8 +67,12 @@ export function requireManager(manager: MemberManager): void {
 }
 
 /** Another organization's provider, a deleted one and a missing one answer alike. */
-export function requireProvider(state: Pick<SsoProviderState, 'exists' | 'deleted' | 'orgId' | 'providerId'>, callerOrgId: number | null): void {
-  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError('sso_provider', state.providerId)
+export function requireProvider(
+  state: Pick<SsoProviderState, 'exists' | 'deleted' | 'orgId' | 'providerId'>,
+  callerOrgId: number | null,
+  entity: 'sso_provider' | 'saml_provider' = 'sso_provider',
+): void {
+  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError(entity, state.providerId)
 }
 
 const same = (a: ProviderSettings, b: ProviderSettings) => JSON.stringify(settingsOf(a)) === JSON.stringify(settingsOf(b))

@@ -60,12 +60,12 @@ function decide(command: SamlProviderCommand, state: SamlProviderState): SamlPro
       if (state.exists) throw new DomainError('already_exists', 'The identity provider already exists', `saml_provider ${command.provider_id}`)
       return [{ type: 'SamlProviderAdded', data: { provider_id: command.provider_id, org_id: command.org_id, provider_key: command.provider_key, ...settingsOf(command.settings) } }]
     case 'UpdateSamlProvider':
-      requireProvider(state, command.caller_org_id)
+      requireProvider(state, command.caller_org_id, 'saml_provider')
       requireManager(command.manager)
       if (same(state.settings!, command.settings) && state.active === command.active) return []
       return [{ type: 'SamlProviderUpdated', data: { provider_id: state.providerId, org_id: state.orgId!, ...settingsOf(command.settings), active: command.active } }]
     case 'DeleteSamlProvider':
-      requireProvider(state, command.caller_org_id)
+      requireProvider(state, command.caller_org_id, 'saml_provider')
       requireManager(command.manager)
       return [{ type: 'SamlProviderDeleted', data: { provider_id: state.providerId, org_id: state.orgId! } }]
     default:

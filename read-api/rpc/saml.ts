@@ -1,18 +1,18 @@
 import { z } from 'zod'
 import { addSamlProvider, deleteSamlProvider, loadSamlProvider, updateSamlProvider } from '../../commands/saml.js'
 import { RoleSchema } from '../../domain/people/roles.js'
-import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
+import { DomainError } from '../../domain/shared/errors.js'
+import { requireProvider } from '../../domain/sso/provider.js'
 import type { SamlProviderSettings } from '../../domain/sso/saml-events.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import { requireOrgId } from '../caller.js'
-import { ApiError } from '../errors.js'
 import { pinCertificate } from '../saml/certificates.js'
 import { parseIdpMetadata } from '../saml/idp-metadata.js'
 import { samlUrls } from '../saml/urls.js'
 import type { SsoSettings } from '../sso/settings.js'
 import { rpc } from '../registry.js'
 import { managerOf } from './people.js'
-import { Domains, dedupe, ssoSettingsOf } from './sso.js'
+import { Domains, dedupe, requireProviderManager, ssoSettingsOf } from './sso.js'
 
 const domain = 'org-admin'
 
@@ -100,10 +100,6 @@ function idpValues(input: { metadataXml: string; idpEntityId: string; ssoUrl: st
   return { idp_entity_id: entityId, sso_url: ssoUrl, certificates: certificates.slice(0, 4).map((c) => pinCertificate(c).pem) }
 }
 
-function requireOwner(manager: ReturnType<typeof managerOf>): void {
-  if (manager.kind === 'member' && manager.role !== 'owner') throw new ApiError('forbidden', 'Only an owner may manage identity providers')
-}
-
 export const samlRpcs = [
   rpc({
     name: 'add_org_saml_provider',
@@ -130,7 +126,7 @@ export const samlRpcs = [
       const p = ctx.params
       const orgId = requireOrgId(ctx.orgId)
       const manager = managerOf(ctx.caller)
-      requireOwner(manager)
+      requireProviderManager(manager)
       const settings: SamlProviderSettings = {
         label: p.label,
         ...idpValues({ metadataXml: p.metadata_xml, idpEntityId: p.idp_entity_id, ssoUrl: p.sso_url, certificate: p.certificate }),
@@ -204,9 +200,9 @@ export const samlRpcs = [
       const sso = ssoSettingsOf(ctx.settings)
       const p = ctx.params
       const current = await loadSamlProvider(ctx.write, p.provider_id)
-      if (!current.exists || current.deleted || (ctx.orgId !== null && current.orgId !== ctx.orgId)) throw new NotFoundError('saml_provider', p.provider_id)
+      requireProvider(current, ctx.orgId, 'saml_provider')
       const manager = managerOf(ctx.caller)
-      requireOwner(manager)
+      requireProviderManager(manager)
       const was = current.settings!
       const fromMetadata = p.metadata_xml !== undefined && p.metadata_xml.trim() !== ''
       const idp = idpValues({
