@@ -4,6 +4,38 @@ import { parseScopes } from '../../domain/api-keys/scopes.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
+import { Coalescer } from '../platform/coalesce.js'
+
+interface KeyRow {
+  readonly id: number
+  readonly org_id: number | null
+  readonly scopes: string
+  readonly key_hash: string
+  readonly rate_limit_per_minute: number | null
+}
+
+/**
+ * Concurrent requests with the same key share one lookup (read-api/platform/coalesce.ts): under load a busy
+ * key is looked up once per round trip, not once per request. Not a cache: each request's verdict comes from a
+ * lookup that started after it arrived, so revocation still takes effect at once.
+ */
+const lookups = new WeakMap<ReadDb, Coalescer<string, null, KeyRow | undefined>>()
+function lookUp(read: ReadDb, keyHash: string): Promise<KeyRow | undefined> {
+  let coalescer = lookups.get(read)
+  if (!coalescer) {
+    coalescer = new Coalescer(async (hash, inputs) => {
+      const row = await read
+        .selectFrom('api_keys')
+        .select(['id', 'org_id', 'scopes', 'key_hash', 'rate_limit_per_minute'])
+        .where('key_hash', '=', hash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      return inputs.map(() => row)
+    })
+    lookups.set(read, coalescer)
+  }
+  return coalescer.submit(keyHash, null)
+}
 
 /**
  * Resolves `Authorization: Bearer rrk_…` to a caller. Fails closed: anything but a known, unrevoked key
@@ -14,12 +46,7 @@ export async function authenticateApiKey(read: ReadDb, authorization: string | u
   const token = match?.[1]
   if (!token) throw new ApiError('unauthorized', 'no bearer token in the Authorization header')
   if (!token.startsWith('rrk_')) throw new ApiError('unauthorized', 'unknown or revoked credentials')
-  const row = await read
-    .selectFrom('api_keys')
-    .select(['id', 'org_id', 'scopes', 'key_hash', 'rate_limit_per_minute'])
-    .where('key_hash', '=', hashApiKey(token))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
+  const row = await lookUp(read, hashApiKey(token))
   if (!row) throw new ApiError('unauthorized', 'unknown or revoked credentials')
   return {
     actor: { kind: 'api_key', id: row.id },

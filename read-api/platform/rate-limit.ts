@@ -6,6 +6,7 @@ import type { Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { MCP_PATH } from '../mcp/protected-resource.js'
 import type { RpcRegistry } from '../registry.js'
+import { Coalescer } from './coalesce.js'
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
 export interface RateLimitSettings {
@@ -81,47 +82,61 @@ export function meteredMethod(request: FastifyRequest, registry: RpcRegistry): s
 /** The UTC day of an instant, as PostgreSQL's date input takes it. */
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
+/** One request to count: its limit, and what to meter if it is let through. */
+interface Hit {
+  readonly limit: number
+  readonly usage: { day: string; actorKind: string; actorId: string; orgId: number | null; method: string } | null
+  /** Set: sweep old windows and usage rows (the first request this process sees in a new minute). */
+  readonly sweep: { day: string } | null
+}
+
 /**
- * Counts the request against its bucket's current minute and, for an authenticated call that is let through,
- * against its organization's usage; sweeps old windows when asked. One statement, so one round trip per
- * request. Returns the bucket's count in this window, this request included.
+ * Counts requests of one bucket against its current minute and, for each authenticated call that is let
+ * through, against its organization's usage; sweeps old windows when asked. One statement for all the requests
+ * given (read-api/platform/coalesce.ts gathers the ones that arrive while the previous statement runs), so one
+ * round trip and one update of the bucket's row per batch. Returns each request's count in this window, itself
+ * included, as if they had been counted one by one in the order given: the i-th (1-based) of n gets
+ * `count after the batch - n + i`, and is metered only if that is within its limit. Other processes' batches
+ * interleave atomically on the same row, so the window is still shared by every API process.
  *
  * The statement commits with synchronous_commit off: every request of a busy key updates the same row, and
  * holding that row lock through a WAL flush would serialize the key's requests on disk latency. A crash can
  * lose the last fraction of a second of counts, which a rate limit and a usage meter can afford.
  */
-async function count(
-  db: Kysely<any>,
-  input: {
-    bucket: string
-    minute: number
-    limit: number
-    usage: { day: string; actorKind: string; actorId: string; orgId: number | null; method: string } | null
-    sweep: { day: string } | null
-  },
-): Promise<number> {
-  const u = input.usage
+async function count(db: Kysely<any>, bucket: string, minute: number, hits: readonly Hit[]): Promise<number[]> {
+  const n = hits.length
+  const metered = hits.flatMap((h, i) => (h.usage ? [{ ...h.usage, ord: i + 1, limit: h.limit }] : []))
+  const sweep = hits.find((h) => h.sweep !== null)?.sweep ?? null
   const result = await sql<{ count: number }>`
     with async_commit as (select set_config('synchronous_commit', 'off', true)),
     hit as (
-      insert into rate_limit_windows (bucket, window_minute, count) values (${input.bucket}, ${input.minute}::bigint, 1)
-      on conflict (bucket, window_minute) do update set count = rate_limit_windows.count + 1
+      insert into rate_limit_windows (bucket, window_minute, count) values (${bucket}, ${minute}::bigint, ${n}::int)
+      on conflict (bucket, window_minute) do update set count = rate_limit_windows.count + excluded.count
       returning count
+    ),
+    calls as (
+      select * from unnest(
+        ${metered.map((m) => m.day)}::date[], ${metered.map((m) => m.actorKind)}::text[], ${metered.map((m) => m.actorId)}::text[],
+        ${metered.map((m) => m.orgId)}::bigint[], ${metered.map((m) => m.method)}::text[], ${metered.map((m) => m.ord)}::int[],
+        ${metered.map((m) => m.limit)}::int[]
+      ) as c(day, actor_kind, actor_id, org_id, method, ord, lim)
     ),
     metered as (
       insert into api_usage_daily (day, actor_kind, actor_id, org_id, method, calls)
-      select ${u?.day ?? null}::date, ${u?.actorKind ?? null}, ${u?.actorId ?? null}, ${u?.orgId ?? null}::bigint, ${u?.method ?? null}, 1
-      from hit where ${u !== null} and hit.count <= ${input.limit}
-      on conflict (day, actor_kind, actor_id, method) do update set calls = api_usage_daily.calls + 1
+      select c.day, c.actor_kind, c.actor_id, min(c.org_id), c.method, count(*)
+      from calls c, hit where hit.count - ${n}::int + c.ord <= c.lim
+      group by c.day, c.actor_kind, c.actor_id, c.method
+      on conflict (day, actor_kind, actor_id, method) do update set calls = api_usage_daily.calls + excluded.calls
     ),
     swept_windows as (
-      delete from rate_limit_windows where ${input.sweep !== null} and window_minute < ${input.minute - 1}::bigint
+      delete from rate_limit_windows where ${sweep !== null} and window_minute < ${minute - 1}::bigint
     ),
     swept_usage as (
-      delete from api_usage_daily where ${input.sweep !== null} and day < ${input.sweep?.day ?? null}::date - ${USAGE_RETENTION_DAYS}::int
+      delete from api_usage_daily where ${sweep !== null} and day < ${sweep?.day ?? null}::date - ${USAGE_RETENTION_DAYS}::int
     )
     select hit.count from hit, async_commit`.execute(db)
-  return result.rows[0]!.count
+  const after = Number(result.rows[0]!.count)
+  return hits.map((_, i) => after - n + i + 1)
 }
 
 /**
@@ -164,6 +179,11 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   // Old windows are swept by the first request this process sees in each new minute, inside that request's
   // own statement: no timer and no extra round trip.
   let sweptMinute = -1
+  // Concurrent requests of one bucket in one minute share a statement (group commit).
+  const counter = new Coalescer<string, Hit, number>((key, hits) => {
+    const at = key.lastIndexOf('|')
+    return count(deps.db, key.slice(0, at), Number(key.slice(at + 1)), hits)
+  })
 
   app.addHook('onRequest', async (request) => {
     const oauth = isOAuthWrite(request.method, request.url) || isSsoSignInWrite(request.method, request.url)
@@ -183,9 +203,8 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     const method = meteredMethod(request, deps.registry)
     let used: number
     try {
-      used = await count(deps.db, {
-        bucket: caller ? `${caller.actor.kind}:${caller.actor.id}` : `ip:${request.ip}`,
-        minute,
+      const bucket = caller ? `${caller.actor.kind}:${caller.actor.id}` : `ip:${request.ip}`
+      used = await counter.submit(`${bucket}|${minute}`, {
         limit,
         usage:
           caller && method !== null
