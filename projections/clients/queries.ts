@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../domain/shared/errors.js'
-import { sql } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import type { ClientsTable, ReadDb } from '../tables.js'
 import type { Selectable } from 'kysely'
 import type { ClientStatus } from '../../domain/clients/values.js'
@@ -72,11 +72,13 @@ function toView(r: ClientRow, services: string[], locations: string[]): ClientVi
 }
 
 /**
- * One client as clientViews shows it, if the caller may see it (else the same not-found as visibleClient):
- * the row, its service names and its current location names in one statement, so a read of one client is
- * one round trip.
+ * The clients among `clientIds` visible in `orgId` (null: any organization), each as clientViews shows it
+ * (row, service names, current location names), in one statement: a read of one or many clients is one round
+ * trip. Undefined for each id the caller may not see (visibleClient's not-found), in the order asked.
+ * read-api/rpc/clients.ts gathers concurrent get_client reads into one call.
  */
-export async function visibleClientView(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientView> {
+export async function visibleClientViews(db: ReadDb, orgId: number | null, clientIds: readonly number[]): Promise<(ClientView | undefined)[]> {
+  const unique = [...new Set(clientIds)]
   let query = db
     .selectFrom('clients as c')
     .selectAll('c')
@@ -93,12 +95,12 @@ export async function visibleClientView(db: ReadDb, orgId: number | null, client
         .where('l.removed_at', 'is', null)
         .as('location_names'),
     ])
-    .where('c.id', '=', clientId)
+    .where(unique.length === 1 ? sql<SqlBool>`c.id = ${unique[0]}` : sql<SqlBool>`c.id = any(${unique}::bigint[])`)
   if (orgId !== null) query = query.where('c.org_id', '=', orgId)
-  const row = await query.executeTakeFirst()
-  if (!row) throw new NotFoundError('client', clientId)
-  const { service_names, location_names, ...client } = row
-  return toView(client, service_names ?? [], location_names ?? [])
+  const rows = await query.execute()
+  const views = new Map<number, ClientView>()
+  for (const { service_names, location_names, ...client } of rows) views.set(client.id, toView(client, service_names ?? [], location_names ?? []))
+  return clientIds.map((id) => views.get(id))
 }
 
 export interface ClientListFilter {

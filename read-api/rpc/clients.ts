@@ -24,12 +24,13 @@ import {
   servicesForClient,
   statusesFor,
   visibleClient,
-  visibleClientView,
+  visibleClientViews,
   type ClientRow,
   type ClientView,
 } from '../../projections/clients/queries.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { requireOrgId } from '../caller.js'
+import { Coalescer } from '../platform/coalesce.js'
 import { rpc } from '../registry.js'
 
 const domain = 'clients'
@@ -102,8 +103,22 @@ const LocationView = z.object({
   created_at: z.string(),
 })
 
-function viewOf(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientView> {
-  return visibleClientView(db, orgId, clientId)
+/**
+ * get_client's read. Agents read clients many at a time, and each statement costs far more (a round trip,
+ * parse and plan on both sides) than the index lookup it does: requests that arrive while a read of their
+ * organization runs share the next one (read-api/platform/coalesce.ts). Every answer still comes from a
+ * statement that started after its request arrived, so a write the caller saw answered is always shown.
+ */
+const viewReads = new WeakMap<ReadDb, Coalescer<number | null, number, ClientView | undefined>>()
+async function viewOf(db: ReadDb, orgId: number | null, clientId: number): Promise<ClientView> {
+  let coalescer = viewReads.get(db)
+  if (!coalescer) {
+    coalescer = new Coalescer((org, ids) => visibleClientViews(db, org, ids))
+    viewReads.set(db, coalescer)
+  }
+  const view = await coalescer.submit(orgId, clientId)
+  if (!view) throw new NotFoundError('client', clientId)
+  return view
 }
 
 /** The point-in-time view, folded from the client's stream; same shape as the live one. */
