@@ -6,7 +6,7 @@ import { userEmail, userEmailStream } from '../domain/people/user-email.js'
 import { user, userStream } from '../domain/people/user.js'
 import { fold } from '../domain/shared/aggregate.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
-import type { SsoFailureReason, SsoProviderEvent } from '../domain/sso/events.js'
+import type { SsoFailureReason, SsoProtocol, SsoProviderEvent } from '../domain/sso/events.js'
 import { ssoProvider, ssoProviderStream, ssoSignInStream, type ProviderSettings, type SsoProviderState } from '../domain/sso/provider.js'
 import { checkAssertedIdentity, provisioningDecision, type AssertedIdentity, type ProviderRules } from '../domain/sso/provisioning.js'
 import { appendAudit, handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
@@ -62,11 +62,17 @@ export function deleteSsoProvider(deps: WriteDeps, context: CommandContext, inpu
   return run(deps, context, input.providerId, { type: 'DeleteSsoProvider', caller_org_id: input.callerOrgId, manager: input.manager })
 }
 
+/**
+ * The IdP's subject as a refusal records it: an OIDC `sub` is opaque, but a SAML NameID is often the email
+ * address itself, and refusals never carry one (the email's domain is recorded instead).
+ */
+const auditableSubject = (subject: string | null | undefined) => (subject === undefined || subject === null || subject.includes('@') ? null : subject.slice(0, 2000))
+
 /** Records a refused SSO sign-in on the provider's audit stream (never an email address, never a token). */
 export async function recordSsoSignInFailure(
   deps: WriteDeps,
   context: CommandContext,
-  input: { providerId: number; orgId: number; reason: SsoFailureReason; emailDomain?: string | null; subject?: string | null; detail?: string | null },
+  input: { providerId: number; orgId: number; protocol: SsoProtocol; reason: SsoFailureReason; emailDomain?: string | null; subject?: string | null; detail?: string | null },
 ): Promise<Position> {
   return appendAudit(
     deps,
@@ -76,10 +82,11 @@ export async function recordSsoSignInFailure(
         type: 'SsoSignInFailed',
         data: {
           provider_id: input.providerId,
+          protocol: input.protocol,
           org_id: input.orgId,
           reason: input.reason,
           email_domain: input.emailDomain ?? null,
-          subject: input.subject === undefined || input.subject === null ? null : input.subject.slice(0, 2000),
+          subject: auditableSubject(input.subject),
           detail: input.detail === undefined || input.detail === null ? null : input.detail.slice(0, 2000),
           at: deps.clock().toISOString(),
         },
@@ -90,12 +97,20 @@ export async function recordSsoSignInFailure(
   )
 }
 
-export const rulesOf = (state: SsoProviderState): ProviderRules => ({
+/** The provider a verified identity came from, whatever its protocol. */
+export interface SignInProvider {
+  readonly protocol: SsoProtocol
+  readonly providerId: number
+  readonly rules: ProviderRules
+}
+
+export const rulesOf = (state: SsoProviderState, publicSignup: boolean): ProviderRules => ({
   orgId: state.orgId!,
   allowedDomains: state.settings!.allowed_domains,
   defaultRole: state.settings!.default_role,
   hostedDomain: state.settings!.hosted_domain,
   allowSignup: state.settings!.allow_signup,
+  publicSignup,
 })
 
 export type SsoSignInOutcome =
@@ -113,23 +128,23 @@ export type SsoSignInOutcome =
 const mintToken = () => randomBytes(32).toString('base64url')
 
 /**
- * A verified id_token's identity, turned into a session: the identity check (verified email, hosted domain),
+ * A verified identity (an OIDC id_token's claims, or a SAML assertion's email), turned into a session: the identity check (verified email, hosted domain),
  * the provisioning rule, then the events — provisioning (with the email's reservation, so two first sign-ins
  * of one address cannot both create a user), and the SSO sign-in on the person's stream. A refusal is recorded
  * with its reason and answered `ok: false` (the caller shows one generic message for every reason).
  */
 export async function completeSsoSignIn(
   deps: WriteDeps,
-  input: { provider: SsoProviderState; subject: string; identity: AssertedIdentity; requestId: string | null },
+  input: { provider: SignInProvider; subject: string; identity: AssertedIdentity; requestId: string | null },
 ): Promise<SsoSignInOutcome> {
   const provider = input.provider
-  const rules = rulesOf(provider)
+  const rules = provider.rules
   const correlationId = input.requestId ?? sha256(mintToken()).slice(0, 32)
   const systemContext: CommandContext = { actor: { kind: 'system', id: `sso_provider:${provider.providerId}` }, requestId: input.requestId, correlationId, causationId: null }
   const refuse = async (reason: SsoFailureReason, domain: string | null) => ({
     ok: false as const,
     reason,
-    position: await recordSsoSignInFailure(deps, systemContext, { providerId: provider.providerId, orgId: rules.orgId, reason, emailDomain: domain, subject: input.subject }),
+    position: await recordSsoSignInFailure(deps, systemContext, { providerId: provider.providerId, orgId: rules.orgId, protocol: provider.protocol, reason, emailDomain: domain, subject: input.subject }),
   })
 
   const checked = checkAssertedIdentity(input.identity, rules)
@@ -170,7 +185,7 @@ export async function completeSsoSignIn(
       deps,
       user,
       userStream(userId),
-      { type: 'ProvisionBySso', user_id: userId, org_id: orgId, email: checked.email, role, provider_id: provider.providerId, via: provisioned },
+      { type: 'ProvisionBySso', user_id: userId, org_id: orgId, email: checked.email, role, provider_id: provider.providerId, protocol: provider.protocol, via: provisioned },
       systemContext,
       (s) => s.orgId,
     )
@@ -185,7 +200,7 @@ export async function completeSsoSignIn(
       deps,
       user,
       userStream(userId),
-      { type: 'SignInWithSso', provider_id: provider.providerId, provider_org_id: providerOrgId, subject: input.subject, session_hash: sha256(sessionToken), expires_at: expiresAt },
+      { type: 'SignInWithSso', provider_id: provider.providerId, protocol: provider.protocol, provider_org_id: providerOrgId, subject: input.subject, session_hash: sha256(sessionToken), expires_at: expiresAt },
       userContext,
       (s) => s.orgId,
     )

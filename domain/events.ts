@@ -20,6 +20,7 @@ import { siteEditEventSchemas } from './site-edits/events.js'
 import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/events.js'
 import { userEmailEventSchemas, userEventSchemas } from './people/events.js'
 import { ssoProviderEventSchemas, ssoSignInEventSchemas, ssoUserEventSchemas } from './sso/events.js'
+import { samlProviderEventSchemas } from './sso/saml-events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data. The command handler
@@ -56,6 +57,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...ssoProviderEventSchemas,
   ...ssoSignInEventSchemas,
   ...ssoUserEventSchemas,
+  ...samlProviderEventSchemas,
   ...oauthEventSchemas,
 }
 

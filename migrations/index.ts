@@ -16,6 +16,7 @@ import * as people from './0016-people.js'
 import * as projectionFailures from './0019-projection-failures.js'
 import * as sso from './0020-sso.js'
 import * as oauth from './0017-oauth.js'
+import * as saml from './0022-saml.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0019-projection-failures': projectionFailures,
   '0020-sso': sso,
   '0017-oauth': oauth,
+  '0022-saml': saml,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

@@ -90,6 +90,9 @@ const Env = z.object({
     .string()
     .default('')
     .transform((text, ctx) => parseAllowList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8' }), z.NEVER)),
+  // Whether an unknown email that any organization's identity provider vouches for may create its own
+  // organization (spec Authentication 7, "public signup is open"); off: only providers with allow_signup.
+  SSO_PUBLIC_SIGNUP: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_BACKOFF_BASE_MS),
 })
 
@@ -119,8 +122,8 @@ export interface Config {
   /** LANGUAGE_MODEL_PROVIDER (with the provider's key, base URL and model): who writes text for jobs. */
   readonly languageModel: LanguageModelSettings
   readonly webhooks: WebhookConfig
-  /** SSO_ALLOWED_HOSTS: identity-provider addresses allowed despite the address policy. */
-  readonly sso: { readonly allowList: AllowList }
+  /** SSO_ALLOWED_HOSTS: identity-provider addresses allowed despite the address policy; SSO_PUBLIC_SIGNUP. */
+  readonly sso: { readonly allowList: AllowList; readonly publicSignup: boolean }
 }
 
 /** SERVICE_ENCRYPTION_KEY (undefined: see commands/secrets/service-key.ts resolveServiceKey), WEBHOOK_ALLOWED_HOSTS, WEBHOOK_BACKOFF_BASE_MS. */
@@ -194,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: { workerConcurrency: e.JOB_WORKER_CONCURRENCY, heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, staleSeconds: e.JOB_STALE_SECONDS },
     languageModel,
     webhooks: { serviceKey: e.SERVICE_ENCRYPTION_KEY, allowList: e.WEBHOOK_ALLOWED_HOSTS, backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS },
-    sso: { allowList: e.SSO_ALLOWED_HOSTS },
+    sso: { allowList: e.SSO_ALLOWED_HOSTS, publicSignup: e.SSO_PUBLIC_SIGNUP },
   }
 }
 

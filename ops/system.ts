@@ -63,8 +63,8 @@ export interface SystemOptions {
   readonly webhooks?: WebhookOptions
   /** Sign-in: where password-reset links go (no email adapter ships; tests capture them). */
   readonly people?: { readonly deliverPasswordReset?: PasswordResetDelivery }
-  /** Single sign-on: the identity-provider address allow-list (SSO_ALLOWED_HOSTS) and resolver; defaults: none, DNS. */
-  readonly sso?: { readonly allowList?: AllowList; readonly resolve?: Resolver }
+  /** Single sign-on: the identity-provider address allow-list (SSO_ALLOWED_HOSTS), resolver and SSO_PUBLIC_SIGNUP; defaults: none, DNS, off. */
+  readonly sso?: { readonly allowList?: AllowList; readonly resolve?: Resolver; readonly publicSignup?: boolean }
 }
 
 /** Webhook settings; every part has a default (an ephemeral service key: only `serve` must keep its key). */
@@ -202,6 +202,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
               allowList: options.sso?.allowList ?? EMPTY_ALLOW_LIST,
               resolve: options.sso?.resolve ?? webhookPolicy.resolve,
               baseUrl: options.publicDocs?.baseUrl,
+              publicSignup: options.sso?.publicSignup ?? false,
             },
           },
           ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),

@@ -16,6 +16,7 @@ import { jobRoutes } from './routes/jobs.js'
 import { mcpRoutes } from './mcp/route.js'
 import { peopleRoutes } from './people/routes.js'
 import { ssoRoutes } from './sso/routes.js'
+import { samlRoutes } from './saml/routes.js'
 import { oauthRoutes } from './routes/oauth.js'
 import type { OAuthSignIn } from './routes/oauth-authorize.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './people/csrf.js'
@@ -133,6 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => peopleRoutes(scope, deps))
   // Single sign-on: /auth/oidc/<provider>, its callback and /login/sso (read-api/sso/routes.ts).
   await app.register(async (scope) => ssoRoutes(scope, deps))
+  // SAML 2.0: /saml/<key>/metadata, /login and /acs (read-api/saml/routes.ts).
+  await app.register(async (scope) => samlRoutes(scope, deps))
   // The OAuth 2.0 authorization server (read-api/routes/oauth.ts).
   await app.register(async (scope) => oauthRoutes(scope, { ...deps, oauthSignIn: oauthSignInOf(deps.settings.people) }))
   await registerPublicDocs(app, deps)

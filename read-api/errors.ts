@@ -259,6 +259,21 @@ export const ERRORS = {
     message: 'The identity provider issuer could not be used',
     hint: 'detail names what failed: the address policy, fetching {issuer}/.well-known/openid-configuration, the issuer it names, or an endpoint sign-in needs (authorization, token, JWKS; code flow with PKCE S256)',
   },
+  saml_metadata_invalid: {
+    status: 400,
+    message: 'The SAML metadata could not be used',
+    hint: 'detail names what is missing: one EntityDescriptor with an IDPSSODescriptor, its entityID, a SingleSignOnService with the HTTP-Redirect binding, a signing X509Certificate',
+  },
+  saml_certificate_invalid: {
+    status: 400,
+    message: 'The SAML certificate could not be read',
+    hint: "Paste the IdP's signing certificate as PEM (-----BEGIN CERTIFICATE-----) or the base64 of its X509Certificate element",
+  },
+  saml_provider_incomplete: {
+    status: 400,
+    message: 'The SAML provider needs an entity id, an SSO URL and a certificate',
+    hint: 'Give metadata_xml, or idp_entity_id, sso_url and certificate; detail names what is missing',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>

@@ -4,6 +4,7 @@ import { assertNever } from '../shared/values.js'
 import type { UserEvent } from './events.js'
 import { LOCKOUT_DURATION_MS, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, PASSWORD_RESET_THROTTLE_MS, SESSION_TTL_MS } from './policy.js'
 import { canManageMembers, type MemberManager, type Role } from './roles.js'
+import type { SsoProtocol } from '../sso/events.js'
 
 /** One person, one stream: `user-<id>`. */
 export const userStream = (userId: number) => `user-${userId}`
@@ -78,9 +79,9 @@ export type UserCommand =
   | { type: 'RequestPasswordReset'; now: string; token_hash: string; expires_at: string }
   | { type: 'UsePasswordReset'; now: string; token_hash: string; password_hash: string }
   /** An identity provider vouched for an unknown email: the person joins (domain/sso/provisioning.ts decided it). */
-  | { type: 'ProvisionBySso'; user_id: number; org_id: number; email: string; role: Role; provider_id: number; via: 'allowed_domain' | 'signup' }
+  | { type: 'ProvisionBySso'; user_id: number; org_id: number; email: string; role: Role; provider_id: number; protocol: SsoProtocol; via: 'allowed_domain' | 'signup' }
   /** An identity provider vouched for this member's email: a session, standing in for password and TOTP. */
-  | { type: 'SignInWithSso'; provider_id: number; provider_org_id: number; subject: string; session_hash: string; expires_at: string }
+  | { type: 'SignInWithSso'; provider_id: number; protocol: SsoProtocol; provider_org_id: number; subject: string; session_hash: string; expires_at: string }
 
 export const initialUserState = (): UserState => ({
   exists: false,
@@ -329,6 +330,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
             user_id: state.userId,
             org_id: state.orgId,
             provider_id: command.provider_id,
+            protocol: command.protocol,
             session_hash: command.session_hash,
             expires_at: command.expires_at,
             subject: command.subject,

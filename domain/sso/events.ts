@@ -9,6 +9,10 @@ import { Id } from '../shared/values.js'
  * failures never slows a provider change). A successful SSO sign-in and an SSO provisioning are events of the
  * person's own stream, `user-<id>` (domain/people), where sessions already live.
  *
+ * A SAML provider is `saml_provider-<id>` (domain/sso/saml-events.ts). Both protocols take their ids from one
+ * sequence, so a provider id names one provider whatever its protocol, and the sign-in events above serve
+ * both (`protocol` says which).
+ *
  * The client secret never enters the log in plaintext: `client_secret_sealed` is AES-256-GCM under the
  * service key (commands/secrets/service-key.ts), null for a public client (PKCE only). Failure events carry no
  * email address and never say whether an account exists: only the reason, the email's domain and the IdP's
@@ -50,11 +54,29 @@ export const SSO_FAILURE_REASONS = [
   'hosted_domain_mismatch',
   'domain_not_allowed',
   'account_unavailable',
+  // SAML (read-api/saml/): the Response and its assertion, checked in domain/sso/saml-checks.ts.
+  'saml_response_invalid',
+  'signature_invalid',
+  'assertion_encrypted',
+  'destination_mismatch',
+  'recipient_mismatch',
+  'issuer_mismatch',
+  'audience_mismatch',
+  'assertion_not_yet_valid',
+  'assertion_expired',
+  'assertion_replayed',
+  'in_response_to_unknown',
+  'unsolicited_response',
 ] as const
 export type SsoFailureReason = (typeof SSO_FAILURE_REASONS)[number]
 
+/** Which protocol a provider speaks; absent on events written before SAML existed (all OIDC). */
+export const SsoProtocol = z.enum(['oidc', 'saml'])
+export type SsoProtocol = z.infer<typeof SsoProtocol>
+
 export const SsoSignInFailed = z.object({
   provider_id: Id,
+  protocol: SsoProtocol.optional(),
   org_id: Id,
   reason: z.enum(SSO_FAILURE_REASONS),
   /** The domain of the email the IdP asserted, when it got that far. */
@@ -73,6 +95,7 @@ export const OrgMemberProvisionedBySso = z.object({
   email: z.string().min(3).max(254),
   role: RoleSchema,
   provider_id: Id,
+  protocol: SsoProtocol.optional(),
   via: z.enum(['allowed_domain', 'signup']),
 })
 
@@ -81,6 +104,7 @@ export const UserSignedInWithSso = z.object({
   user_id: Id,
   org_id: Id,
   provider_id: Id,
+  protocol: SsoProtocol.optional(),
   /** sha256 of the session cookie's token. */
   session_hash: z.string().regex(/^[0-9a-f]{64}$/),
   expires_at: Time,

@@ -61,13 +61,18 @@ function evolve(state: SsoProviderState, event: SsoProviderEvent): SsoProviderSt
   }
 }
 
-function requireManager(manager: MemberManager): void {
+/** Only an owner (or a key acting at owner level) manages identity providers, of either protocol. */
+export function requireManager(manager: MemberManager): void {
   if (!canManageMembers(manager)) throw new DomainError('forbidden', 'Only an owner may manage identity providers', `role ${manager.kind === 'member' ? manager.role : 'key'}`)
 }
 
 /** Another organization's provider, a deleted one and a missing one answer alike. */
-function requireProvider(state: SsoProviderState, callerOrgId: number | null): void {
-  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError('sso_provider', state.providerId)
+export function requireProvider(
+  state: Pick<SsoProviderState, 'exists' | 'deleted' | 'orgId' | 'providerId'>,
+  callerOrgId: number | null,
+  entity: 'sso_provider' | 'saml_provider' = 'sso_provider',
+): void {
+  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError(entity, state.providerId)
 }
 
 const same = (a: ProviderSettings, b: ProviderSettings) => JSON.stringify(settingsOf(a)) === JSON.stringify(settingsOf(b))

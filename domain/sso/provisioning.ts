@@ -11,7 +11,7 @@ import type { SsoFailureReason } from './events.js'
  * 2. `provisioningDecision`: the email of an existing member of the provider's organization signs that member
  *    in (the provider stands in for password and TOTP). An unknown email whose domain is in the provider's
  *    allowed_domains joins its organization with default_role; otherwise, when the provider allows signup,
- *    it becomes the owner of a new organization; otherwise it is refused ("ask an owner for an invite").
+ *    (or the service's public signup is open) it becomes the owner of a new organization; otherwise it is refused ("ask an owner for an invite").
  *
  * An email that belongs to a member of another organization is refused, on purpose: an organization owner can
  * add any issuer, and an issuer they control can assert any address, so trusting it for other organizations'
@@ -30,6 +30,8 @@ export interface ProviderRules {
   readonly defaultRole: Role
   readonly hostedDomain: string
   readonly allowSignup: boolean
+  /** The service's own setting (SSO_PUBLIC_SIGNUP): any provider's unknown verified email may sign up. */
+  readonly publicSignup: boolean
 }
 
 export type IdentityCheck = { readonly ok: true; readonly email: string; readonly domain: string } | { readonly ok: false; readonly reason: SsoFailureReason; readonly domain: string | null }
@@ -67,6 +69,6 @@ export function provisioningDecision(input: { readonly domain: string; readonly 
     return { kind: 'refuse', reason: 'account_unavailable' }
   }
   if (rules.allowedDomains.map(normalizeDomain).includes(normalizeDomain(input.domain))) return { kind: 'provision', orgId: rules.orgId, role: rules.defaultRole }
-  if (rules.allowSignup) return { kind: 'signup' }
+  if (rules.allowSignup || rules.publicSignup) return { kind: 'signup' }
   return { kind: 'refuse', reason: 'domain_not_allowed' }
 }

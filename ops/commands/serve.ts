@@ -57,7 +57,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     languageModel: createLanguageModel(config.languageModel),
     ...extras,
     webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },
-    sso: { allowList: config.sso.allowList },
+    sso: { allowList: config.sso.allowList, publicSignup: config.sso.publicSignup },
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

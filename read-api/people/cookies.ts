@@ -17,11 +17,17 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 export interface CookieOptions {
   readonly maxAgeSeconds?: number
   readonly secure: boolean
+  /**
+   * Lax unless said otherwise. None only for a cookie that must come back on a cross-site POST (the SAML
+   * browser binding: the IdP posts to the ACS); browsers take None only with Secure, so it is Lax without.
+   */
+  readonly sameSite?: 'Lax' | 'None'
 }
 
-/** HttpOnly, SameSite=Lax, Path=/ always; Secure when the service is served over https. */
+/** HttpOnly, Path=/ always; SameSite=Lax unless None is asked for over https; Secure when served over https. */
 export function serializeCookie(name: string, value: string, options: CookieOptions): string {
-  const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax']
+  const sameSite = options.sameSite === 'None' && options.secure ? 'None' : 'Lax'
+  const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', `SameSite=${sameSite}`]
   if (options.secure) parts.push('Secure')
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${options.maxAgeSeconds}`)
   return parts.join('; ')

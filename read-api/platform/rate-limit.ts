@@ -53,13 +53,14 @@ export function isOAuthWrite(method: string, url: string): boolean {
 }
 
 /**
- * The single sign-on steps that write without a credential: starting an OIDC sign-in (a state row), its
- * callback (events) and the /login/sso form. Counted by client address like the OAuth writes above.
+ * The single sign-on steps that write without a credential: starting an OIDC or SAML sign-in (a state or
+ * request row), the OIDC callback and the SAML ACS (events), and the /login/sso form. Counted by client
+ * address like the OAuth writes above.
  */
 export function isSsoSignInWrite(method: string, url: string): boolean {
   const path = url.split('?')[0]!
-  if (method === 'GET') return /^\/auth\/oidc\/[^/]+(\/callback)?$/.test(path)
-  return method === 'POST' && path === '/login/sso'
+  if (method === 'GET') return /^\/auth\/oidc\/[^/]+(\/callback)?$/.test(path) || /^\/saml\/[^/]+\/login$/.test(path)
+  return method === 'POST' && (path === '/login/sso' || /^\/saml\/[^/]+\/acs$/.test(path))
 }
 
 /**
@@ -149,7 +150,8 @@ export async function meterCalls(db: Kysely<any>, request: FastifyRequest, calle
  * Retry-After; every /api/v1 response, errors included, carries X-RateLimit-Limit, X-RateLimit-Remaining and
  * X-RateLimit-Reset (seconds until the window resets). The OAuth endpoints that write without a credential
  * (POST /oauth/register, /oauth/token, /oauth/revoke, /oauth/authorize) and the SSO sign-in steps (GET
- * /auth/oidc/<provider>[/callback], POST /login/sso) are counted by address the same way. Health is counted like any other call (by address when
+ * /auth/oidc/<provider>[/callback], GET /saml/<key>/login, POST /saml/<key>/acs, POST /login/sso) are counted by
+ * address the same way. Health is counted like any other call (by address when
  * it carries no key): it reads the database, and a probe every few seconds is far below any sane limit.
  *
  * If the counter cannot be written (the database is down), the request goes on uncounted and without the

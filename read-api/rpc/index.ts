@@ -13,12 +13,13 @@ import { pageRpcs } from './pages.js'
 import { peopleRpcs } from './people.js'
 import { siteEditRpcs } from './site-edits.js'
 import { ssoRpcs } from './sso.js'
+import { samlRpcs } from './saml.js'
 import { usageRpcs } from './usage.js'
 import { webhookRpcs } from './webhooks.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
   return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs, ...oauthRpcs, ...ssoRpcs] as AnyRpc[],
+    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs, ...oauthRpcs, ...ssoRpcs, ...samlRpcs] as AnyRpc[],
   )
 }

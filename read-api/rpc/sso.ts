@@ -1,10 +1,9 @@
 import { z } from 'zod'
 import { addSsoProvider, deleteSsoProvider, loadSsoProvider, updateSsoProvider } from '../../commands/sso.js'
 import { seal } from '../../commands/secrets/service-key.js'
-import { RoleSchema } from '../../domain/people/roles.js'
-import { NotFoundError } from '../../domain/shared/errors.js'
+import { RoleSchema, type MemberManager } from '../../domain/people/roles.js'
 import { EmailDomainSchema, normalizeDomain } from '../../domain/sso/domains.js'
-import type { ProviderSettings } from '../../domain/sso/provider.js'
+import { requireProvider, type ProviderSettings } from '../../domain/sso/provider.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import { requireOrgId } from '../caller.js'
 import { ApiError } from '../errors.js'
@@ -23,7 +22,15 @@ const domain = 'org-admin'
  * is write-only: sealed with the service key, never returned (has_client_secret says whether there is one).
  * Another organization's provider answers like a missing one.
  */
-function ssoSettingsOf(settings: ServiceSettings): SsoSettings {
+/**
+ * Asked before anything is fetched or sealed, so a non-owner cannot make the service do either (the aggregate
+ * decides again when the event is written).
+ */
+export function requireProviderManager(manager: MemberManager): void {
+  if (manager.kind === 'member' && manager.role !== 'owner') throw new ApiError('forbidden', 'Only an owner may manage identity providers')
+}
+
+export function ssoSettingsOf(settings: ServiceSettings): SsoSettings {
   if (!settings.sso) throw new ApiError('service_unavailable', 'single sign-on is not configured on this service (no service key)')
   return settings.sso
 }
@@ -31,11 +38,11 @@ function ssoSettingsOf(settings: ServiceSettings): SsoSettings {
 const Issuer = z.string().trim().min(1).max(2000)
 const ClientId = z.string().trim().min(1).max(500)
 const Secret = z.string().max(2000)
+export const Domains = z.array(EmailDomainSchema).max(100)
 const HostedDomain = z
   .string()
   .transform(normalizeDomain)
   .pipe(z.union([z.literal(''), EmailDomainSchema]))
-const Domains = z.array(EmailDomainSchema).max(100)
 
 const ProviderView = z.object({
   id: Id,
@@ -75,7 +82,7 @@ function viewOf(settings: SsoSettings, id: number, s: Omit<ProviderSettings, 'cl
     redirect_uri: link(settings, `/auth/oidc/${id}/callback`),
   }
 }
-const dedupe = (domains: readonly string[]) => [...new Set(domains)]
+export const dedupe = (domains: readonly string[]) => [...new Set(domains)]
 
 export const ssoRpcs = [
   rpc({
@@ -103,7 +110,7 @@ export const ssoRpcs = [
       const manager = managerOf(ctx.caller)
       const secretSealed = p.client_secret === '' ? null : seal(sso.serviceKey, p.client_secret)
       // Permission first, so a non-owner cannot make the service fetch anything.
-      if (manager.kind === 'member' && manager.role !== 'owner') throw new ApiError('forbidden', 'Only an owner may manage identity providers')
+      requireProviderManager(manager)
       await discoverIssuer(sso, { issuer: p.issuer, clientId: p.client_id, clientSecretSealed: secretSealed })
       const settings: ProviderSettings = {
         label: p.label,
@@ -180,9 +187,9 @@ export const ssoRpcs = [
       const sso = ssoSettingsOf(ctx.settings)
       const p = ctx.params
       const current = await loadSsoProvider(ctx.write, p.provider_id)
-      if (!current.exists || current.deleted || (ctx.orgId !== null && current.orgId !== ctx.orgId)) throw new NotFoundError('sso_provider', p.provider_id)
+      requireProvider(current, ctx.orgId)
       const manager = managerOf(ctx.caller)
-      if (manager.kind === 'member' && manager.role !== 'owner') throw new ApiError('forbidden', 'Only an owner may manage identity providers')
+      requireProviderManager(manager)
       const was = current.settings!
       const secretSealed = p.client_secret === undefined ? was.client_secret_sealed : p.client_secret === '' ? null : seal(sso.serviceKey, p.client_secret)
       const settings: ProviderSettings = {

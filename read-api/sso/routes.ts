@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import * as client from 'openid-client'
-import type { CommandContext, WriteDeps } from '../../commands/command-handler.js'
-import type { Position } from '../../commands/event-store/port.js'
+import type { WriteDeps } from '../../commands/command-handler.js'
 import { seal, unseal } from '../../commands/secrets/service-key.js'
-import { completeSsoSignIn, loadSsoProvider, recordSsoSignInFailure } from '../../commands/sso.js'
+import { completeSsoSignIn, loadSsoProvider, recordSsoSignInFailure, rulesOf } from '../../commands/sso.js'
 import { SESSION_TTL_MS } from '../../domain/people/policy.js'
 import { EmailSchema, normalizeEmail } from '../../domain/people/email.js'
 import { domainOfEmail } from '../../domain/sso/domains.js'
@@ -14,17 +13,17 @@ import type { SsoProviderState } from '../../domain/sso/provider.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
-import { ApiError } from '../errors.js'
-import { requireWritesEnabled } from '../platform/writes-switch.js'
 import { parseCookies, serializeCookie } from '../people/cookies.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from '../people/csrf.js'
 import { errorBox, html, noticeBox, sendPage, type Raw } from '../people/html.js'
 import { safeReturnTo, setSessionCookie } from '../people/session.js'
 import { secureCookies, type PeopleSettings } from '../people/settings.js'
 import { IssuerCache, describeError } from './oidc-client.js'
+import { providerForDomain } from './provider-for-domain.js'
+import { signInPages } from './sign-in-pages.js'
 import { browserHashOf, claimLoginState, createLoginState } from './login-states.js'
 import type { SsoSettings } from './settings.js'
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 
 /**
  * OIDC sign-in (spec Authentication 7): GET /auth/oidc/<provider> starts authorization code + PKCE (S256)
@@ -51,11 +50,6 @@ export interface SsoRouteDeps {
 
 type Form = Record<string, string>
 
-const IDENTITY_REFUSED =
-  'Single sign-on did not let you in. If you should have access, ask an owner of your organization for an invite, or sign in with your password.'
-const STATE_REFUSED = 'This sign-in link expired, was already used or was started in another browser. Start again from the sign-in page.'
-const STATE_REASONS: readonly SsoFailureReason[] = ['state_unknown', 'state_expired', 'state_reused', 'browser_mismatch']
-
 const browserCookieName = (people: PeopleSettings) => (secureCookies(people) ? '__Host-rr_oidc' : 'rr_oidc')
 
 export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promise<void> {
@@ -70,35 +64,9 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
     done(null, form)
   })
 
-  const settle = async (position: Position | null) => {
-    if (position !== null) await deps.watermark.waitFor(position, deps.readYourWritesTimeoutMs)
-  }
-  const context = (request: FastifyRequest): CommandContext => ({ actor: { kind: 'system', id: 'sso' }, requestId: request.id, correlationId: request.id, causationId: null })
+  const { settle, context, writesOff, unknownProvider, refused } = signInPages(deps)
   const redirectUri = (request: FastifyRequest, providerId: number) => `${baseUrlOf(request, sso.baseUrl)}/auth/oidc/${providerId}/callback`
   const issuerOf = (provider: SsoProviderState) => ({ issuer: provider.settings!.issuer, clientId: provider.settings!.client_id, clientSecretSealed: provider.settings!.client_secret_sealed })
-  const writesOff = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    try {
-      await requireWritesEnabled(request, reply)
-      return false
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'writes_disabled')) throw error
-      void sendPage(reply, 503, 'Paused for maintenance', html`${errorBox('Signing in is paused for maintenance. Try again in a minute.', 'writes_disabled')}`)
-      return true
-    }
-  }
-  const unknownProvider = (reply: FastifyReply) =>
-    sendPage(reply, 404, 'Single sign-on', html`${errorBox('This single sign-on link is unknown or no longer in use.', 'sso_provider_unknown')}<p><a href="/login">Sign in</a></p>`)
-  const refused = async (reply: FastifyReply, request: FastifyRequest, reason: SsoFailureReason, position: Position | null) => {
-    await settle(position)
-    request.log.info({ reason }, 'sso sign-in refused')
-    const stateProblem = STATE_REASONS.includes(reason)
-    return sendPage(
-      reply,
-      stateProblem ? 400 : 403,
-      'Single sign-on',
-      html`${errorBox(stateProblem ? STATE_REFUSED : IDENTITY_REFUSED, stateProblem ? 'sso_state_invalid' : 'sso_sign_in_refused')}<p><a href="/login/sso">Start again</a> · <a href="/login">Sign in with a password</a></p>`,
-    )
-  }
   const activeProvider = async (id: string): Promise<SsoProviderState | null> => {
     if (!/^\d{1,15}$/.test(id)) return null
     const provider = await loadSsoProvider(deps.write, Number(id))
@@ -161,7 +129,7 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
     const fail = async (reason: SsoFailureReason, extra: { detail?: string | null; subject?: string | null; emailDomain?: string | null } = {}) => {
       // A refusal is recorded against a provider that exists (the route's); a made-up id records nothing, and
       // neither does a state this service never issued: anyone can send one, and the log is not theirs to fill.
-      const position = provider.exists && reason !== 'state_unknown' ? await recordSsoSignInFailure(deps.write, context(request), { providerId: provider.providerId, orgId: provider.orgId!, reason, ...extra }) : null
+      const position = provider.exists && reason !== 'state_unknown' ? await recordSsoSignInFailure(deps.write, context(request), { providerId: provider.providerId, orgId: provider.orgId!, protocol: 'oidc', reason, ...extra }) : null
       return refused(reply, request, reason, position)
     }
     if (!claim.ok) return fail(claim.problem)
@@ -213,7 +181,12 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
         return fail('provider_error', { detail: `userinfo: ${describeError(error)}`, subject: claims.sub })
       }
     }
-    const outcome = await completeSsoSignIn(deps.write, { provider, subject: claims.sub, identity, requestId: request.id })
+    const outcome = await completeSsoSignIn(deps.write, {
+      provider: { protocol: 'oidc', providerId: provider.providerId, rules: rulesOf(provider, sso.publicSignup) },
+      subject: claims.sub,
+      identity,
+      requestId: request.id,
+    })
     if (!outcome.ok) return refused(reply, request, outcome.reason, outcome.position)
     await settle(outcome.position)
     setSessionCookie(reply, people, outcome.sessionToken, SESSION_TTL_MS / 1000)
@@ -249,19 +222,8 @@ ${options.returnTo === null ? '' : html`<input type="hidden" name="return_to" va
     const returnTo = safeReturnTo(form.return_to)
     const parsed = EmailSchema.safeParse(form.email ?? '')
     const domain = parsed.success ? domainOfEmail(normalizeEmail(parsed.data)) : null
-    const row =
-      domain === null
-        ? undefined
-        : await deps.read
-            .selectFrom('sso_providers')
-            .select(['id'])
-            .where('active', '=', true)
-            .where('deleted_at', 'is', null)
-            .where((eb) => eb.or([eb('allowed_domains', '@>', sql<string[]>`array[${domain}]::text[]`), eb('hosted_domain', '=', domain)]))
-            .orderBy('id')
-            .limit(1)
-            .executeTakeFirst()
-    if (!row) {
+    const found = domain === null ? null : await providerForDomain(deps.read, domain)
+    if (!found) {
       // The same words whatever the reason: a typo, no provider, or a domain nobody configured.
       return ssoPage(
         reply,
@@ -273,8 +235,12 @@ ${options.returnTo === null ? '' : html`<input type="hidden" name="return_to" va
         }),
       )
     }
+    if (found.protocol === 'saml') {
+      // SAML has no standard login hint in an HTTP-Redirect AuthnRequest: the IdP asks for the address itself.
+      return reply.code(303).header('Location', `/saml/${found.key}/login${returnTo === null ? '' : `?return_to=${encodeURIComponent(returnTo)}`}`).send()
+    }
     const query = new URLSearchParams({ login_hint: normalizeEmail(parsed.success ? parsed.data : '') })
     if (returnTo !== null) query.set('return_to', returnTo)
-    return reply.code(303).header('Location', `/auth/oidc/${row.id}?${query}`).send()
+    return reply.code(303).header('Location', `/auth/oidc/${found.id}?${query}`).send()
   })
 }

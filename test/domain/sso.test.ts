@@ -40,7 +40,7 @@ t.test('provider stream', async (t) => {
   provider(added, { type: 'SsoProviderDeleted', data: { provider_id: 7, org_id: 2 } }).when({ type: 'DeleteSsoProvider', caller_org_id: 2, manager: owner }).thenThrows(t, 'not_found')
 })
 
-const rules: ProviderRules = { orgId: 2, allowedDomains: ['acme.test'], defaultRole: 'seo_editor', hostedDomain: '', allowSignup: false }
+const rules: ProviderRules = { orgId: 2, allowedDomains: ['acme.test'], defaultRole: 'seo_editor', hostedDomain: '', allowSignup: false, publicSignup: false }
 
 t.test('the identity check', async (t) => {
   t.same(checkAssertedIdentity({ email: ' Ann@ACME.test ', emailVerified: true, hostedDomain: undefined }, rules), { ok: true, email: 'ann@acme.test', domain: 'acme.test' })
@@ -60,18 +60,19 @@ t.test('the provisioning rule', async (t) => {
   t.same(provisioningDecision({ domain: 'acme.test', existing: null, rules }), { kind: 'provision', orgId: 2, role: 'seo_editor' })
   t.same(provisioningDecision({ domain: 'eu.acme.test', existing: null, rules }), { kind: 'refuse', reason: 'domain_not_allowed' }, 'sub-domains are listed on their own')
   t.same(provisioningDecision({ domain: 'else.test', existing: null, rules: { ...rules, allowSignup: true } }), { kind: 'signup' })
+  t.same(provisioningDecision({ domain: 'else.test', existing: null, rules: { ...rules, publicSignup: true } }), { kind: 'signup' }, 'the service’s public signup')
   t.same(provisioningDecision({ domain: 'else.test', existing: null, rules }), { kind: 'refuse', reason: 'domain_not_allowed' })
 })
 
 t.test('SSO on the user stream', async (t) => {
   const u = spec(user)
-  const provisioned: UserEvent = { type: 'OrgMemberProvisionedBySso', data: { user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, via: 'allowed_domain' } }
-  u().when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, via: 'allowed_domain' }).then(t, [provisioned])
-  u(provisioned).when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, via: 'allowed_domain' }).thenThrows(t, 'already_exists')
-  const signIn = { type: 'SignInWithSso', provider_id: 7, provider_org_id: 2, subject: 'sub-1', session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z' } as const
+  const provisioned: UserEvent = { type: 'OrgMemberProvisionedBySso', data: { user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, protocol: 'oidc', via: 'allowed_domain' } }
+  u().when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, protocol: 'oidc', via: 'allowed_domain' }).then(t, [provisioned])
+  u(provisioned).when({ type: 'ProvisionBySso', user_id: 5, org_id: 2, email: 'new@acme.test', role: 'viewer', provider_id: 7, protocol: 'oidc', via: 'allowed_domain' }).thenThrows(t, 'already_exists')
+  const signIn = { type: 'SignInWithSso', provider_id: 7, protocol: 'oidc', provider_org_id: 2, subject: 'sub-1', session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z' } as const
   u(provisioned)
     .when(signIn)
-    .then(t, [{ type: 'UserSignedInWithSso', data: { user_id: 5, org_id: 2, provider_id: 7, session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z', subject: 'sub-1' } }])
+    .then(t, [{ type: 'UserSignedInWithSso', data: { user_id: 5, org_id: 2, provider_id: 7, protocol: 'oidc', session_hash: 'a'.repeat(64), expires_at: '2026-11-26T00:00:00.000Z', subject: 'sub-1' } }])
   u(provisioned).when({ ...signIn, provider_org_id: 3 }).thenThrows(t, 'sign_in_failed', { detail: 'not a member of the provider organization' })
   u(provisioned, { type: 'OrgMemberRemoved', data: { user_id: 5, org_id: 2 } }).when(signIn).thenThrows(t, 'sign_in_failed')
   u().when(signIn).thenThrows(t, 'sign_in_failed')

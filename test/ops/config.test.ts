@@ -38,7 +38,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     jobs: DEFAULT_JOB_SETTINGS,
     languageModel: { provider: 'builtin' },
     webhooks: { serviceKey: undefined, allowList: EMPTY_ALLOW_LIST, backoffBaseMs: 60_000 },
-    sso: { allowList: EMPTY_ALLOW_LIST },
+    sso: { allowList: EMPTY_ALLOW_LIST, publicSignup: false },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -67,6 +67,7 @@ t.test('every setting is read and typed', async (t) => {
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, receiver.test,10.0.0.0/8',
     WEBHOOK_BACKOFF_BASE_MS: '50',
     SSO_ALLOWED_HOSTS: '127.0.0.1,idp.internal',
+    SSO_PUBLIC_SIGNUP: 'true',
   })
   t.same(config, {
     port: 9090,
@@ -89,7 +90,7 @@ t.test('every setting is read and typed', async (t) => {
     jobs: { workerConcurrency: 3, heartbeatSeconds: 2, staleSeconds: 5 },
     languageModel: { provider: 'builtin' },
     webhooks: { serviceKey: parseServiceKey(SERVICE_KEY), allowList: parseAllowList('127.0.0.1,receiver.test,10.0.0.0/8'), backoffBaseMs: 50 },
-    sso: { allowList: parseAllowList('127.0.0.1,idp.internal') },
+    sso: { allowList: parseAllowList('127.0.0.1,idp.internal'), publicSignup: true },
   })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
@@ -190,6 +191,7 @@ t.test('empty strings count as unset', async (t) => {
       'WEBHOOK_ALLOWED_HOSTS',
       'WEBHOOK_BACKOFF_BASE_MS',
       'SSO_ALLOWED_HOSTS',
+      'SSO_PUBLIC_SIGNUP',
       'JOB_WORKER_CONCURRENCY',
       'JOB_HEARTBEAT_SECONDS',
       'JOB_STALE_SECONDS',
@@ -246,6 +248,7 @@ t.test('invalid values are rejected with a ConfigError naming the variable', asy
     ['WEBHOOK_ALLOWED_HOSTS', '10.0.0.0/99'],
     ['WEBHOOK_ALLOWED_HOSTS', 'http://x.test'],
     ['SSO_ALLOWED_HOSTS', 'https://idp.test'],
+    ['SSO_PUBLIC_SIGNUP', 'sometimes'],
     ['WEBHOOK_BACKOFF_BASE_MS', '0'],
     ['WEBHOOK_BACKOFF_BASE_MS', 'soon'],
   ]

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import saml2 from 'saml2-js'
+import { loadSamlProvider, samlRulesOf } from '../../commands/saml.js'
+import { completeSsoSignIn, recordSsoSignInFailure } from '../../commands/sso.js'
+import { SESSION_TTL_MS } from '../../domain/people/policy.js'
+import { domainOfEmail } from '../../domain/sso/domains.js'
+import type { SsoFailureReason } from '../../domain/sso/events.js'
+import { SAML_RESPONSE_MAX_BYTES, SSO_STATE_TTL_MS } from '../../domain/sso/policy.js'
+import { checkSamlAssertion } from '../../domain/sso/saml-checks.js'
+import type { SamlProviderState } from '../../domain/sso/saml-provider.js'
+import { baseUrlOf } from '../auth/bearer-challenge.js'
+import { parseCookies, serializeCookie } from '../people/cookies.js'
+import { safeReturnTo, setSessionCookie } from '../people/session.js'
+import { secureCookies } from '../people/settings.js'
+import type { SsoRouteDeps } from '../sso/routes.js'
+import { signInPages } from '../sso/sign-in-pages.js'
+import { browserHashOf, claimLoginRequest, firstSightOfAssertion, recordLoginRequest } from './login-requests.js'
+import { spMetadataXml } from './sp-metadata.js'
+import { samlUrls } from './urls.js'
+import { verifySamlResponse } from './verify-response.js'
+
+/**
+ * SAML 2.0 sign-in (spec Authentication 7): GET /saml/<key>/metadata (the SP metadata), GET /saml/<key>/login
+ * (SP-initiated: an HTTP-Redirect AuthnRequest, its ID recorded for 10 minutes, single use) and POST
+ * /saml/<key>/acs (the HTTP-POST Response). At the ACS: the Response is verified (verify-response.ts:
+ * saml2-js's signature, status and audience checks, no encryption, one assertion), judged
+ * (domain/sso/saml-checks.ts: issuer, destination, recipient, audience, times, InResponseTo), its assertion id
+ * must be new (the replay cache), the InResponseTo must be a request this service issued to this browser,
+ * and then the sign-in is what OIDC's is (commands/sso.ts `completeSsoSignIn`).
+ *
+ * Browser binding: /login sets `rr_saml` (its digest is kept with the request), and the ACS requires it back.
+ * The IdP's POST is cross-site, so over https the cookie is SameSite=None (Secure); over plain http browsers
+ * refuse None and it is Lax, which comes back only from an IdP on the same site (development, the tests).
+ * An unsolicited (IdP-initiated) response, when the provider allows it, has no request and so no binding.
+ */
+const KEY = /^[a-z0-9]{20,40}$/
+const cookieName = (secure: boolean) => (secure ? '__Host-rr_saml' : 'rr_saml')
+
+type Form = Record<string, string>
+
+export async function samlRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promise<void> {
+  const people = deps.settings.people
+  const sso = deps.settings.sso
+  if (!people || !sso) return
+  const secure = secureCookies(people)
+  const { settle, context, writesOff, unknownProvider, refused } = signInPages(deps)
+
+  // The ACS takes a base64 Response of up to SAML_RESPONSE_MAX_BYTES, plus RelayState.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: Math.ceil((SAML_RESPONSE_MAX_BYTES * 4) / 3) + 16 * 1024 }, (_request, body, done) => {
+    const form: Form = {}
+    for (const [key, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) if (!(key in form)) form[key] = value
+    done(null, form)
+  })
+
+  /** The provider a key names (the key never changes, so the read model finds it; the stream decides). */
+  const providerByKey = async (key: string): Promise<SamlProviderState | null> => {
+    if (!KEY.test(key)) return null
+    const row = await deps.read.selectFrom('saml_providers').select('id').where('provider_key', '=', key).executeTakeFirst()
+    if (!row) return null
+    const provider = await loadSamlProvider(deps.write, Number(row.id))
+    return provider.exists && !provider.deleted ? provider : null
+  }
+  const urlsOf = (request: FastifyRequest, provider: SamlProviderState) => samlUrls(baseUrlOf(request, sso.baseUrl), provider.providerKey!)
+  const idpOf = (provider: SamlProviderState) => new saml2.IdentityProvider({ sso_login_url: provider.settings!.sso_url, certificates: [...provider.settings!.certificates] })
+
+  // ---- GET /saml/<key>/metadata ----
+  app.get<{ Params: { key: string } }>('/saml/:key/metadata', async (request, reply) => {
+    const provider = await providerByKey(request.params.key)
+    if (!provider) return unknownProvider(reply)
+    const urls = urlsOf(request, provider)
+    return reply.code(200).header('Content-Type', 'application/samlmetadata+xml; charset=utf-8').send(spMetadataXml({ entityId: urls.entityId, acsUrl: urls.acs }))
+  })
+
+  // ---- GET /saml/<key>/login ----
+  app.get<{ Params: { key: string }; Querystring: Record<string, string> }>('/saml/:key/login', async (request, reply) => {
+    const provider = await providerByKey(request.params.key)
+    if (!provider || !provider.active) return unknownProvider(reply)
+    if (await writesOff(request, reply)) return reply
+    const urls = urlsOf(request, provider)
+    const sp = new saml2.ServiceProvider({ entity_id: urls.entityId, assert_endpoint: urls.acs })
+    const { url, requestId } = await new Promise<{ url: string; requestId: string }>((resolve, reject) =>
+      sp.create_login_request_url(idpOf(provider), {}, (error, url, requestId) => (error ? reject(error) : resolve({ url, requestId }))),
+    )
+    // One binding value per browser (kept if present, so two sign-ins started in parallel both work).
+    let browserToken = parseCookies(request.headers.cookie).get(cookieName(secure))
+    if (!browserToken || !/^[A-Za-z0-9_-]{32,64}$/.test(browserToken)) browserToken = randomBytes(32).toString('base64url')
+    reply.header('Set-Cookie', serializeCookie(cookieName(secure), browserToken, { secure, sameSite: 'None', maxAgeSeconds: SSO_STATE_TTL_MS / 1000 }))
+    await recordLoginRequest(deps.db, { requestId, providerId: provider.providerId, browserToken, returnTo: safeReturnTo(request.query.return_to), now: deps.write.clock() })
+    return reply.code(303).header('Cache-Control', 'no-store').header('Location', url).send()
+  })
+
+  // ---- POST /saml/<key>/acs ----
+  app.post<{ Params: { key: string } }>('/saml/:key/acs', async (request, reply) => {
+    const provider = await providerByKey(request.params.key)
+    if (!provider) return unknownProvider(reply)
+    if (await writesOff(request, reply)) return reply
+    const form: Form = request.body && typeof request.body === 'object' ? (request.body as Form) : {}
+    const fail = async (reason: SsoFailureReason, extra: { detail?: string | null; subject?: string | null; emailDomain?: string | null } = {}) => {
+      const position = await recordSsoSignInFailure(deps.write, context(request), { providerId: provider.providerId, orgId: provider.orgId!, protocol: 'saml', reason, ...extra })
+      return refused(reply, request, reason, position)
+    }
+    if (!provider.active) return fail('provider_unavailable', { detail: 'the provider is deactivated' })
+    if (typeof form.SAMLResponse !== 'string' || form.SAMLResponse === '') return fail('saml_response_invalid', { detail: 'no SAMLResponse in the form' })
+
+    const urls = urlsOf(request, provider)
+    const settings = provider.settings!
+    const verified = await verifySamlResponse({ samlResponse: form.SAMLResponse, certificates: settings.certificates, spEntityId: urls.entityId, acsUrl: urls.acs, ssoUrl: settings.sso_url })
+    if (!verified.ok) return fail(verified.reason, { detail: verified.detail })
+    const subject = verified.nameId
+    // A NameID that is an email is recorded on a refusal as its domain only (recordSsoSignInFailure drops it).
+    const nameIdDomain = subject === null ? null : domainOfEmail(subject.trim().toLowerCase())
+    const now = deps.write.clock()
+    const checked = checkSamlAssertion(verified.facts, { idpEntityId: settings.idp_entity_id, spEntityId: urls.entityId, acsUrl: urls.acs, allowUnsolicited: settings.allow_unsolicited, now })
+    if (!checked.ok) return fail(checked.reason, { detail: checked.detail, subject, emailDomain: nameIdDomain })
+    if (verified.facts.assertionId === '') return fail('saml_response_invalid', { detail: 'the assertion has no ID', subject, emailDomain: nameIdDomain })
+    // The replay cache first, so a response posted twice is named for what it is.
+    if (!(await firstSightOfAssertion(deps.db, { providerId: provider.providerId, assertionId: verified.facts.assertionId, until: checked.replayUntil }))) {
+      return fail('assertion_replayed', { detail: `assertion ${verified.facts.assertionId.slice(0, 200)}`, subject, emailDomain: nameIdDomain })
+    }
+
+    let returnTo: string | null
+    if (checked.inResponseTo === null) {
+      returnTo = safeReturnTo(form.RelayState)
+    } else {
+      const claim = await claimLoginRequest(deps.db, { requestId: checked.inResponseTo, providerId: provider.providerId, now })
+      if (!claim.ok) return fail(claim.problem, { detail: `InResponseTo ${checked.inResponseTo.slice(0, 200)}`, subject, emailDomain: nameIdDomain })
+      const browserToken = parseCookies(request.headers.cookie).get(cookieName(secure))
+      if (!browserToken || browserHashOf(browserToken) !== claim.browserHash) return fail('browser_mismatch', { subject, emailDomain: nameIdDomain })
+      returnTo = claim.returnTo
+    }
+
+    const attribute = settings.email_attribute
+    const email = attribute === '' ? subject : (verified.attributes[attribute]?.[0] ?? null)
+    const outcome = await completeSsoSignIn(deps.write, {
+      provider: { protocol: 'saml', providerId: provider.providerId, rules: samlRulesOf(provider, sso.publicSignup) },
+      subject: (subject ?? email ?? '').slice(0, 2000),
+      // The IdP's signed assertion is what vouches for the address: a SAML email counts as verified.
+      identity: { email, emailVerified: true, hostedDomain: undefined },
+      requestId: request.id,
+    })
+    if (!outcome.ok) return refused(reply, request, outcome.reason, outcome.position)
+    await settle(outcome.position)
+    setSessionCookie(reply, people, outcome.sessionToken, SESSION_TTL_MS / 1000)
+    return reply.code(303).header('Cache-Control', 'no-store').header('Location', returnTo ?? '/account').send()
+  })
+}
