@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { EventStore, Position, RecordedEvent } from '../commands/event-store/port.js'
 import type { Processor } from './runtime.js'
+import { sleep } from './sleep.js'
 
 export interface SubscriptionOptions {
   /** The checkpoint's name in processor_checkpoints; also the advisory lock that keeps it to one process. */
@@ -118,17 +119,4 @@ export function subscriptionProcessor(options: SubscriptionOptions): Processor &
       loop = undefined
     },
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
 }

@@ -36,12 +36,18 @@ export class InsufficientScopeError extends ApiError {
 
 export function requireScope(caller: Caller, scope: Scope): void {
   if (!caller.scopes.includes(scope)) {
+    // An OAuth token's holder fixes it by authorizing again with the scope (the WWW-Authenticate challenge
+    // names it), not by switching keys.
+    const token = caller.actor.kind === 'oauth'
+    const credential = token ? 'token' : 'key'
     throw new InsufficientScopeError(
       scope,
-      `this call needs the ${scope} scope; the key has ${caller.scopes.join(',') || 'none'}`,
-      scope === 'write'
-        ? 'This key is read-only: use a key with the write scope for write methods'
-        : `Use a key with the ${scope} scope`,
+      `this call needs the ${scope} scope; the ${credential} has ${caller.scopes.join(',') || 'none'}`,
+      token
+        ? `Authorize the app again with the ${scope} scope (this token was granted ${caller.scopes.join(', ') || 'no scope'})`
+        : scope === 'write'
+          ? 'This key is read-only: use a key with the write scope for write methods'
+          : `Use a key with the ${scope} scope`,
     )
   }
 }

@@ -248,6 +248,11 @@ export const ERRORS = {
     message: 'The password reset link is unknown, used or expired',
     hint: 'Request a new link at /password-reset; a link works once, for 30 minutes',
   },
+  last_owner: {
+    status: 409,
+    message: "The organization's last owner cannot be demoted or removed",
+    hint: 'Make another member an owner first (update_org_member_role), then change or remove this one',
+  },
   sign_in_failed: {
     status: 401,
     message: 'Sign-in failed',

@@ -1,6 +1,7 @@
 import type { Processor } from '../../processors/runtime.js'
 import { sandboxResetDue } from '../../domain/sandbox/policy.js'
 import { resetSandboxIfDue, type SandboxDeps } from './seed.js'
+import { sleep } from '../../processors/sleep.js'
 
 /** Operator settings (SANDBOX_ENABLED, SANDBOX_RESET_INTERVAL_HOURS). */
 export interface SandboxSettings {
@@ -39,10 +40,7 @@ export function sandboxProcessor(deps: SandboxDeps, settings: SandboxSettings): 
             deps.log.error({ err: error }, 'sandbox reset failed; trying again')
             wait = RETRY_MS
           }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, wait)
-            c.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
-          })
+          await sleep(wait, c.signal)
         }
       })()
     },

@@ -5,6 +5,7 @@ import type { CancelReason } from '../../domain/aeo/runs/run.js'
 import { enrolledClientIds } from '../../projections/aeo/runs/queries.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { subscriptionProcessor } from '../subscription.js'
+import { sleep } from '../sleep.js'
 
 /** How long the scheduler waits for the read models before a sweep or cancel gives up (and is retried). */
 const READ_MODEL_WAIT_MS = 30_000
@@ -40,10 +41,7 @@ function periodic(name: string, deps: ProcessorDeps, intervalMs: number, work: (
           } catch (error) {
             if (!c.signal.aborted) deps.log.error({ err: error, processor: name }, 'scheduled work failed; trying again next time')
           }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, intervalMs)
-            c.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
-          })
+          await sleep(intervalMs, c.signal)
         }
       })()
     },

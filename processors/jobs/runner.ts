@@ -9,6 +9,7 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import type { JobContext, JobHandler, JobRun } from './handler.js'
 import { claimWork, releaseWork, removeWork, renewLease, type WorkRow } from './work-table.js'
+import { sleep } from '../sleep.js'
 
 /** How often an idle worker looks for queued jobs. */
 const POLL_MS = 500
@@ -23,18 +24,6 @@ export type JobHandlers = { readonly [K in JobKind]?: JobHandler<K> }
 
 /** Why a handler's signal was aborted. */
 type StopReason = 'cancel' | 'shutdown' | 'lost'
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve()
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name
@@ -101,10 +90,7 @@ export class JobRunner implements Processor {
       }
       for (const row of claimed) this.begin(row)
       if (claimed.length === 0 || this.inHand.size >= this.settings.workerConcurrency) {
-        await new Promise<void>((resolve) => {
-          this.wake = resolve
-          void sleep(POLL_MS, signal).then(resolve)
-        })
+        await sleep(POLL_MS, signal, (wake) => (this.wake = wake))
         this.wake = undefined
       }
     }

@@ -3,6 +3,7 @@ import { handleJobCommand, loadJob } from '../../commands/jobs/job.js'
 import { isTerminal } from '../../domain/jobs/job.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { releaseWork, removeWork, staleWork } from './work-table.js'
+import { sleep } from '../sleep.js'
 
 const BATCH = 100
 
@@ -57,10 +58,7 @@ export function jobWatchdogProcessor(deps: ProcessorDeps): Processor {
           } catch (error) {
             if (!c.signal.aborted) deps.log.error({ err: error }, 'job watchdog pass failed; trying again next time')
           }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, deps.jobs.heartbeatSeconds * 1000)
-            c.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
-          })
+          await sleep(deps.jobs.heartbeatSeconds * 1000, c.signal)
         }
       })()
     },

@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { checkWebhookUrl, type AllowList } from '../../domain/webhooks/url-policy.js'
 import type { Resolver } from '../../commands/webhooks.js'
-import { PolicyRefusal, safeLookup } from './safe-lookup.js'
+import { PolicyRefusal, safeLookup } from '../../commands/network/safe-lookup.js'
 import { signatureHeader } from './signature.js'
 
 export interface OutgoingDelivery {

@@ -22,6 +22,7 @@ import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js'
 import { errorBox, html, noticeBox, sendPage, type Raw } from './html.js'
 import { requireSignedIn, safeReturnTo, sessionTokenOf, setSessionCookie, signedInMember } from './session.js'
 import { absoluteLink, type PeopleSettings } from './settings.js'
+import { CONNECTED_APPS_PATH } from '../routes/oauth-connected-apps.js'
 
 /**
  * The sign-in pages: GET/POST /login, GET/POST /invite/<token> (+ /confirm), GET/POST /password-reset (and
@@ -134,6 +135,7 @@ ${options.returnTo === null ? '' : html`<input type="hidden" name="return_to" va
       200,
       'Your account',
       html`<p>Signed in as <strong>${member.email}</strong>, ${ROLE_LABELS[member.role]} of organization ${member.orgId}.</p>
+<p><a href="${CONNECTED_APPS_PATH}">Connected apps</a>: the apps you have let act for you, and disconnecting them.</p>
 <form method="post" action="/logout">${csrfInput(request, reply)}<button type="submit">Sign out</button></form>`,
     )
   })

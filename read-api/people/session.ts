@@ -72,9 +72,15 @@ export function setSessionCookie(reply: FastifyReply, settings: PeopleSettings, 
  * A `return_to` that is safe to redirect to after sign-in: a relative path on this origin only. Anything
  * else (an absolute URL, `//host`, a backslash trick, control characters) is refused with null, and the
  * caller falls back to the account page.
+ *
+ * Up to RETURN_TO_MAX_LENGTH characters: an OAuth authorize URL (a state and a redirect URI of up to 2,000
+ * each, a PKCE challenge, scopes) fits, and so does its percent-encoded copy in `/login?return_to=…` within
+ * the 16 KiB request line Node accepts.
  */
+export const RETURN_TO_MAX_LENGTH = 4096
+
 export function safeReturnTo(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return null
+  if (typeof value !== 'string' || value.length === 0 || value.length > RETURN_TO_MAX_LENGTH) return null
   if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return null

@@ -1,13 +1,14 @@
 import { z } from 'zod'
 import { changeMemberRole, inviteMember, removeMember } from '../../commands/people.js'
+import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { EmailSchema } from '../../domain/people/email.js'
-import { RoleSchema, type MemberManager } from '../../domain/people/roles.js'
+import { canManageMembers, RoleSchema, type MemberManager } from '../../domain/people/roles.js'
 import { Id } from '../../domain/shared/values.js'
 import type { Caller } from '../caller.js'
 import { requireOrgId } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { absoluteLink, type PeopleSettings } from '../people/settings.js'
-import { rpc, type ServiceSettings } from '../registry.js'
+import { rpc, type RpcContext, type ServiceSettings } from '../registry.js'
 
 const domain = 'org-admin'
 
@@ -22,6 +23,39 @@ export const managerOf = (caller: Caller): MemberManager =>
 export function peopleSettingsOf(settings: ServiceSettings): PeopleSettings {
   if (!settings.people) throw new ApiError('service_unavailable', 'sign-in is not configured on this service (no service key)')
   return settings.people
+}
+
+/**
+ * An organization's last active owner cannot be demoted or removed (409 last_owner): an organization with
+ * members keeps one who can manage them. Whether others remain is a fact across many user streams, so it is
+ * read from org_members, and the owner changes of one organization take turns under a cluster-wide advisory
+ * lock, each waiting until the read models show it before the next one counts: two owners demoting each other
+ * at the same moment cannot both succeed. (Owners are only ever added elsewhere, by an accepted invite or an SSO
+ * sign-up, so a count that lags those can only refuse, never wrongly allow.) An organization with no owner
+ * member at all (keys only) is not affected.
+ */
+async function keepingAnOwner<T>(ctx: RpcContext<unknown>, userId: number, staysOwner: boolean, work: () => Promise<T>): Promise<T> {
+  const target = await ctx.read.selectFrom('org_members').select(['org_id']).where('user_id', '=', userId).executeTakeFirst()
+  // A caller who may not manage members, a member they may not see, or nobody: the command answers 403 or 404
+  // as it always does (a refusal must not tell who the owners are).
+  if (!canManageMembers(managerOf(ctx.caller)) || !target || (ctx.orgId !== null && Number(target.org_id) !== ctx.orgId)) return work()
+  const orgId = Number(target.org_id)
+  return withAdvisoryLock(ctx.db, `org_owners:${orgId}`, async () => {
+    if (!staysOwner) {
+      const owners = await ctx.read
+        .selectFrom('org_members')
+        .select(['user_id'])
+        .where('org_id', '=', orgId)
+        .where('role', '=', 'owner')
+        .where('status', '=', 'active')
+        .execute()
+      const ownerIds = owners.map((o) => Number(o.user_id))
+      if (ownerIds.includes(userId) && ownerIds.length === 1) throw new ApiError('last_owner', `member ${userId} is the only owner of organization ${orgId}`)
+    }
+    const result = await work()
+    await ctx.settle()
+    return result
+  })
 }
 
 const Time = z.string()
@@ -101,11 +135,13 @@ export const peopleRpcs = [
     domain,
     access: 'write',
     orgScoped: true,
-    summary: "Change a member's role. Owner-level. A member of another organization answers like a missing one (404).",
+    summary: "Change a member's role. Owner-level. The organization's last active owner cannot be demoted (409 last_owner: make another member an owner first). A member of another organization answers like a missing one (404).",
     params: z.strictObject({ user_id: Id, role: RoleSchema }),
     result: z.object({ user_id: Id, email: z.string(), role: RoleSchema }),
     async handler(ctx) {
-      const changed = await changeMemberRole(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, role: ctx.params.role, manager: managerOf(ctx.caller) })
+      const changed = await keepingAnOwner(ctx, ctx.params.user_id, ctx.params.role === 'owner', () =>
+        changeMemberRole(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, role: ctx.params.role, manager: managerOf(ctx.caller) }),
+      )
       return { user_id: ctx.params.user_id, email: changed.email, role: changed.role }
     },
   }),
@@ -115,11 +151,11 @@ export const peopleRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      'Remove a member: their sessions end at once, open invite and reset links stop working, and the email can be invited again (as a new user). Owner-level. A member of another organization answers like a missing one (404).',
+      'Remove a member: their sessions end at once, open invite and reset links stop working, and the email can be invited again (as a new user). Owner-level. The organization\'s last active owner cannot be removed (409 last_owner). A member of another organization answers like a missing one (404).',
     params: z.strictObject({ user_id: Id }),
     result: z.object({ user_id: Id, removed: z.literal(true) }),
     async handler(ctx) {
-      await removeMember(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) })
+      await keepingAnOwner(ctx, ctx.params.user_id, false, () => removeMember(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) }))
       return { user_id: ctx.params.user_id, removed: true as const }
     },
   }),

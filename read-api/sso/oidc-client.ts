@@ -1,4 +1,6 @@
 import * as client from 'openid-client'
+import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici'
+import { safeLookup } from '../../commands/network/safe-lookup.js'
 import { assertWebhookUrl } from '../../commands/webhooks.js'
 import { unseal } from '../../commands/secrets/service-key.js'
 import { DomainError } from '../../domain/shared/errors.js'
@@ -11,8 +13,9 @@ import type { SsoSettings } from './settings.js'
  * it, and redirects are never followed. So an owner's issuer URL can only send the service where the public
  * internet is, not at the metadata endpoint or the database next door.
  *
- * Known gap: the address is checked before fetch connects, and fetch resolves the name again (a DNS answer that
- * changes in between, rebinding, is not caught as the webhook dispatcher's connect-time lookup catches it).
+ * The policy is applied twice: to the URL before each request (literal addresses, the scheme), and to every
+ * address a name resolves to at connect time, as the webhook dispatcher does, so DNS rebinding cannot slip an
+ * internal address in between.
  */
 export const issuerInvalid = (detail: string) => new DomainError('sso_issuer_invalid', 'The identity provider issuer could not be used', detail)
 
@@ -26,10 +29,27 @@ export async function assertIdpUrl(settings: SsoSettings, url: string): Promise<
   }
 }
 
+/**
+ * One connection pool per settings object whose sockets connect only through the policy-checked lookup, so the
+ * address checked is the address connected to (a name that resolves to a public address for the check and to
+ * an internal one for the connect, DNS rebinding, is refused at connect time).
+ */
+const dispatchers = new WeakMap<SsoSettings, Agent>()
+function dispatcherOf(settings: SsoSettings): Agent {
+  let agent = dispatchers.get(settings)
+  if (!agent) {
+    agent = new Agent({ connect: { lookup: safeLookup(settings.resolve, settings.allowList) } })
+    dispatchers.set(settings, agent)
+  }
+  return agent
+}
+
 function guardedFetch(settings: SsoSettings): client.CustomFetch {
   return async (url, options) => {
+    // Literal addresses never reach a lookup: the policy judges them here.
     await assertIdpUrl(settings, url)
-    return fetch(url, { ...(options as RequestInit), redirect: 'manual' })
+    const response = await undiciFetch(url, { ...(options as UndiciRequestInit), redirect: 'manual', dispatcher: dispatcherOf(settings) })
+    return response as unknown as Response
   }
 }
 

@@ -167,6 +167,7 @@ t.test('code flow, token on RPCs and MCP within its organization, refresh rotati
   t.equal(write.statusCode, 403)
   t.equal(write.json().code, 'insufficient_scope')
   t.match(String(write.headers['www-authenticate']), /error="insufficient_scope", scope="write"/, 'names the scope to re-consent for')
+  t.match(write.json(), { detail: /the token has read/, hint: /Authorize the app again with the write scope/ }, 'the hint speaks to a token holder, not a key holder')
 
   const mcp = (body: unknown, token = tokens.access_token) =>
     ts.app.inject({ method: 'POST', url: '/api/v1/mcp', headers: { ...bearer(token), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: JSON.stringify(body) })
@@ -328,6 +329,7 @@ t.test('Connected apps: members see theirs, owners the organization’s; Disconn
   const seoToken = (await codeFlow(ts, seo.browser, await registerClient(ts, ['https://seo-tool.example/cb'], 'SEO Tool'), { scope: 'read', redirectUri: 'https://seo-tool.example/cb' })).tokens.json().access_token
   const ownerToken = (await codeFlow(ts, owner.browser, clientId, { scope: 'read' })).tokens.json().access_token
 
+  t.match((await seo.browser.get('/account')).body, /<a href="\/account\/apps">Connected apps<\/a>/, 'the account page links to it')
   const mine = await seo.browser.get('/account/apps')
   t.equal(mine.statusCode, 200)
   t.match(mine.body, /SEO Tool/)

@@ -188,6 +188,9 @@ t.test('CSRF: a POST without the token, with a wrong one, or with another browse
 
 t.test('return_to: same-origin relative paths only', async (t) => {
   t.equal(safeReturnTo('/oauth/authorize?client_id=a&state=b'), '/oauth/authorize?client_id=a&state=b')
+  const longAuthorize = `/oauth/authorize?client_id=c1&state=${'s'.repeat(2000)}&redirect_uri=${encodeURIComponent(`https://app.example/${'p'.repeat(1500)}`)}`
+  t.equal(safeReturnTo(longAuthorize), longAuthorize, 'an authorize URL with a 2,000-character state survives sign-in')
+  t.equal(safeReturnTo(`/${'x'.repeat(5000)}`), null, 'beyond the cap: the account page instead')
   for (const bad of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/ok\nLocation: x', '', 'relative/path', '/%2F%2Fevil']) {
     const result = safeReturnTo(bad)
     t.ok(result === null || (result.startsWith('/') && !result.startsWith('//')), `refused or kept on this origin: ${JSON.stringify(bad)}`)

@@ -1,9 +1,9 @@
 import type { LookupFunction } from 'node:net'
 import net from 'node:net'
 import { hostAllowedByName, refusalOfAddress, type AllowList } from '../../domain/webhooks/url-policy.js'
-import type { Resolver } from '../../commands/webhooks.js'
+import type { Resolver } from '../webhooks.js'
 
-/** A connection the URL policy refused at connect time; the attempt fails with this message. */
+/** A connection the URL policy refused at connect time; the request fails with this message. */
 export class PolicyRefusal extends Error {
   readonly code = 'EWEBHOOKPOLICY'
   constructor(message: string) {
@@ -13,7 +13,8 @@ export class PolicyRefusal extends Error {
 }
 
 /**
- * The `lookup` every delivery socket connects through: it resolves the name itself and hands the socket
+ * The `lookup` every outbound socket to an owner-supplied address connects through (webhook deliveries,
+ * requests to an OIDC identity provider): it resolves the name itself and hands the socket
  * only addresses the policy allows, so the address checked is the address connected to — a DNS answer that
  * changes between a check and the connect (rebinding) cannot slip through. Any refused address refuses the
  * whole name (a name that resolves to one public and one private address is not to be trusted).
