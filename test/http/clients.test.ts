@@ -523,3 +523,28 @@ t.test(
     t.equal((await ts.call<ClientView>('get_client', { client_id: id }, org.key)).name, 'Still busy')
   },
 )
+
+t.test('concurrent get_client reads (gathered into one statement per organization) each answer their own client, and another organization’s as missing', async (t) => {
+  const { ts, org } = await setup(t)
+  const other = await orgWithKey(ts, 'Other')
+  const ours = await Promise.all([1, 2, 3].map((i) => ts.call<number>('add_client', clientPayload(`Ours ${i}`, { services: [`Service ${i}`] }), org.key)))
+  const theirs = await ts.call<number>('add_client', clientPayload('Theirs'), other.key)
+  const asked = [...ours, theirs, ours[0]!, ours[2]!, theirs, ours[1]!]
+  const responses = await Promise.all([
+    ...asked.map((id) => ts.rpc('get_client', { client_id: id }, org.key)),
+    ts.rpc('get_client', { client_id: theirs }, other.key),
+    ts.rpc('get_client', { client_id: ours[0] }, other.key),
+  ])
+  asked.forEach((id, i) => {
+    if (id === theirs) {
+      expectError(t, responses[i]!, 404, 'not_found', `read ${i + 1}: another organization's client`)
+    } else {
+      t.equal(responses[i]!.statusCode, 200, `read ${i + 1}`)
+      const view = (responses[i]!.json() as { result: ClientView }).result
+      t.equal(view.id, id, `read ${i + 1} answers client ${id}`)
+      t.same(view.services, [`Service ${ours.indexOf(id) + 1}`], `read ${i + 1} carries its own services`)
+    }
+  })
+  t.equal((responses[asked.length]!.json() as { result: ClientView }).result.id, theirs, 'the other organization reads its own')
+  expectError(t, responses[asked.length + 1]!, 404, 'not_found', 'and not ours')
+})
