@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { baseUrlOf, bearerChallenge } from './auth/bearer-challenge.js'
 import { InsufficientScopeError } from './caller.js'
@@ -9,7 +9,8 @@ import { ApiError, envelope, toApiError } from './errors.js'
 import { dbRoutes } from './routes/db.js'
 import { eventRoutes } from './routes/events.js'
 import { exportRoutes } from './routes/exports.js'
-import { installRateLimits } from './platform/rate-limit.js'
+import { installRateLimits, isApiV1 } from './platform/rate-limit.js'
+import { errorBox, html, sendPage } from './people/html.js'
 import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
@@ -65,6 +66,9 @@ function fromFastify(error: FastifyError, bodyLimit: number): ApiError | null {
 }
 
 /** Builds the HTTP app (not listening), so tests can inject() and the CLI can listen. */
+/** A browser navigating or posting a form (not an API client): outside /api/v1 and asking for HTML. */
+const wantsPage = (request: FastifyRequest) => !isApiV1(request.url) && /\btext\/html\b/.test(request.headers.accept ?? '')
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -107,6 +111,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('WWW-Authenticate', bearerChallenge(baseUrl(), request.headers.authorization ? { error: 'invalid_token' } : {}))
     } else if (apiError instanceof InsufficientScopeError) {
       reply.header('WWW-Authenticate', bearerChallenge(baseUrl(), { error: 'insufficient_scope', scope: apiError.scope }))
+    }
+    // A browser page refused for the address's rate limit (the sign-in and SSO forms) gets a page, not JSON.
+    if (apiError.code === 'rate_limited' && wantsPage(request)) {
+      return sendPage(reply, 429, 'Too many attempts', html`${errorBox('Too many sign-in attempts from your network in the last minute. Wait a minute and try again.', 'rate_limited')}`)
     }
     reply.code(apiError.status).send(envelope(apiError))
   })

@@ -12,7 +12,11 @@ export async function openForOps(config: Config, command: string, log: Logger): 
     ? { url: config.databaseUrl, close: async () => {} }
     : await attachDataDir(config.dataDir, `npm run ops -- ${command}`, (line) => log.debug({ postgres: line }))
   try {
-    const system = await openSystem({ databaseUrl: database.url, eventStoreUrl: config.eventStoreUrl, log })
+    // The service's own key when the operator gives one (SERVICE_ENCRYPTION_KEY, required beside DATABASE_URL),
+    // so anything an ops command seals opens in the service. Without it the system's key lives as long as the
+    // command: no ops command seals through the system today (create-user resolves the DATA_DIR key itself).
+    const webhooks = config.webhooks.serviceKey ? { webhooks: { serviceKey: config.webhooks.serviceKey } } : {}
+    const system = await openSystem({ databaseUrl: database.url, eventStoreUrl: config.eventStoreUrl, log, ...webhooks })
     return {
       system,
       close: async () => {

@@ -65,6 +65,18 @@ export function isSsoSignInWrite(method: string, url: string): boolean {
 }
 
 /**
+ * The sign-in forms that write without a credential: /login (a refused password is an event, and five lock the
+ * account), the invite pages and the password-reset pages. Counted by client address like the writes above,
+ * so one address cannot try passwords across many accounts faster than the per-minute window (the per-account
+ * lock-out stops guessing at one account; this stops spraying).
+ */
+export function isSignInFormWrite(method: string, url: string): boolean {
+  if (method !== 'POST') return false
+  const path = url.split('?')[0]!
+  return path === '/login' || path === '/password-reset' || /^\/password-reset\/[^/]+$/.test(path) || /^\/invite\/[^/]+(\/confirm)?$/.test(path)
+}
+
+/**
  * What a call is metered as: the RPC name for a registered method (an unknown name is one bucket, so a caller
  * cannot mint usage rows by inventing names), otherwise the HTTP method and route pattern.
  */
@@ -165,8 +177,9 @@ export async function meterCalls(db: Kysely<any>, request: FastifyRequest, calle
  * Retry-After; every /api/v1 response, errors included, carries X-RateLimit-Limit, X-RateLimit-Remaining and
  * X-RateLimit-Reset (seconds until the window resets). The OAuth endpoints that write without a credential
  * (POST /oauth/register, /oauth/token, /oauth/revoke, /oauth/authorize) and the SSO sign-in steps (GET
- * /auth/oidc/<provider>[/callback], GET /saml/<key>/login, POST /saml/<key>/acs, POST /login/sso) are counted by
- * address the same way. Health is counted like any other call (by address when
+ * /auth/oidc/<provider>[/callback], GET /saml/<key>/login, POST /saml/<key>/acs, POST /login/sso) and the
+ * sign-in forms (POST /login, /invite/<token>[/confirm], /password-reset[/<token>]) are counted by address the
+ * same way. Health is counted like any other call (by address when
  * it carries no key): it reads the database, and a probe every few seconds is far below any sane limit.
  *
  * If the counter cannot be written (the database is down), the request goes on uncounted and without the
@@ -186,7 +199,7 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   })
 
   app.addHook('onRequest', async (request) => {
-    const oauth = isOAuthWrite(request.method, request.url) || isSsoSignInWrite(request.method, request.url)
+    const oauth = isOAuthWrite(request.method, request.url) || isSsoSignInWrite(request.method, request.url) || isSignInFormWrite(request.method, request.url)
     if (!isApiV1(request.url) && !oauth) return
     let caller: Caller | null = null
     try {
