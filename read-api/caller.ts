@@ -53,6 +53,17 @@ export function requireScope(caller: Caller, scope: Scope): void {
 }
 
 /**
+ * For the operations the spec reserves to owners (Authentication 9: register_webhook, export_org): a credential
+ * acting for a member (an OAuth token) must act for an owner. API keys carry scopes, not roles, and act at owner
+ * level with the needed scope, as everywhere else.
+ */
+export function requireOwnerLevel(caller: Caller, what: string): void {
+  if (caller.member && caller.member.role !== 'owner') {
+    throw new ApiError('forbidden', `only an owner may ${what}; this token acts for a ${caller.member.role}`)
+  }
+}
+
+/**
  * The organization a call is about. An organization key's own id is injected and any other org_id answers
  * like a missing record (no existence leak); a platform key passes org_id explicitly, or null if it did not.
  */

@@ -12,7 +12,7 @@ import { findJob, jobStatusUrl, jobView } from '../../projections/jobs/queries.j
 import type { ReadDb } from '../../projections/tables.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import { callerOf } from '../auth/request-caller.js'
-import { requireScope, type Caller } from '../caller.js'
+import { requireOwnerLevel, requireScope, type Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { requireWritesEnabled } from '../platform/writes-switch.js'
 import { describeIssues } from './rpc.js'
@@ -126,6 +126,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
     await requireWritesEnabled(request, reply)
     const parsed = JobBody.safeParse(raw)
     if (!parsed.success) throw new ApiError('validation_failed', describeIssues(parsed.error))
+    if (parsed.data.kind === 'export_org') requireOwnerLevel(caller, 'export the organization')
     const target = await resolveRequest(deps, caller, parsed.data)
     const context = { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null }
     let accepted: { jobId: number; position: Position }

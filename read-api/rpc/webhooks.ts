@@ -12,7 +12,7 @@ import { Id } from '../../domain/shared/values.js'
 import { SUBSCRIBABLE_EVENTS } from '../../domain/webhooks/subscribable.js'
 import { MAX_ATTEMPTS } from '../../domain/webhooks/schedule.js'
 import { deliveriesOf, deliveryOf, webhookOf, webhooksOf } from '../../projections/webhooks/queries.js'
-import { requireOrgId } from '../caller.js'
+import { requireOrgId, requireOwnerLevel } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { rpc, type RpcContext } from '../registry.js'
 
@@ -85,11 +85,12 @@ export const webhookRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      'Register a URL to receive signed event deliveries (POST {id, event, created_at, org_id, client_id, data}, X-Service-Signature t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>). Returns {id, url, events, secret}: the secret is shown once. Needs the write scope; a platform key passes org_id.',
+      'Register a URL to receive signed event deliveries (POST {id, event, created_at, org_id, client_id, data}, X-Service-Signature t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>). Returns {id, url, events, secret}: the secret is shown once. Needs the write scope and owner level (an OAuth token must act for an owner); a platform key passes org_id.',
     params: z.strictObject({ url: Url, events: Events.optional(), description: Description.optional() }),
     result: z.object({ id: Id, url: z.string(), events: z.array(z.string()).nullable(), description: z.string().nullable(), secret: ShownSecret, secret_hint: z.string() }),
     async handler(ctx) {
       const p = ctx.params
+      requireOwnerLevel(ctx.caller, 'register a webhook')
       const created = await registerWebhook(webhookDeps(ctx), ctx.command, {
         orgId: requireOrgId(ctx.orgId),
         url: p.url,

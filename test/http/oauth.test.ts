@@ -302,6 +302,17 @@ t.test('roles: a viewer cannot authorize; a web builder is capped; grants RPCs',
   t.ok(ownerView.some((g: any) => g.user_id === builder.userId) && ownerView.some((g: any) => g.user_id === owner.userId), 'an owner’s token sees the whole organization')
   const manage = await rpcWith(builderToken, 'update_org_member_role', { user_id: owner.userId, role: 'viewer' })
   t.equal(manage.statusCode, 403, 'the token acts with its member’s role: a web builder cannot manage members')
+  // Owner-only operations (spec Authentication 9): register_webhook and export_org.
+  const hook = await rpcWith(builderToken, 'register_webhook', { url: 'https://10.0.0.1/hook' })
+  t.match({ status: hook.statusCode, ...hook.json() }, { status: 403, code: 'forbidden', detail: /only an owner may register a webhook; this token acts for a web_builder/ })
+  const ownerHook = await rpcWith(ownerToken, 'register_webhook', { url: 'https://10.0.0.1/hook' })
+  t.equal(ownerHook.json().code, 'webhook_url_refused', 'an owner’s token gets past the owner rule (to the URL policy)')
+  const jobsEditor = await signedInMember(ts, clock, acme.key, 'jobs-editor@acme.example', 'seo_editor')
+  const jobsToken = (await codeFlow(ts, jobsEditor.browser, clientId, { scope: 'read write jobs' })).tokens.json().access_token
+  const exportJob = (token: string) =>
+    ts.app.inject({ method: 'POST', url: '/api/v1/jobs', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: { kind: 'export_org' } })
+  const refusedExport = await exportJob(jobsToken)
+  t.match({ status: refusedExport.statusCode, ...refusedExport.json() }, { status: 403, code: 'forbidden', detail: /only an owner may export the organization/ }, 'an SEO editor’s jobs token cannot export')
   const cross = await rpcWith(otherToken, 'revoke_oauth_grant', { grant_id: listed[0].id })
   t.equal(cross.statusCode, 403, 'a read-only token cannot revoke')
   const crossOrg = await ts.rpc('revoke_oauth_grant', { grant_id: listed[0].id }, other.key)
