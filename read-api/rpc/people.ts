@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { changeMemberRole, inviteMember, removeMember } from '../../commands/people.js'
+import { changeMemberRole, inviteMember, loadUser, removeMember } from '../../commands/people.js'
 import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { EmailSchema } from '../../domain/people/email.js'
 import { canManageMembers, RoleSchema, type MemberManager } from '../../domain/people/roles.js'
@@ -27,30 +27,33 @@ export function peopleSettingsOf(settings: ServiceSettings): PeopleSettings {
 
 /**
  * An organization's last active owner cannot be demoted or removed (409 last_owner): an organization with
- * members keeps one who can manage them. Whether others remain is a fact across many user streams, so it is
- * read from org_members, and the owner changes of one organization take turns under a cluster-wide advisory
- * lock, each waiting until the read models show it before the next one counts: two owners demoting each other
- * at the same moment cannot both succeed. (Owners are only ever added elsewhere, by an accepted invite or an SSO
- * sign-up, so a count that lags those can only refuse, never wrongly allow.) An organization with no owner
- * member at all (keys only) is not affected.
+ * members keeps one who can manage them. The owner changes of one organization take turns under a
+ * cluster-wide advisory lock; inside it the target's role is read from their stream (the authority), and
+ * whether other active owners remain from org_members, each change waiting until the read models show it
+ * before the next one counts, so two owners demoting each other at the same moment cannot both succeed.
+ * (Owners are added elsewhere too, by an accepted invite or an SSO sign-up; a count that has not caught up
+ * with those can only refuse, never wrongly allow.) An organization with no owner member at all (keys only)
+ * is not affected.
  */
 async function keepingAnOwner<T>(ctx: RpcContext<unknown>, userId: number, staysOwner: boolean, work: () => Promise<T>): Promise<T> {
-  const target = await ctx.read.selectFrom('org_members').select(['org_id']).where('user_id', '=', userId).executeTakeFirst()
+  const target = await loadUser(ctx.write, userId)
   // A caller who may not manage members, a member they may not see, or nobody: the command answers 403 or 404
   // as it always does (a refusal must not tell who the owners are).
-  if (!canManageMembers(managerOf(ctx.caller)) || !target || (ctx.orgId !== null && Number(target.org_id) !== ctx.orgId)) return work()
-  const orgId = Number(target.org_id)
+  if (!canManageMembers(managerOf(ctx.caller)) || !target.exists || target.removed || (ctx.orgId !== null && target.orgId !== ctx.orgId)) return work()
+  const orgId = target.orgId!
   return withAdvisoryLock(ctx.db, `org_owners:${orgId}`, async () => {
-    if (!staysOwner) {
-      const owners = await ctx.read
+    const current = await loadUser(ctx.write, userId)
+    if (!staysOwner && current.exists && !current.removed && current.role === 'owner') {
+      const others = await ctx.read
         .selectFrom('org_members')
         .select(['user_id'])
         .where('org_id', '=', orgId)
         .where('role', '=', 'owner')
         .where('status', '=', 'active')
+        .where('user_id', '!=', userId)
+        .limit(1)
         .execute()
-      const ownerIds = owners.map((o) => Number(o.user_id))
-      if (ownerIds.includes(userId) && ownerIds.length === 1) throw new ApiError('last_owner', `member ${userId} is the only owner of organization ${orgId}`)
+      if (others.length === 0) throw new ApiError('last_owner', `member ${userId} is the only active owner of organization ${orgId}`)
     }
     const result = await work()
     await ctx.settle()

@@ -15,9 +15,17 @@ const ts = await startTestSystem(t)
 const acme = await orgWithKey(ts, 'Acme')
 const deps: PeopleDeps = { ...ts.system.write, serviceKey: ephemeralServiceKey() }
 const member = async (email: string, role: 'owner' | 'viewer') => (await createUserWithCredentials(deps, systemContext('test'), { orgId: acme.orgId, email, role, password: 'a long enough password' })).userId
+/** Waits until the read model shows these members as owners (the rule counts owners there). */
+async function untilOwners(ids: number[]) {
+  for (;;) {
+    const owners = (await ts.call<any[]>('list_org_members', {}, acme.key)).filter((m) => m.role === 'owner').map((m) => m.user_id)
+    if (ids.every((id) => owners.includes(id))) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
 const ann = await member('ann@acme.test', 'owner')
 const bob = await member('bob@acme.test', 'owner')
-await ts.call('list_org_members', {}, acme.key)
+await untilOwners([ann, bob])
 
 t.test('with two owners one may step down; the last one may not', async (t) => {
   t.match(await ts.call('update_org_member_role', { user_id: bob, role: 'viewer' }, acme.key), { role: 'viewer' })
@@ -33,7 +41,8 @@ t.test('with two owners one may step down; the last one may not', async (t) => {
 
 t.test('two owners demoting each other at once: exactly one succeeds', async (t) => {
   const cat = await member('cat@acme.test', 'owner')
-  await ts.call('list_org_members', {}, acme.key)
+  // Both owners visible in the read model first (the count reads it), so the race is the only question.
+  await untilOwners([ann, cat])
   const [a, c] = await Promise.all([
     ts.rpc('update_org_member_role', { user_id: ann, role: 'viewer' }, acme.key),
     ts.rpc('update_org_member_role', { user_id: cat, role: 'viewer' }, acme.key),
