@@ -19,6 +19,9 @@ export async function writeAdCopyLog(ts: TestSystem, log: RealisticLog, keys: { 
   const approved = await propose(plumbers, 9001)
   const rejected = await propose(plumbers, 9002, ['Austin, TX', 'Round Rock, TX'])
   await propose(heaters, null)
+  // Proposed through the commands, not an RPC: nothing waited for the projection, and the sign-off RPCs read
+  // the set from it (a loaded machine showed approve answering 404 here).
+  await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
   await ts.call('approve_ad_copy_set', { set_id: approved, client_id: plumbers, approved_by: 'dana@acme.example' }, keys.orgA)
   const twice = await ts.rpc('approve_ad_copy_set', { set_id: approved, client_id: plumbers, approved_by: 'dana@acme.example' }, keys.orgA)
   if (twice.statusCode !== 409) throw new Error(`a second approval answered ${twice.statusCode}`)
