@@ -1,9 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import type { Aggregate } from '../domain/shared/aggregate.js'
+import { fold, type Aggregate } from '../domain/shared/aggregate.js'
 import type { Actor, DomainEvent, EventMetadata } from '../domain/shared/event.js'
 import { CURRENT_SCHEMA_VERSION, eventSchemas } from '../domain/events.js'
 import { WrongExpectedRevisionError, type EventStore, type Position } from './event-store/port.js'
 import type { IdAllocator } from './ids.js'
+
+/** An aggregate's state, folded from every event of its stream (an empty stream: the initial state). */
+export async function loadState<TState, TEvent extends DomainEvent>(
+  store: EventStore,
+  aggregate: Pick<Aggregate<TState, never, TEvent>, 'initialState' | 'evolve'>,
+  stream: string,
+): Promise<TState> {
+  const events: TEvent[] = []
+  for await (const recorded of store.readStream(stream)) events.push({ type: recorded.type, data: recorded.data } as TEvent)
+  return fold(aggregate, events)
+}
 
 /** What every write needs from the outside world: the log, id sequences and the clock. */
 export interface WriteDeps {

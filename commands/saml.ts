@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type { MemberManager } from '../domain/people/roles.js'
-import { fold } from '../domain/shared/aggregate.js'
 import { NotFoundError } from '../domain/shared/errors.js'
-import type { SamlProviderEvent, SamlProviderSettings } from '../domain/sso/saml-events.js'
+import type { SamlProviderSettings } from '../domain/sso/saml-events.js'
 import { samlProvider, samlProviderStream, type SamlProviderCommand, type SamlProviderState } from '../domain/sso/saml-provider.js'
 import type { ProviderRules } from '../domain/sso/provisioning.js'
-import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
+import { handleCommand, loadState, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 
 /**
@@ -27,9 +26,7 @@ function run(deps: WriteDeps, context: CommandContext, providerId: number, comma
 
 /** The provider as its stream says (the sign-in routes decide on this, not on the read model). */
 export async function loadSamlProvider(deps: WriteDeps, providerId: number): Promise<SamlProviderState> {
-  const events: SamlProviderEvent[] = []
-  for await (const recorded of deps.store.readStream(samlProviderStream(providerId))) events.push({ type: recorded.type, data: recorded.data } as SamlProviderEvent)
-  const state = fold(samlProvider, events)
+  const state = await loadState(deps.store, samlProvider, samlProviderStream(providerId))
   return state.exists ? state : { ...state, providerId }
 }
 

@@ -4,12 +4,11 @@ import type { MemberManager, Role } from '../domain/people/roles.js'
 import { SESSION_TTL_MS } from '../domain/people/policy.js'
 import { userEmail, userEmailStream } from '../domain/people/user-email.js'
 import { user, userStream } from '../domain/people/user.js'
-import { fold } from '../domain/shared/aggregate.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
-import type { SsoFailureReason, SsoProtocol, SsoProviderEvent } from '../domain/sso/events.js'
+import type { SsoFailureReason, SsoProtocol } from '../domain/sso/events.js'
 import { ssoProvider, ssoProviderStream, ssoSignInStream, type ProviderSettings, type SsoProviderState } from '../domain/sso/provider.js'
 import { checkAssertedIdentity, provisioningDecision, type AssertedIdentity, type ProviderRules } from '../domain/sso/provisioning.js'
-import { appendAudit, handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
+import { appendAudit, handleCommand, loadState, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 import { createOrganization } from './organizations.js'
 import { emailDigest, loadUser, sha256, userIdByEmail } from './people.js'
@@ -34,9 +33,7 @@ function run(deps: WriteDeps, context: CommandContext, providerId: number, comma
 
 /** The provider as its stream says (the authority; the read model never holds the sealed secret). */
 export async function loadSsoProvider(deps: WriteDeps, providerId: number): Promise<SsoProviderState> {
-  const events: SsoProviderEvent[] = []
-  for await (const recorded of deps.store.readStream(ssoProviderStream(providerId))) events.push({ type: recorded.type, data: recorded.data } as SsoProviderEvent)
-  const state = fold(ssoProvider, events)
+  const state = await loadState(deps.store, ssoProvider, ssoProviderStream(providerId))
   return state.exists ? state : { ...state, providerId }
 }
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { EventStore, Position, RecordedEvent } from '../commands/event-store/port.js'
 import type { Processor } from './runtime.js'
-import { sleep } from './sleep.js'
+import { sleep } from '../commands/sleep.js'
 
 export interface SubscriptionOptions {
   /** The checkpoint's name in processor_checkpoints; also the advisory lock that keeps it to one process. */

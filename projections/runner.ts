@@ -7,6 +7,7 @@ import { applyBatch, readCheckpoint } from './checkpoint.js'
 import { clearProjectionFailure, recordProjectionFailure } from './failures.js'
 import type { Projector } from './projector.js'
 import type { ProjectionWatermark } from './watermark.js'
+import { sleep } from '../commands/sleep.js'
 
 export interface ProjectionRunnerOptions {
   readonly store: EventStore
@@ -113,16 +114,4 @@ export class ProjectionRunner extends EventEmitter {
       outer.removeEventListener('abort', abort)
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
 }

@@ -1,7 +1,7 @@
 import type { Processor } from '../../processors/runtime.js'
 import { sandboxResetDue } from '../../domain/sandbox/policy.js'
 import { resetSandboxIfDue, type SandboxDeps } from './seed.js'
-import { sleep } from '../../processors/sleep.js'
+import { sleep } from '../../commands/sleep.js'
 
 /** Operator settings (SANDBOX_ENABLED, SANDBOX_RESET_INTERVAL_HOURS). */
 export interface SandboxSettings {

@@ -5,7 +5,7 @@ import type { CancelReason } from '../../domain/aeo/runs/run.js'
 import { enrolledClientIds } from '../../projections/aeo/runs/queries.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { subscriptionProcessor } from '../subscription.js'
-import { sleep } from '../sleep.js'
+import { sleep } from '../../commands/sleep.js'
 
 /** How long the scheduler waits for the read models before a sweep or cancel gives up (and is retried). */
 const READ_MODEL_WAIT_MS = 30_000

@@ -9,7 +9,7 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import type { JobContext, JobHandler, JobRun } from './handler.js'
 import { claimWork, releaseWork, removeWork, renewLease, type WorkRow } from './work-table.js'
-import { sleep } from '../sleep.js'
+import { sleep } from '../../commands/sleep.js'
 
 /** How often an idle worker looks for queued jobs. */
 const POLL_MS = 500

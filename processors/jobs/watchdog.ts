@@ -3,7 +3,7 @@ import { handleJobCommand, loadJob } from '../../commands/jobs/job.js'
 import { isTerminal } from '../../domain/jobs/job.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { releaseWork, removeWork, staleWork } from './work-table.js'
-import { sleep } from '../sleep.js'
+import { sleep } from '../../commands/sleep.js'
 
 const BATCH = 100
 

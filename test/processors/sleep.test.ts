@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events'
 import t from 'tap'
-import { sleep } from '../../processors/sleep.js'
+import { sleep } from '../../commands/sleep.js'
 
 t.test('ended by the timer, by a wake or by the abort: no listener stays on the signal', async (t) => {
   const controller = new AbortController()

@@ -1,7 +1,8 @@
 /**
  * Waits `ms`, or less: until `signal` aborts, or until the `wake` handed to `onWake` is called. Never rejects,
- * and leaves no listener behind whichever comes first. The processors' loops sleep on one long-lived signal
- * each; a loop that added an abort listener per pass and removed it only on abort grew one listener per pass,
+ * and leaves no listener behind whichever comes first. Here, beside the other infrastructure the layers above
+ * share (advisory-lock.ts, network/), so the projection runner and the processors use one. Their loops sleep on
+ * one long-lived signal each; a loop that added an abort listener per pass and removed it only on abort grew one listener per pass,
  * which Node reports as a MaxListenersExceededWarning after the eleventh (and which held every pass's closure
  * until shutdown).
  */
