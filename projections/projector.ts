@@ -21,6 +21,13 @@ export interface Projector {
   readonly handlers: Readonly<Record<string, ProjectionHandler>>
   /** Optional: the same writes for a whole batch (catch-up and rebuild apply thousands of events per batch). */
   readonly applyBatch?: BatchHandler
+  /**
+   * Reads no table, and no projector listed before it reads or writes its tables. A rebuild's building phase
+   * then applies its writes on a connection of its own, beside those of the projectors listed before it, so
+   * that PostgreSQL executes both at once (projections/rebuild-page.ts); the projectors listed after it still
+   * run after its writes.
+   */
+  readonly standalone?: boolean
 }
 
 /** The handler a projector applies to an event, if any. */

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely'
 import type { EventStore, Position, RecordedEvent } from '../commands/event-store/port.js'
 import { createReadModelSchema, LIVE_SCHEMA } from '../migrations/read-models/index.js'
-import { applyBatch, applyBatchLocked, insertCheckpoint, SWAP_LOCK_KEY } from './checkpoint.js'
+import { applyBatchLocked, insertCheckpoint, SWAP_LOCK_KEY } from './checkpoint.js'
 import type { Projector } from './projector.js'
+import { applyRebuildPage, splitForRebuild } from './rebuild-page.js'
 import { schemaExists } from './setup.js'
 
 export const NEXT_SCHEMA = 'read_models_next'
@@ -73,22 +74,26 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
       }
 
       let position: Position | null = null
-      let next = readAhead(store, position, batchSize)
-      for (;;) {
-        const page = await next
-        if (page.length === 0) break
-        // The next page is read while this one is applied: reading and writing overlap.
-        next = readAhead(store, page[page.length - 1]!.position, batchSize)
-        if (!(await applyBatch(db, NEXT_SCHEMA, group, projectors, page, position))) {
-          throw new Error('The rebuild schema was changed by someone else; aborting')
+      const split = splitForRebuild(projectors)
+      // A second connection for the standalone projectors' writes, held for the whole building phase.
+      await db.connection().execute(async (side) => {
+        let next = readAhead(store, position, batchSize)
+        for (;;) {
+          const page = await next
+          if (page.length === 0) break
+          // The next page is read while this one is applied: reading and writing overlap.
+          next = readAhead(store, page[page.length - 1]!.position, batchSize)
+          if (!(await applyRebuildPage(db, side, NEXT_SCHEMA, group, split, page, position))) {
+            throw new Error('The rebuild schema was changed by someone else; aborting')
+          }
+          position = page[page.length - 1]!.position
+          done += page.length
+          if (Date.now() - lastReport >= (options.progressEveryMs ?? 1000)) {
+            lastReport = Date.now()
+            report('building')
+          }
         }
-        position = page[page.length - 1]!.position
-        done += page.length
-        if (Date.now() - lastReport >= (options.progressEveryMs ?? 1000)) {
-          lastReport = Date.now()
-          report('building')
-        }
-      }
+      })
 
       report('swapping')
       await db.transaction().execute(async (trx) => {

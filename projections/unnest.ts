@@ -1,11 +1,16 @@
 import { sql, type RawBuilder } from 'kysely'
+import { arrayLiteral } from './array-literal.js'
 
 /** One column of rows passed as a single array parameter, with the PostgreSQL type of its elements. */
 export type UnnestColumn = readonly [values: readonly unknown[], elementType: 'bigint' | 'text' | 'uuid' | 'timestamptz']
 
-/** Dates as ISO-8601 text (exact to the millisecond, like a Date; cheaper than pg's per-element formatting). */
-const asParameter = ([values, type]: UnnestColumn): readonly unknown[] =>
-  type === 'timestamptz' ? values.map((v) => (v instanceof Date ? v.toISOString() : v)) : values
+/**
+ * The column as one array literal (dates as ISO-8601 text, exact to the millisecond like a Date). Built here
+ * rather than by pg, whose per-element conversion (two regular-expression replaces and a quote per element)
+ * was about a tenth of a rebuild's Node CPU time.
+ */
+const asParameter = ([values, type]: UnnestColumn): string =>
+  arrayLiteral(type === 'timestamptz' ? values.map((v) => (v instanceof Date ? v.toISOString() : v)) : values)
 
 /**
  * `select * from unnest($1::bigint[], $2::text[], …)`: any number of rows in one statement with one

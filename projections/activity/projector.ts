@@ -68,9 +68,14 @@ async function recordAll(db: ReadDb, events: readonly RecordedEvent[]): Promise<
     .execute()
 }
 
-/** Handles every type: the runner calls `*` for any event. */
+/**
+ * Handles every type: the runner calls `*` for any event. Standalone: it reads nothing, and only the sandbox
+ * reset (listed after it) touches org_activity, so a rebuild inserts its rows, about 40% of a rebuild's
+ * statement time, beside the other projectors' writes.
+ */
 export const activityProjector: Projector = {
   name: 'org_activity',
   handlers: { '*': record },
   applyBatch: recordAll,
+  standalone: true,
 }

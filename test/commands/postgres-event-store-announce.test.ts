@@ -150,3 +150,56 @@ t.test('appendEach announces too', async (t) => {
   await listener.quiet(200)
   t.equal(listener.arrivals.length, before + 1, 'one notification for one appendEach')
 })
+
+/** A pool that counts the store's announcements (NOTIFY statements) and when each was sent. */
+function countingAnnouncements(pool: pg.Pool): { readonly pool: pg.Pool; readonly sent: number[] } {
+  const sent: number[] = []
+  const counting = new Proxy(pool, {
+    get(target, prop) {
+      if (prop === 'query') {
+        return (query: unknown, values?: unknown[]) => {
+          if ((query as { name?: string }).name === 'rr_es_announce') sent.push(performance.now())
+          return target.query(query as pg.QueryConfig, values)
+        }
+      }
+      const value = Reflect.get(target, prop)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { pool: counting, sent }
+}
+
+t.test('a stream of one-at-a-time appends is announced at most once per interval, the last after it committed', async (t) => {
+  const { url, pool } = await createTestDatabase(t)
+  const listener = await listen(t, url)
+  const { pool: counting, sent } = countingAnnouncements(pool)
+  const store = new PostgresEventStore({ connectionString: url, pool: counting })
+  t.teardown(() => store.close())
+  const appends = 60
+  const started = performance.now()
+  for (let i = 0; i < appends; i++) await store.append(`stream-${i}`, [event(i)], 'no_stream')
+  const lastCommitted = performance.now()
+  await listener.quiet(300)
+  // Each append waits for the previous one, so without the interval every append would send its own NOTIFY
+  // (the in-flight rule alone coalesces only appends that overlap).
+  const gaps = sent.slice(1).map((at, i) => at - sent[i]!)
+  // How many that saves depends on how fast the appends run (the machine's load), so it is only reported.
+  t.comment(`${sent.length} announcements for ${appends} appends in ${Math.round(lastCommitted - started)} ms`)
+  t.ok(sent.length >= 1, 'announced')
+  t.ok(Math.min(...gaps) >= 4.5, `announcements at least the interval apart (closest ${Math.min(...gaps).toFixed(1)} ms)`)
+  t.ok(Math.max(...listener.arrivals) > lastCommitted, 'the last notification came after the last append committed')
+})
+
+t.test('closing the store sends the announcement still waiting for its interval', async (t) => {
+  const { url, pool } = await createTestDatabase(t)
+  const listener = await listen(t, url)
+  const { pool: counting, sent } = countingAnnouncements(pool)
+  const store = new PostgresEventStore({ connectionString: url, pool: counting })
+  await store.append('first', [event(1)], 'no_stream')
+  await store.append('second', [event(2)], 'no_stream')
+  const lastCommitted = performance.now()
+  await store.close()
+  await listener.quiet(300)
+  t.equal(sent.length, 2, 'the first append announced at once, the second on close')
+  t.ok(Math.max(...listener.arrivals) > lastCommitted, 'the last notification came after the last append committed')
+})
