@@ -4,9 +4,8 @@ import type { AdLines } from '../domain/ad-copy/limits.js'
 import { adGroupKeywords, adGroupName, planAdGroups, type AdGroupPlan, type PlannedGroup } from '../domain/ad-copy/plan.js'
 import { writeAdGroup } from '../domain/ad-copy/writer.js'
 import type { ClientState } from '../domain/clients/client.js'
-import { fold } from '../domain/shared/aggregate.js'
 import { writableClient } from './aeo/captures.js'
-import { handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
+import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
 import type { EventStore } from './event-store/port.js'
 
 type Outcome = CommandOutcome<AdCopySetState, AdCopyEvent>
@@ -16,9 +15,7 @@ type Caller = { readonly callerOrgId: number | null }
 export const BUILT_IN_WRITER = 'built-in'
 
 export async function loadAdCopySet(store: EventStore, setId: number): Promise<AdCopySetState> {
-  const events: AdCopyEvent[] = []
-  for await (const event of store.readStream(adCopySetStream(setId))) events.push({ type: event.type, data: event.data } as AdCopyEvent)
-  return fold(adCopySet, events)
+  return loadState(store, adCopySet, adCopySetStream(setId))
 }
 
 /** Every event of a set carries its client's organization (auditors replay by org_id). */

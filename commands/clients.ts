@@ -8,10 +8,9 @@ import {
   type ClientState,
 } from '../domain/clients/client.js'
 import { clientSlug, clientSlugStream } from '../domain/clients/slug.js'
-import { fold } from '../domain/shared/aggregate.js'
 import { nextStatusTimes, type ClientStatus, type StatusTimes } from '../domain/clients/values.js'
-import { handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
-import type { Position, RecordedEvent } from './event-store/port.js'
+import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
+import type { EventStore, Position, RecordedEvent } from './event-store/port.js'
 import { assertOrganizationExists } from './organizations.js'
 import type { ClientEvent } from '../domain/clients/events.js'
 
@@ -21,11 +20,9 @@ function run(deps: WriteDeps, context: CommandContext, command: ClientCommand): 
   return handleCommand(deps, client, clientStream(command.client_id), command, context, (state) => state.orgId)
 }
 
-/** The client's current state, folded from its stream. */
-async function loadClient(deps: WriteDeps, clientId: number): Promise<ClientState> {
-  const events: ClientEvent[] = []
-  for await (const event of deps.store.readStream(clientStream(clientId))) events.push({ type: event.type, data: event.data } as ClientEvent)
-  return fold(client, events)
+/** The client's current state, folded from its stream: the authority on its organization and status. */
+export function loadClient(store: EventStore, clientId: number): Promise<ClientState> {
+  return loadState(store, client, clientStream(clientId))
 }
 
 function slugCommand(deps: WriteDeps, context: CommandContext, type: 'ClaimSlug' | 'ReleaseSlug', orgId: number, slug: string, clientId: number) {
@@ -112,7 +109,7 @@ export async function updateClient(
   if (input.name !== undefined) command.name = input.name
   if (input.websiteUrl !== undefined) command.website_url = input.websiteUrl
   if (input.slug !== undefined) command.slug = input.slug
-  const current = await loadClient(deps, input.clientId)
+  const current = await loadClient(deps.store, input.clientId)
   assertVisible(current, input.callerOrgId, input.clientId)
   if (input.slug === undefined || input.slug === current.slug || current.status === 'deleted') return run(deps, context, command)
   const outcome = await withSlug(deps, context, current.orgId, input.slug, input.clientId, () => run(deps, context, command))
@@ -127,7 +124,7 @@ export async function setClientStatus(
   input: Caller & { clientId: number; status: ClientStatus },
 ): Promise<Outcome> {
   const command: ClientCommand = { type: 'SetClientStatus', client_id: input.clientId, status: input.status, caller_org_id: input.callerOrgId }
-  const current = await loadClient(deps, input.clientId)
+  const current = await loadClient(deps.store, input.clientId)
   assertVisible(current, input.callerOrgId, input.clientId)
   if (current.status === 'deleted' && input.status !== 'deleted') {
     return withSlug(deps, context, current.orgId, current.slug, input.clientId, () => run(deps, context, command))

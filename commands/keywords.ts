@@ -11,10 +11,9 @@ import {
   type NewKeyword,
   type Source,
 } from '../domain/keywords/keyword-set.js'
-import { fold } from '../domain/shared/aggregate.js'
 import { NotFoundError } from '../domain/shared/errors.js'
 import { writableClient } from './aeo/captures.js'
-import { handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
+import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 
 type Outcome = CommandOutcome<KeywordSetState, KeywordEvent>
@@ -22,9 +21,7 @@ type Caller = { readonly callerOrgId: number | null }
 
 /** The client's keyword set, folded from its stream (deleted keywords included, marked). */
 export async function loadKeywordSet(deps: Pick<WriteDeps, 'store'>, clientId: number): Promise<KeywordSetState> {
-  const events: KeywordEvent[] = []
-  for await (const event of deps.store.readStream(keywordSetStream(clientId))) events.push({ type: event.type, data: event.data } as KeywordEvent)
-  return fold(keywordSet, events)
+  return loadState(deps.store, keywordSet, keywordSetStream(clientId))
 }
 
 /** Every keyword event carries the client's organization, so `ops replay --org` shows the keyword set. */

@@ -1,12 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { fold } from '../domain/shared/aggregate.js'
 import { DomainError } from '../domain/shared/errors.js'
 import { checkClientMetadata, oauthClient, oauthClientStream, type ClientMetadata, type OAuthClientState } from '../domain/oauth/client.js'
-import type { OAuthClientEvent, OAuthGrantEvent } from '../domain/oauth/events.js'
 import { oauthGrant, oauthGrantStream, type GrantRevoker, type OAuthGrantState } from '../domain/oauth/grant.js'
 import { ACCESS_TOKEN_TTL_MS } from '../domain/oauth/lifetimes.js'
 import type { OAuthScope } from '../domain/oauth/scopes.js'
-import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
+import { loadState, handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 
 /**
@@ -39,15 +37,11 @@ export function parseOAuthSecret(text: string): { kind: 'access' | 'refresh' | '
 
 /** A client's state, folded from its stream (so a client can authorize the moment it registered). */
 export async function loadOAuthClient(deps: Pick<WriteDeps, 'store'>, clientId: number): Promise<OAuthClientState> {
-  const events: OAuthClientEvent[] = []
-  for await (const recorded of deps.store.readStream(oauthClientStream(clientId))) events.push({ type: recorded.type, data: recorded.data } as OAuthClientEvent)
-  return fold(oauthClient, events)
+  return loadState(deps.store, oauthClient, oauthClientStream(clientId))
 }
 
 export async function loadOAuthGrant(deps: Pick<WriteDeps, 'store'>, grantId: number): Promise<OAuthGrantState> {
-  const events: OAuthGrantEvent[] = []
-  for await (const recorded of deps.store.readStream(oauthGrantStream(grantId))) events.push({ type: recorded.type, data: recorded.data } as OAuthGrantEvent)
-  return fold(oauthGrant, events)
+  return loadState(deps.store, oauthGrant, oauthGrantStream(grantId))
 }
 
 export interface RegisteredClient {

@@ -4,10 +4,8 @@ import { INVITE_TTL_MS, PASSWORD_RESET_TTL_MS, RECOVERY_CODE_COUNT, SESSION_TTL_
 import { canManageMembers, type MemberManager, type Role } from '../domain/people/roles.js'
 import { userEmail, userEmailStream } from '../domain/people/user-email.js'
 import { isActive, user, userStream, type SecondFactor, type UserCommand, type UserState } from '../domain/people/user.js'
-import type { UserEmailEvent, UserEvent } from '../domain/people/events.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
-import { fold } from '../domain/shared/aggregate.js'
-import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
+import { loadState, handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 import { assertOrganizationExists } from './organizations.js'
 import { DUMMY_PASSWORD_HASH, generatePassword, hashPassword, verifyPassword } from './secrets/passwords.js'
@@ -45,16 +43,12 @@ export function checkPasswordRule(password: string): void {
 
 /** The user's state folded from their stream (initial state when there is none). */
 export async function loadUser(deps: WriteDeps, userId: number): Promise<UserState> {
-  const events: UserEvent[] = []
-  for await (const recorded of deps.store.readStream(userStream(userId))) events.push({ type: recorded.type, data: recorded.data } as UserEvent)
-  return fold(user, events)
+  return loadState(deps.store, user, userStream(userId))
 }
 
 /** The user an email belongs to, from its reservation stream (the authority, not a read model); null: none. */
 export async function userIdByEmail(deps: WriteDeps, email: string): Promise<number | null> {
-  const events: UserEmailEvent[] = []
-  for await (const recorded of deps.store.readStream(userEmailStream(emailDigest(email)))) events.push({ type: recorded.type, data: recorded.data } as UserEmailEvent)
-  return fold(userEmail, events).userId
+  return (await loadState(deps.store, userEmail, userEmailStream(emailDigest(email)))).userId
 }
 
 function runUser(deps: WriteDeps, context: CommandContext, userId: number, command: UserCommand) {

@@ -60,21 +60,45 @@ export async function applyBatch(
   expectedStart: string | null,
 ): Promise<boolean> {
   if (events.length === 0) return true
-  // A transaction by hand on one connection, so that opening it and taking the swap lock (shared) is one
-  // round trip: a constant statement without parameters, sent as one simple query. Live batches are small
-  // and every round trip is latency a write waits for (read-your-writes).
+  // A transaction by hand on one connection, so that opening it, taking the swap lock (shared) and moving
+  // the checkpoint is one round trip: statements without parameters (the values are quoted literals), sent as
+  // one simple query, which runs them in order. Live batches are small and every round trip is latency a
+  // write waits for (read-your-writes). A simple query with several statements answers no row counts through
+  // kysely, so the move reports "not moved" by failing (see checkpointMoveSql) and is rolled back.
   return db.connection().execute(async (conn) => {
-    let applied = false
     try {
-      await sql.raw(`begin; select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY})`).execute(conn)
-      applied = await applyBatchLocked(conn, schema, group, projectors, events, expectedStart)
+      await sql.raw(`begin; select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY}); ${checkpointMoveSql(schema, group, events, expectedStart)}`).execute(conn)
+      await applyEvents(conn.withSchema(schema) as ReadDb, projectors, events)
     } catch (error) {
       await sql.raw('rollback').execute(conn).catch(() => {})
+      if ((error as { code?: string }).code === CHECKPOINT_NOT_MOVED) return false
       throw error
     }
-    await sql.raw(applied ? 'commit' : 'rollback').execute(conn)
-    return applied
+    await sql.raw('commit').execute(conn)
+    return true
   })
+}
+
+/** The SQLSTATE of the checkpoint move's deliberate failure: division_by_zero, which nothing else in it can raise. */
+const CHECKPOINT_NOT_MOVED = '22012'
+
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`
+const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`
+
+/**
+ * The checkpoint move of applyBatchLocked as one statement without parameters: moves the checkpoint to the
+ * batch's last position if it is still at `expectedStart` (locking its row against another runner), and
+ * divides by the number of rows moved, so a checkpoint that moved under the batch fails the statement with
+ * division_by_zero (CHECKPOINT_NOT_MOVED) instead of answering a count.
+ */
+function checkpointMoveSql(schema: string, group: string, events: readonly RecordedEvent[], expectedStart: string | null): string {
+  return `with moved as (
+      update ${identifier(schema)}.projection_checkpoint
+         set position = ${literal(events[events.length - 1]!.position)}, events_applied = events_applied + ${events.length}, updated_at = now()
+       where group_name = ${literal(group)} and position ${expectedStart === null ? 'is null' : `= ${literal(expectedStart)}`}
+       returning 1
+    )
+    select 1 / (select count(*)::int from moved)`
 }
 
 /**

@@ -8,21 +8,33 @@ import type { RunDeps } from './runs.js'
 
 const MAX_ATTEMPTS = 8
 
+/** The agent's read-model row, as far as a check-in needs it. */
+export interface AgentRow {
+  readonly engines: readonly string[]
+  readonly geo: string
+  readonly max_per_day: number | null
+  readonly last_seen_at: Date
+}
+
+/** True when a check-in has nothing to record: the agent is known, seen within the minute, same capabilities. */
+export function checkInIsCurrent(row: AgentRow | undefined, capabilities: Capabilities, now: Date): boolean {
+  return (
+    row !== undefined &&
+    now.getTime() - row.last_seen_at.getTime() < AGENT_SEEN_INTERVAL_MS &&
+    sameCapabilities({ engines: row.engines as Capabilities['engines'], geo: row.geo, max_per_day: row.max_per_day }, capabilities)
+  )
+}
+
 /**
  * An agent checks in on every claim: registered the first time, capabilities recorded when they change,
  * AeoAgentSeen at most once a minute. The read model answers the common case (nothing to record) without
- * reading the agent's stream; the stream decides the rest.
+ * reading the agent's stream; the stream decides the rest. `row`: the read-model row when the caller read it
+ * already (the claim does, in its selection statement), so that the common case costs no statement here.
  */
-export async function checkInAgent(deps: RunDeps, context: CommandContext, ref: AgentRef, capabilities: Capabilities): Promise<void> {
+export async function checkInAgent(deps: RunDeps, context: CommandContext, ref: AgentRef, capabilities: Capabilities, row?: AgentRow | null): Promise<void> {
   const now = deps.clock()
-  const row = await deps.read.selectFrom('aeo_agents').selectAll().where('agent_key', '=', agentKey(ref)).executeTakeFirst()
-  if (
-    row &&
-    now.getTime() - row.last_seen_at.getTime() < AGENT_SEEN_INTERVAL_MS &&
-    sameCapabilities({ engines: row.engines as Capabilities['engines'], geo: row.geo, max_per_day: row.max_per_day }, capabilities)
-  ) {
-    return
-  }
+  const current = row === undefined ? await deps.read.selectFrom('aeo_agents').selectAll().where('agent_key', '=', agentKey(ref)).executeTakeFirst() : (row ?? undefined)
+  if (checkInIsCurrent(current, capabilities, now)) return
   const stream = agentStream(ref)
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadStream(deps, stream)

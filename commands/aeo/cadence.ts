@@ -1,9 +1,8 @@
-import { assertVisible, client, clientStream, type ClientState } from '../../domain/clients/client.js'
-import type { ClientEvent } from '../../domain/clients/events.js'
+import { assertVisible } from '../../domain/clients/client.js'
 import { cadence, cadenceStream, type CadenceState } from '../../domain/aeo/runs/cadence.js'
 import type { Engine } from '../../domain/aeo/engines.js'
-import { fold } from '../../domain/shared/aggregate.js'
 import { DomainError } from '../../domain/shared/errors.js'
+import { loadClient } from '../clients.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
 import type { Position } from '../event-store/port.js'
 
@@ -21,13 +20,6 @@ export const cadenceView = (state: CadenceState): CadenceView => ({
   engines: [...state.engines],
   geo_state: state.geoState,
 })
-
-/** The client folded from its stream: the authority on which organization it belongs to and its status. */
-export async function loadClientState(deps: WriteDeps, clientId: number): Promise<ClientState> {
-  const events: ClientEvent[] = []
-  for await (const event of deps.store.readStream(clientStream(clientId))) events.push({ type: event.type, data: event.data } as ClientEvent)
-  return fold(client, events)
-}
 
 export interface SetCadenceInput {
   readonly callerOrgId: number | null
@@ -47,7 +39,7 @@ export async function setCadence(
   context: CommandContext,
   input: SetCadenceInput,
 ): Promise<{ cadence: CadenceView; position: Position | null }> {
-  const owner = await loadClientState(deps, input.clientId)
+  const owner = await loadClient(deps.store, input.clientId)
   assertVisible(owner, input.callerOrgId, input.clientId)
   if (owner.status === 'deleted' && input.enabled) {
     throw new DomainError('client_deleted', 'The client is deleted', `client ${input.clientId}`)

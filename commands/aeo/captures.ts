@@ -3,12 +3,11 @@ import type { Kysely } from 'kysely'
 import { analyze, ANALYSIS_VERSION, type AnalysisClient, type AnalysisQuestion } from '../../domain/aeo/analysis/analyze.js'
 import { capture, captureStream, type CaptureCommand, type CaptureState } from '../../domain/aeo/captures/capture.js'
 import type { Engine } from '../../domain/aeo/engines.js'
-import { assertVisible, client, clientStream, type ClientState } from '../../domain/clients/client.js'
-import type { ClientEvent } from '../../domain/clients/events.js'
-import { AeoCaptureIngested, type AeoCaptureEvent } from '../../domain/aeo/captures/events.js'
-import { fold } from '../../domain/shared/aggregate.js'
+import { assertVisible, type ClientState } from '../../domain/clients/client.js'
+import { AeoCaptureIngested } from '../../domain/aeo/captures/events.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
-import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
+import { loadClient } from '../clients.js'
+import { loadState, handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
 import type { EventStore, Position } from '../event-store/port.js'
 import { loadQuestionSet } from './questions.js'
 import { assertRunOfCapture } from './runs.js'
@@ -25,15 +24,9 @@ export const MAX_ANSWER_CHARS = 200_000
 /** Raw records above this size are refused (they are kept for audit, not as a data store). */
 export const MAX_RECORD_BYTES = 900_000
 
-export async function loadClientState(store: EventStore, clientId: number): Promise<ClientState> {
-  const events: ClientEvent[] = []
-  for await (const event of store.readStream(clientStream(clientId))) events.push({ type: event.type, data: event.data } as ClientEvent)
-  return fold(client, events)
-}
-
 /** The client, visible to the caller and not deleted (writes on a deleted client are refused). */
 export async function writableClient(store: EventStore, clientId: number, callerOrgId: number | null): Promise<ClientState> {
-  const state = await loadClientState(store, clientId)
+  const state = await loadClient(store, clientId)
   assertVisible(state, callerOrgId, clientId)
   if (state.status === 'deleted') throw new DomainError('client_deleted', 'The client is deleted', `client ${clientId}`)
   return state
@@ -196,9 +189,7 @@ export function runCapture(deps: WriteDeps, context: CommandContext, captureId: 
 }
 
 export async function loadCapture(store: EventStore, captureId: number): Promise<CaptureState> {
-  const events: AeoCaptureEvent[] = []
-  for await (const event of store.readStream(captureStream(captureId))) events.push({ type: event.type, data: event.data } as AeoCaptureEvent)
-  return fold(capture, events)
+  return loadState(store, capture, captureStream(captureId))
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Engine } from '../../domain/aeo/engines.js'
 import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
 import type { CommandContext } from '../command-handler.js'
 import { appendEach, WrongExpectedRevisionError } from '../event-store/port.js'
-import { checkInAgent } from './agents.js'
+import { checkInAgent, type AgentRow } from './agents.js'
 import { toNewEvents } from './append.js'
 import type { RunDeps } from './runs.js'
 
@@ -53,23 +53,36 @@ interface Candidate {
   client_name: string | null
 }
 
+/** A row of the claim statement: a leased run (id null when none), and the agent's read-model row on every row. */
+type ClaimRow = { [K in keyof Candidate]: Candidate[K] | null } & {
+  agent_engines: string[] | null
+  agent_geo: string | null
+  agent_max_per_day: number | null
+  agent_last_seen_at: Date | null
+}
+
 /**
  * Claims up to `limit` queued runs for an agent, atomically and disjointly across any number of
  * concurrent agents and processes:
  * 1. one statement selects candidates from the queue `for update skip locked`, skipping runs with a live
- *    lease at their current revision, and upserts leases; the upsert takes a lease only where none is live
- *    (decided against the latest committed lease, so two claimers never both get one);
- * 2. the leased runs get their AeoRunClaimed in one appendEach (one statement and one commit on
+ *    lease at their current revision, and upserts leases; the upsert takes a lease only where none is live (decided against the
+ *    latest committed lease, so two claimers never both get one). The same statement reads the agent's
+ *    read-model row, so the check-in costs no statement of its own when there is nothing to record (the
+ *    common case: the agent claimed within the last minute with the same capabilities);
+ * 2. otherwise the check-in is recorded (checkInAgent), still before the claims, so the log shows the agent
+ *    registered before its first AeoRunClaimed;
+ * 3. the leased runs get their AeoRunClaimed in one appendEach (one statement and one commit on
  *    PostgreSQL, however many runs), each with expected revision = the revision it was selected at: a run
  *    that changed meanwhile (claimed, cancelled) conflicts, and is dropped with its lease.
  * Claimable: queued and past its retry time (a failed run waits out its backoff), engine in the agent's
  * list, and the run has no geo, or the agent's geo is `any` or equal to the run's; an organization's agent
- * claims only its organization's runs. max_per_day counts the
- * runs the agent claimed in the last 24 hours. The agent is registered (and marked seen) on the way.
+ * claims only its organization's runs. max_per_day counts the runs the agent claimed in the last 24 hours
+ * (such an agent checks in first, then counts, then selects).
  */
 export async function claimRuns(deps: RunDeps, context: CommandContext, input: ClaimInput): Promise<ClaimedRun[]> {
   const ref: AgentRef = { agent_id: input.agentId, agent_org_id: input.agentOrgId }
-  await checkInAgent(deps, context, ref, input.capabilities)
+  const capped = input.capabilities.max_per_day !== null
+  if (capped) await checkInAgent(deps, context, ref, input.capabilities)
   const now = deps.clock()
   const key = agentKey(ref)
   const limit = input.capabilities.max_per_day === null ? input.limit : Math.min(input.limit, await remainingToday(deps, ref, now, input.capabilities.max_per_day))
@@ -77,8 +90,10 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
   const leaseUntil = new Date(now.getTime() + Math.min(LEASE_GUARD_SECONDS, deps.settings.claimLeaseSeconds) * 1000)
   const runs = sql.id(LIVE_SCHEMA, 'aeo_runs')
   const geo = input.capabilities.geo.trim().toLowerCase()
-  const { rows } = await sql<Candidate>`
-    with candidates as (
+  const { rows: result } = await sql<ClaimRow>`
+    with agent as (
+      select engines, geo, max_per_day, last_seen_at from ${sql.id(LIVE_SCHEMA, 'aeo_agents')} where agent_key = ${key}
+    ), candidates as (
       select r.id, r.revision from ${runs} r
       where r.status = 'queued'
         and (r.retry_at is null or r.retry_at <= ${now})
@@ -96,15 +111,35 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
       on conflict (run_id) do update set agent_key = excluded.agent_key, revision = excluded.revision, expires_at = excluded.expires_at
         where aeo_run_leases.revision <> excluded.revision or aeo_run_leases.expires_at <= ${now}
       returning run_id, revision
+    ), claimed as (
+      select r.id, l.revision, r.org_id, r.client_id, r.query_id, r.engine, r.geo_state, r.month, r.attempts, r.retry_at, r.priority,
+             q.prompt, c.name as client_name
+      from leased l
+      join ${runs} r on r.id = l.run_id
+      left join ${sql.id(LIVE_SCHEMA, 'aeo_queries')} q on q.id = r.query_id
+      left join ${sql.id(LIVE_SCHEMA, 'clients')} c on c.id = r.client_id
     )
-    select r.id, l.revision, r.org_id, r.client_id, r.query_id, r.engine, r.geo_state, r.month, r.attempts, r.retry_at,
-           q.prompt, c.name as client_name
-    from leased l
-    join ${runs} r on r.id = l.run_id
-    left join ${sql.id(LIVE_SCHEMA, 'aeo_queries')} q on q.id = r.query_id
-    left join ${sql.id(LIVE_SCHEMA, 'clients')} c on c.id = r.client_id
-    order by r.priority desc, r.id`.execute(deps.db)
+    select claimed.id, claimed.revision, claimed.org_id, claimed.client_id, claimed.query_id, claimed.engine, claimed.geo_state,
+           claimed.month, claimed.attempts, claimed.retry_at, claimed.prompt, claimed.client_name,
+           a.engines as agent_engines, a.geo as agent_geo, a.max_per_day as agent_max_per_day, a.last_seen_at as agent_last_seen_at
+    from (select 1) as one
+    left join agent a on true
+    left join claimed on true
+    order by claimed.priority desc, claimed.id`.execute(deps.db)
+  const rows = result.filter((row): row is ClaimRow & Candidate => row.id !== null)
 
+  if (!capped) {
+    const first = result[0]
+    const agentRow: AgentRow | null =
+      first?.agent_engines == null ? null : { engines: first.agent_engines, geo: first.agent_geo!, max_per_day: first.agent_max_per_day, last_seen_at: first.agent_last_seen_at! }
+    try {
+      await checkInAgent(deps, context, ref, input.capabilities, agentRow)
+    } catch (error) {
+      // No claim without its check-in: the leases go at once rather than holding the runs for a minute.
+      await releaseLeases(deps, key, rows)
+      throw error
+    }
+  }
   if (rows.length === 0) return []
 
   const leaseExpiresAt = new Date(now.getTime() + deps.settings.claimLeaseSeconds * 1000).toISOString()
@@ -123,11 +158,8 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
   })
   const outcomes = await appendEach(deps.store, writes)
   const lost = rows.filter((_, i) => outcomes[i] instanceof WrongExpectedRevisionError)
-  if (lost.length > 0) {
-    // Those runs changed since they were selected: their leases go, so they are claimable at once if queued.
-    await sql`delete from aeo_run_leases where agent_key = ${key}
-      and (run_id, revision) in (select * from unnest(${lost.map((r) => r.id)}::bigint[], ${lost.map((r) => r.revision)}::bigint[]))`.execute(deps.db)
-  }
+  // Those runs changed since they were selected: their leases go, so they are claimable at once if queued.
+  if (lost.length > 0) await releaseLeases(deps, key, lost)
   return rows
     .filter((_, i) => !(outcomes[i] instanceof WrongExpectedRevisionError))
     .map((row) => ({
@@ -142,6 +174,13 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
       client_name: row.client_name ?? '',
       lease_expires_at: leaseExpiresAt,
     }))
+}
+
+/** Drops this agent's leases on the given runs (at the revision they were selected at). */
+async function releaseLeases(deps: RunDeps, key: string, runs: readonly { id: number; revision: number }[]): Promise<void> {
+  if (runs.length === 0) return
+  await sql`delete from aeo_run_leases where agent_key = ${key}
+    and (run_id, revision) in (select * from unnest(${runs.map((r) => r.id)}::bigint[], ${runs.map((r) => r.revision)}::bigint[]))`.execute(deps.db)
 }
 
 /**

@@ -1,5 +1,4 @@
-import { assertVisible, client, clientStream, type ClientState } from '../../domain/clients/client.js'
-import type { ClientEvent } from '../../domain/clients/events.js'
+import { assertVisible, type ClientState } from '../../domain/clients/client.js'
 import type { AeoQuestionEvent } from '../../domain/aeo/questions/events.js'
 import { generateQuestions } from '../../domain/aeo/questions/generate.js'
 import {
@@ -15,9 +14,9 @@ import {
 import { promptKey } from '../../domain/aeo/prompt.js'
 import { trackerStream } from '../../domain/aeo/tracker/tracker.js'
 import type { Engine } from '../../domain/aeo/engines.js'
-import { fold } from '../../domain/shared/aggregate.js'
 import { DomainError } from '../../domain/shared/errors.js'
-import { handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
+import { loadClient } from '../clients.js'
+import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
 import type { Position } from '../event-store/port.js'
 
 type Outcome = CommandOutcome<QuestionSetState, AeoQuestionEvent>
@@ -25,20 +24,12 @@ type Caller = { readonly callerOrgId: number | null }
 
 /** The client's question set, folded from its stream (deleted and merged questions included, marked). */
 export async function loadQuestionSet(deps: Pick<WriteDeps, 'store'>, clientId: number): Promise<QuestionSetState> {
-  const events: AeoQuestionEvent[] = []
-  for await (const event of deps.store.readStream(questionSetStream(clientId))) events.push({ type: event.type, data: event.data } as AeoQuestionEvent)
-  return fold(questionSet, events)
-}
-
-async function loadClient(deps: Pick<WriteDeps, 'store'>, clientId: number): Promise<ClientState> {
-  const events: ClientEvent[] = []
-  for await (const event of deps.store.readStream(clientStream(clientId))) events.push({ type: event.type, data: event.data } as ClientEvent)
-  return fold(client, events)
+  return loadState(deps.store, questionSet, questionSetStream(clientId))
 }
 
 /** The client the caller may write questions for: visible (else not_found) and not deleted (client_deleted). */
 async function writableClient(deps: Pick<WriteDeps, 'store'>, callerOrgId: number | null, clientId: number): Promise<ClientState> {
-  const state = await loadClient(deps, clientId)
+  const state = await loadClient(deps.store, clientId)
   assertVisible(state, callerOrgId, clientId)
   if (state.status === 'deleted') throw new DomainError('client_deleted', 'The client is deleted', `client ${clientId}`)
   return state

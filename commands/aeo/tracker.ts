@@ -3,15 +3,14 @@ import { analyze, ANALYSIS_VERSION, type Finding } from '../../domain/aeo/analys
 import type { Engine } from '../../domain/aeo/engines.js'
 import type { AeoTrackerEvent } from '../../domain/aeo/tracker/events.js'
 import { tracker, trackerStream, type AnalyzedCapture, type ItemStatusValue, type TrackerCommand, type TrackerState } from '../../domain/aeo/tracker/tracker.js'
-import { fold } from '../../domain/shared/aggregate.js'
 import { assertVisible } from '../../domain/clients/client.js'
-import { handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
+import { loadClient } from '../clients.js'
+import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
 import type { EventStore, Position } from '../event-store/port.js'
 import {
   analysisClient,
   canonicalQuestion,
   loadCapture,
-  loadClientState,
   loadQuestionFacts,
   runCapture,
   writableClient,
@@ -24,9 +23,7 @@ function run(deps: WriteDeps, context: CommandContext, clientId: number, orgId: 
 }
 
 export async function loadTracker(store: EventStore, clientId: number): Promise<TrackerState> {
-  const events: AeoTrackerEvent[] = []
-  for await (const event of store.readStream(trackerStream(clientId))) events.push({ type: event.type, data: event.data } as AeoTrackerEvent)
-  return fold(tracker, events)
+  return loadState(store, tracker, trackerStream(clientId))
 }
 
 /** Decides new / carried / resolved for one analyzed capture (AeoCaptureTracked). */
@@ -66,7 +63,7 @@ export async function updateItemStatus(
   context: CommandContext,
   input: Caller & { clientId: number; itemId: number; status: ItemStatusValue; note?: string | undefined },
 ): Promise<Outcome> {
-  const client = await loadClientState(deps.store, input.clientId)
+  const client = await loadClient(deps.store, input.clientId)
   assertVisible(client, input.callerOrgId, input.clientId)
   return run(deps, context, input.clientId, client.orgId, {
     type: 'ChangeItemStatus',
@@ -83,7 +80,7 @@ export async function deleteItemsForClient(
   context: CommandContext,
   input: Caller & { clientId: number },
 ): Promise<{ deleted: number; position: Position | null }> {
-  const client = await loadClientState(deps.store, input.clientId)
+  const client = await loadClient(deps.store, input.clientId)
   assertVisible(client, input.callerOrgId, input.clientId)
   const outcome = await run(deps, context, input.clientId, client.orgId, { type: 'DeleteItems', client_id: input.clientId })
   const event = outcome.events[0]

@@ -109,10 +109,12 @@ function appendOneSql(mode: AppendMode): string {
 const MODES = Object.keys(casByMode) as AppendMode[]
 
 /**
- * appendEach with exact expected revisions: one statement for every stream. The stream rows are locked in
- * stream-name order first (`locked`), so two such statements over overlapping streams wait for each other
- * instead of deadlocking; a stream whose revision moved (now, or while waiting for its lock) drops out of
- * the CAS and gets no events. Returns one row per stream that was appended to.
+ * appendEach with exact expected revisions or `no_stream` (expected −1 here): one statement for every
+ * stream. The existing stream rows are locked in stream-name order first (`locked`), so two such statements
+ * over overlapping streams wait for each other instead of deadlocking; a stream whose revision moved (now,
+ * or while waiting for its lock) drops out of the CAS and gets no events. New streams are inserted in
+ * stream-name order (`created`, as the no_stream append does: `on conflict do nothing`), so a stream that
+ * exists by then gets no events either. Returns one row per stream that was appended to.
  */
 const APPEND_EACH_STATEMENT = {
   name: 'rr_es_append_each',
@@ -126,11 +128,22 @@ const APPEND_EACH_STATEMENT = {
     order by st.stream_name
     for update of st
   ),
-  s as (
+  updated as (
     update es_streams st set revision = st.revision + w.n
     from w, locked
     where st.stream_name = w.stream and locked.stream_name = st.stream_name and st.revision = w.expected
     returning st.stream_name, st.revision - w.n as prev, w.events, w.ord
+  ),
+  created as (
+    insert into es_streams (stream_name, revision)
+    select w.stream, w.n - 1 from w where w.expected = -1 order by w.stream
+    on conflict (stream_name) do nothing
+    returning stream_name, -1::bigint as prev
+  ),
+  s as (
+    select stream_name, prev, events, ord from updated
+    union all
+    select c.stream_name, c.prev, w.events, w.ord from created c join w on w.stream = c.stream_name
   ),
   e as (
     insert into es_events (event_id, stream_name, stream_revision, type, data, metadata)
@@ -253,17 +266,17 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Exact expected revisions (the claim's case): one statement, one commit for every stream. Other modes,
-   * and batches that hit a duplicate event id, go one stream at a time.
+   * Exact expected revisions (a claim's runs) and no_stream (a delivery's first attempt): one statement, one
+   * commit for every stream. Other modes, and batches that hit a duplicate event id, go one stream at a time.
    */
   async appendEach(writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
     if (writes.length === 0) return []
-    if (writes.some((w) => typeof w.expected !== 'bigint' || w.events.length === 0)) return appendOneByOne(this, writes)
+    if (writes.some((w) => (typeof w.expected !== 'bigint' && w.expected !== 'no_stream') || w.events.length === 0)) return appendOneByOne(this, writes)
     const ids = writes.map((w) => w.events.map((e) => e.id ?? randomUUID()))
     const payload = JSON.stringify(
       writes.map((w, i) => ({
         stream: w.stream,
-        expected: (w.expected as bigint).toString(),
+        expected: w.expected === 'no_stream' ? '-1' : (w.expected as bigint).toString(),
         events: w.events.map((e, j) => ({ id: ids[i]![j], type: e.type, data: e.data ?? null, metadata: e.metadata })),
       })),
     )

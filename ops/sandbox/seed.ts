@@ -6,7 +6,8 @@ import { createApiKey } from '../../commands/api-keys.js'
 import { addGeneratedKeywords } from '../../commands/keywords.js'
 import { generateKeywords } from '../../domain/keywords/generate.js'
 import { setCadence } from '../../commands/aeo/cadence.js'
-import { ingestCapture, loadClientState } from '../../commands/aeo/captures.js'
+import { ingestCapture } from '../../commands/aeo/captures.js'
+import { loadClient } from '../../commands/clients.js'
 import { generateClientQuestions, loadQuestionSet, updateQuestion } from '../../commands/aeo/questions.js'
 import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { fileReport } from '../../commands/aeo/reports.js'
@@ -218,7 +219,7 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
   // fiction. The runs below are queued as manual enqueues (enqueue_due_aeo_runs) instead.
   await setCadence(write, ctx, { ...caller, samplesPerMonth: SAMPLES_PER_MONTH, engines: [...SANDBOX_ENGINES], geoState: 'TX', enabled: false })
   // Keywords and a proposed ad copy set, as keyword_generation and ad_copy jobs (built-in writers) leave them.
-  const client = await loadClientState(write.store, clientId)
+  const client = await loadClient(write.store, clientId)
   const keywordCandidates = generateKeywords({ services: client.services.map((s) => s.name), locations: client.locations, questions: questions.filter((q) => q.active), max: 60 })
   await addGeneratedKeywords(write, ctx, { ...caller, candidates: keywordCandidates.map((c) => ({ keyword: c.keyword, source: c.source, service: c.service, location: c.location })) })
   const { owner, plan: adPlan } = await planClientAdCopy(write.store, caller)

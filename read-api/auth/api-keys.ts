@@ -6,7 +6,7 @@ import type { Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { Coalescer } from '../platform/coalesce.js'
 
-interface KeyRow {
+export interface KeyRow {
   readonly id: number
   readonly org_id: number | null
   readonly scopes: string
@@ -46,7 +46,11 @@ export async function authenticateApiKey(read: ReadDb, authorization: string | u
   const token = match?.[1]
   if (!token) throw new ApiError('unauthorized', 'no bearer token in the Authorization header')
   if (!token.startsWith('rrk_')) throw new ApiError('unauthorized', 'unknown or revoked credentials')
-  const row = await lookUp(read, hashApiKey(token))
+  return callerOfKey(await lookUp(read, hashApiKey(token)))
+}
+
+/** The caller of a looked-up key row (undefined: unknown or revoked, 401). */
+export function callerOfKey(row: KeyRow | undefined): Caller {
   if (!row) throw new ApiError('unauthorized', 'unknown or revoked credentials')
   return {
     actor: { kind: 'api_key', id: row.id },

@@ -39,3 +39,22 @@ export function callerOf(request: FastifyRequest, read: ReadDb): Promise<Caller>
   }
   return caller
 }
+
+/**
+ * The `rrk_` API key of the request, when that is its credential: the rate-limit hook looks such a key up in
+ * the same statement that counts the request (read-api/platform/key-count.ts) and hands the verdict over with
+ * `settleCaller`. Undefined for anything else (OAuth tokens, no or malformed credentials).
+ */
+export function apiKeyTokenOf(request: FastifyRequest): string | undefined {
+  if (callers.has(request)) return undefined
+  const authorization = request.headers.authorization
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null
+  const token = match?.[1]
+  return token?.startsWith('rrk_') ? token : undefined
+}
+
+/** Records the request's caller when it was resolved elsewhere (see `apiKeyTokenOf`); later `callerOf` calls answer it. */
+export function settleCaller(request: FastifyRequest, caller: Promise<Caller>): void {
+  caller.catch(() => undefined)
+  callers.set(request, caller)
+}

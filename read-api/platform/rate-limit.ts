@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql, type Kysely } from 'kysely'
 import type { ReadDb } from '../../projections/tables.js'
-import { callerOf } from '../auth/request-caller.js'
+import { hashApiKey } from '../../commands/api-keys.js'
+import { callerOfKey } from '../auth/api-keys.js'
+import { apiKeyTokenOf, callerOf, settleCaller } from '../auth/request-caller.js'
 import type { Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { MCP_PATH } from '../mcp/protected-resource.js'
 import type { RpcRegistry } from '../registry.js'
 import { Coalescer } from './coalesce.js'
+import { apiKeysTable, lookUpAndCount, type KeyCount, type KeyHit } from './key-count.js'
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
 export interface RateLimitSettings {
@@ -198,26 +201,59 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     return count(deps.db, key.slice(0, at), Number(key.slice(at + 1)), hits)
   })
 
+  // Requests with an API key: the key lookup and the count in one statement, gathered per key and minute.
+  const keysTable = apiKeysTable(deps.read)
+  const keyCounter = new Coalescer<string, KeyHit, { row: KeyCount['row']; count: number | undefined }>(async (key, hits) => {
+    const at = key.lastIndexOf('|')
+    const counted = await lookUpAndCount(
+      deps.db,
+      keysTable,
+      { keyHash: key.slice(0, at), minute: Number(key.slice(at + 1)), defaultLimit: deps.rateLimits.defaultPerMinute, retentionDays: USAGE_RETENTION_DAYS },
+      hits,
+    )
+    return hits.map((_, i) => ({ row: counted.row, count: counted.counts[i] }))
+  })
+
   app.addHook('onRequest', async (request) => {
     const oauth = isOAuthWrite(request.method, request.url) || isSsoSignInWrite(request.method, request.url) || isSignInFormWrite(request.method, request.url)
     if (!isApiV1(request.url) && !oauth) return
-    let caller: Caller | null = null
-    try {
-      // An OAuth endpoint is never called with an API credential: it counts by address.
-      if (!oauth) caller = await callerOf(request, deps.read)
-    } catch {
-      // Not authenticated: limited by address here; the route answers 401 if it needs a caller.
-    }
     const at = now()
     const minute = Math.floor(at / WINDOW_MS)
-    const limit = caller?.rateLimitPerMinute ?? deps.rateLimits.defaultPerMinute
     const sweep = minute !== sweptMinute
     sweptMinute = minute
     const method = meteredMethod(request, deps.registry)
-    let used: number
+    let caller: Caller | null = null
+    let used: number | undefined
+    const token = oauth ? undefined : apiKeyTokenOf(request)
+    if (token !== undefined) {
+      try {
+        const counted = await keyCounter.submit(`${hashApiKey(token)}|${minute}`, { day: utcDay(at), method, sweep: sweep ? { day: utcDay(at) } : null })
+        // The route's callerOf(request) answers this verdict: no second lookup.
+        const verdict = (async () => callerOfKey(counted.row))()
+        settleCaller(request, verdict)
+        if (counted.row) {
+          caller = await verdict
+          used = counted.count
+        }
+      } catch (error) {
+        // The database is unavailable: as below, the request goes on uncounted; the route looks the key up itself.
+        if (sweep) sweptMinute = -1
+        request.log.warn({ err: error }, 'rate limit counter unavailable; request not counted')
+        return
+      }
+    } else {
+      try {
+        // An OAuth endpoint is never called with an API credential: it counts by address.
+        if (!oauth) caller = await callerOf(request, deps.read)
+      } catch {
+        // Not authenticated: limited by address here; the route answers 401 if it needs a caller.
+      }
+    }
+    const limit = caller?.rateLimitPerMinute ?? deps.rateLimits.defaultPerMinute
     try {
       const bucket = caller ? `${caller.actor.kind}:${caller.actor.id}` : `ip:${request.ip}`
-      used = await counter.submit(`${bucket}|${minute}`, {
+      // An unknown or revoked key counted nothing in its statement: it is counted by address, like no key.
+      used ??= await counter.submit(`${bucket}|${minute}`, {
         limit,
         usage:
           caller && method !== null
@@ -229,7 +265,7 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
               method,
             }
           : null,
-        sweep: sweep ? { day: utcDay(at) } : null,
+        sweep: sweep && token === undefined ? { day: utcDay(at) } : null,
       })
     } catch (error) {
       if (sweep) sweptMinute = -1

@@ -156,6 +156,29 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     t.throws(() => appendEach(store, [{ stream: a, events: [event(9)], expected: 2n }, { stream: a, events: [event(9)], expected: 2n }]), TypeError, 'a stream at most once')
   })
 
+  t.test('appendEach: no_stream beside exact revisions: new streams start at 0, an existing one conflicts, a re-append is idempotent', async (t) => {
+    const store = await makeStore(t)
+    const [a, b, c] = [stream('each-new'), stream('each-new'), stream('each-new')]
+    const ra = await store.append(a, [event(0)], 'no_stream')
+    const firstOfC = event(0, { id: randomUUID() })
+    const outcomes = await appendEach(store, [
+      { stream: a, events: [event(1)], expected: ra.nextRevision },
+      { stream: b, events: [event(0), event(1)], expected: 'no_stream' },
+      { stream: c, events: [firstOfC], expected: 'no_stream' },
+    ])
+    t.ok(outcomes.every((o) => !(o instanceof WrongExpectedRevisionError)), 'all three land')
+    t.same((await collect(store.readStream(b))).map((e) => [e.revision, e.data.n]), [[0n, 0], [1n, 1]], 'a new stream starts at revision 0')
+    t.equal((outcomes[1] as { nextRevision: bigint }).nextRevision, 1n)
+    const again = await appendEach(store, [
+      { stream: a, events: [event(9)], expected: 'no_stream' },
+      { stream: c, events: [firstOfC], expected: 'no_stream' },
+    ])
+    t.ok(again[0] instanceof WrongExpectedRevisionError && again[0].actual === 1n, 'no_stream on an existing stream is a returned conflict')
+    t.ok(!(again[1] instanceof WrongExpectedRevisionError) && again[1]!.nextRevision === 0n, 'the same first event again is idempotent')
+    t.equal((await collect(store.readStream(a))).length, 2, 'nothing appended to the conflicting stream')
+    t.equal((await collect(store.readStream(c))).length, 1, 'no duplicate')
+  })
+
   t.test('appendEach: re-appending the same ids is idempotent; other modes work too', async (t) => {
     const store = await makeStore(t)
     const [a, b] = [stream('each'), stream('each')]

@@ -52,17 +52,15 @@ const writeRpc: Scenario = {
     const service = await startService(context)
     try {
       const clientIds = await addClients(service, 256)
-      // Counted across the warm-up and the measured run, so no request repeats an earlier value (a no-op).
-      let written = 0
+      // `{{n}}` is unique per request across the warm-up and the measured run, so no request repeats an
+      // earlier value (a no-op).
+      const bodies = clientIds.map((id) => JSON.stringify({ client_id: id, key: 'last_contact', value: 'call {{n}}' }))
       const result = await measure(context, 'write-rpc', {
         url: `${service.origin}/api/v1/rpc/set_client_setting`,
         connections: 16,
         seconds: seconds(context),
         headers: rpcHeaders(service.orgKey),
-        body: () => {
-          const n = written++
-          return JSON.stringify({ client_id: clientIds[n % clientIds.length], key: 'last_contact', value: `call ${n}` })
-        },
+        bodies,
         countHeaders: ['x-read-your-writes'],
       })
       // Every response is counted by the value of its header ('(absent)' when it has none).
@@ -115,7 +113,7 @@ const readRpcGetClient: Scenario = {
         connections: 64,
         seconds: seconds(context),
         headers: rpcHeaders(service.orgKey),
-        body: (n) => bodies[n % bodies.length]!,
+        bodies,
       })
       const bare = await startBareFastify()
       let hello: LoadResult
@@ -125,7 +123,7 @@ const readRpcGetClient: Scenario = {
           connections: 64,
           seconds: seconds(context),
           headers: rpcHeaders(service.orgKey),
-          body: (n) => bodies[n % bodies.length]!,
+          bodies,
         })
       } finally {
         await bare.close()
