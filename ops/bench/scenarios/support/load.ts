@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads'
+import { nextMessage, startThread } from './thread.js'
 import { percentile } from '../../stats.js'
 
 export interface LoadOptions {
@@ -60,22 +60,13 @@ export interface LoadReport {
 let runs = 0
 
 /**
- * The worker file is TypeScript like the rest of the bench. On Node 20 a worker given `--import tsx` in its
- * execArgv still resolves its entry file before the hooks are in place (ERR_UNKNOWN_FILE_EXTENSION), so a
- * small evaluated script registers tsx's loader in the thread first and then imports the file.
- */
-const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
-  new URL('./load-worker.ts', import.meta.url).href,
-)}) })`
-
-/**
  * Loads one POST endpoint with autocannon for a fixed time with a fixed number of connections (closed loop:
  * each connection sends its next request when the previous one answered). autocannon runs in a worker
- * thread (./load-worker.ts), so its JavaScript has its own event loop and does not queue with the service's
- * requests on this one, as a real client would not. Latency percentiles are computed from every 2xx
+ * thread (./load-worker.ts, started by ./thread.ts), so its JavaScript has its own event loop and does not
+ * queue with the service's requests on this one, as a real client would not. Latency percentiles are computed from every 2xx
  * response's exact time, not autocannon's 1 ms histogram.
  */
-export function runLoad(options: LoadOptions): Promise<LoadResult> {
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const work: LoadWork = {
     url: options.url,
     connections: options.connections,
@@ -85,31 +76,23 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     countHeaders: options.countHeaders ?? [],
     tag: ++runs,
   }
-  const worker = new Worker(bootstrap, { eval: true, workerData: work })
-  return new Promise<LoadResult>((resolve, reject) => {
-    let settled = false
-    worker.once('message', (message: LoadReport | { error: string }) => {
-      settled = true
-      void worker.terminate()
-      if ('error' in message) return reject(new Error(`load generator: ${message.error}`))
-      const samples = Array.from(message.samples)
-      resolve({
-        responses: message.ok + message.non2xx,
-        seconds: message.seconds,
-        requestsPerSecond: message.ok / message.seconds,
-        p50: percentile(samples, 50),
-        p99: percentile(samples, 99),
-        ok: message.ok,
-        non2xx: message.non2xx,
-        errors: message.errors,
-        headerValues: new Map(message.headerValues.map(([name, values]) => [name, new Map(values)])),
-      })
-    })
-    worker.once('error', (error) => {
-      if (!settled) reject(error)
-    })
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`load generator thread exited with code ${code} before reporting`))
-    })
-  })
+  const worker = startThread(new URL('./load-worker.ts', import.meta.url), work)
+  try {
+    const message = await nextMessage<LoadReport | { error: string }>(worker)
+    if ('error' in message) throw new Error(`load generator: ${message.error}`)
+    const samples = Array.from(message.samples)
+    return {
+      responses: message.ok + message.non2xx,
+      seconds: message.seconds,
+      requestsPerSecond: message.ok / message.seconds,
+      p50: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      ok: message.ok,
+      non2xx: message.non2xx,
+      errors: message.errors,
+      headerValues: new Map(message.headerValues.map(([name, values]) => [name, new Map(values)])),
+    }
+  } finally {
+    void worker.terminate()
+  }
 }
