@@ -92,6 +92,13 @@ export class ProjectionRunner extends EventEmitter {
     // Taking the group over: a runner that held it before may have left a failure on record.
     this.#mayBeFailing = true
     if (position !== null) watermark?.advance(position)
+    // Nothing to apply (a lost connection, not a poison event, made it fail): it is not failing any more. A
+    // poison event stays after the checkpoint, so its failure is only cleared by a batch that applies.
+    const head = await store.headPosition()
+    if (head === null || (position !== null && store.comparePositions(head, position) <= 0)) {
+      await clearProjectionFailure(db, group)
+      this.#mayBeFailing = false
+    }
     const controller = new AbortController()
     const abort = () => controller.abort()
     outer.addEventListener('abort', abort, { once: true })

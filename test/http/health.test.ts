@@ -100,3 +100,25 @@ t.test('a failure left by another runner is cleared when this one applies a batc
   t.equal(rows[0].n, 0, 'applying a batch clears it')
   t.equal((await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status, 'ok')
 })
+
+t.test('a failure left by a lost connection is cleared when the runner comes back with nothing to apply', async (t) => {
+  const ts = await startTestSystem(t)
+  await orgWithKey(ts, 'A')
+  // The database ended the runner's connections (a restart, a blip): it recorded a failure, then nothing new
+  // was appended, so no batch comes to clear it.
+  await ts.system.runner.stop()
+  await ts.database.pool.query(
+    `insert into projection_failures (group_name, failing_since, last_failed_at, failures, position, error) values ('main', now(), now(), 1, null, 'terminating connection due to administrator command')`,
+  )
+  t.equal((await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status, 'degraded', 'the failure shows while no runner runs')
+  ts.system.runner.start()
+  const deadline = Date.now() + 10_000
+  let status: string
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    status = (await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status
+  } while (status !== 'ok' && Date.now() < deadline)
+  t.equal(status, 'ok', 'the runner caught up with the log and cleared it, with no event to apply')
+  const { rows } = await ts.database.pool.query('select count(*)::int as n from projection_failures')
+  t.equal(rows[0].n, 0)
+})
