@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import Fastify from 'fastify'
 import type { BenchContext, Figure, Scenario } from '../types.js'
+import { startFastifyWithRead } from './support/fastify-read.js'
 import { runLoad, type LoadOptions, type LoadResult } from './support/load.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
 
@@ -98,11 +99,12 @@ async function startBareFastify(): Promise<{ url: string; close(): Promise<void>
 
 /**
  * `get_client` (client row, services, locations; the key checked on every request) round-robin over
- * pre-created clients, against a bare fastify hello-world loaded the same way in the same run.
+ * pre-created clients, against a bare fastify hello-world and a fastify route making one PostgreSQL read
+ * (support/fastify-read.ts), each loaded the same way in the same run.
  */
 const readRpcGetClient: Scenario = {
   name: 'read-rpc-get-client',
-  description: 'get_client over HTTP, 64 connections, and the ratio to a bare fastify hello-world',
+  description: 'get_client over HTTP, 64 connections, and the ratio to a bare fastify hello-world and to fastify with one PostgreSQL read',
   async run(context) {
     const service = await startService(context)
     try {
@@ -128,6 +130,19 @@ const readRpcGetClient: Scenario = {
       } finally {
         await bare.close()
       }
+      const floor = await startFastifyWithRead(service.database.url)
+      let oneRead: LoadResult
+      try {
+        oneRead = await measure(context, 'fastify + one PostgreSQL read', {
+          url: floor.url,
+          connections: 64,
+          seconds: seconds(context),
+          headers: rpcHeaders(service.orgKey),
+          bodies,
+        })
+      } finally {
+        await floor.close()
+      }
       return [
         { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
         { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },
@@ -140,6 +155,10 @@ const readRpcGetClient: Scenario = {
           target: { op: '>=', value: 0.4 },
           better: 'higher',
         },
+        // The same ratio for the plainest route that reads PostgreSQL once: the floor the 0.40 target is set against.
+        { metric: 'fastify + one read requests/s', value: oneRead.requestsPerSecond, unit: 'req/s', better: 'higher' },
+        { metric: 'fastify + one read p99', value: oneRead.p99, unit: 'ms', better: 'lower' },
+        { metric: 'fastify + one read, ratio to bare', value: oneRead.requestsPerSecond / hello.requestsPerSecond, unit: 'x', better: 'higher' },
         { metric: 'non-2xx or failed', value: rpc.non2xx + rpc.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
       ] satisfies Figure[]
     } finally {
