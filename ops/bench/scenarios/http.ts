@@ -1,21 +1,6 @@
-import type { AddressInfo } from 'node:net'
-import Fastify from 'fastify'
 import type { BenchContext, Figure, Scenario } from '../types.js'
-import { runLoad, type LoadOptions, type LoadResult } from './support/load.js'
+import { measure, readRpcFigures } from './support/http-measure.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
-
-/** A short unmeasured run first, so the measured one sees JIT-compiled code and warm connections and caches. */
-const WARM_UP_SECONDS = 1
-
-async function measure(context: BenchContext, label: string, options: LoadOptions): Promise<LoadResult> {
-  await runLoad({ ...options, seconds: WARM_UP_SECONDS })
-  const result = await runLoad(options)
-  context.log(
-    `${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
-      `${result.non2xx} non-2xx, ${result.errors} errors`,
-  )
-  return result
-}
 
 /** Clients of the service's organization, as an agency has them: a few services, locations and settings each. */
 async function addClients(service: RunningService, count: number): Promise<number[]> {
@@ -87,15 +72,6 @@ const writeRpc: Scenario = {
   },
 }
 
-/** The floor of any fastify route: one POST route answering `{result: 1}`, no hooks, no logger. */
-async function startBareFastify(): Promise<{ url: string; close(): Promise<void> }> {
-  const app = Fastify()
-  app.post('/hello', async () => ({ result: 1 }))
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const { port } = app.server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/hello`, close: () => app.close() }
-}
-
 /**
  * `get_client` (client row, services, locations; the key checked on every request) round-robin over
  * pre-created clients, against a bare fastify hello-world loaded the same way in the same run.
@@ -108,40 +84,9 @@ const readRpcGetClient: Scenario = {
     try {
       const clientIds = await addClients(service, 256)
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id }))
-      const rpc = await measure(context, 'read-rpc-get-client', {
-        url: `${service.origin}/api/v1/rpc/get_client`,
-        connections: 64,
-        seconds: seconds(context),
-        headers: rpcHeaders(service.orgKey),
-        bodies,
-      })
-      const bare = await startBareFastify()
-      let hello: LoadResult
-      try {
-        hello = await measure(context, 'bare fastify', {
-          url: bare.url,
-          connections: 64,
-          seconds: seconds(context),
-          headers: rpcHeaders(service.orgKey),
-          bodies,
-        })
-      } finally {
-        await bare.close()
-      }
-      return [
-        { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
-        { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },
-        { metric: 'p99', value: rpc.p99, unit: 'ms', target: { op: '<=', value: 20 }, better: 'lower' },
-        { metric: 'bare fastify requests/s', value: hello.requestsPerSecond, unit: 'req/s', better: 'higher' },
-        {
-          metric: 'ratio to bare fastify',
-          value: rpc.requestsPerSecond / hello.requestsPerSecond,
-          unit: 'x',
-          target: { op: '>=', value: 0.4 },
-          better: 'higher',
-        },
-        { metric: 'non-2xx or failed', value: rpc.non2xx + rpc.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
-      ] satisfies Figure[]
+      const load = { connections: 64, seconds: seconds(context), headers: rpcHeaders(service.orgKey), bodies }
+      const rpc = await measure(context, 'read-rpc-get-client', { ...load, url: `${service.origin}/api/v1/rpc/get_client` }, service.database)
+      return await readRpcFigures(context, rpc, load)
     } finally {
       await service.close()
     }
