@@ -10,25 +10,39 @@ const WARM_UP_SECONDS = 1
 export interface MeasuredLoad extends LoadResult {
   /** CPU of this Node process (the service and the load generator's thread) per 2xx response, µs. */
   readonly nodeCpuPerRequest: number
-  /** CPU of the database's PostgreSQL backends per 2xx response, µs (NaN when not measured). */
+  /** CPU of the PostgreSQL server per 2xx response, µs (NaN when not measured). */
   readonly postgresCpuPerRequest: number
 }
 
-/** utime + stime of the database's backends, µs, from /proc (Linux); undefined elsewhere. */
-async function backendCpu(database: BenchDatabase): Promise<{ pids: number[]; micros: number } | undefined> {
-  const { rows } = await database.pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
-  let ticks = 0
-  try {
-    for (const { pid } of rows) {
-      const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
-      // Fields after the command name (which may hold spaces): utime and stime are the 14th and 15th.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0)
-    }
-  } catch {
-    return undefined
+/** Clock ticks to µs (Linux's USER_HZ is 100 on every architecture the bench runs on). */
+const TICK_MICROS = 10_000
+
+/** A /proc/<pid>/stat's fields after the command name (which may hold spaces): [0] is field 3 (state). */
+async function statFields(pid: number | string): Promise<string[] | undefined> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined)
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
+/**
+ * CPU used so far by the PostgreSQL server the database lives on, µs (Linux; undefined elsewhere): its
+ * postmaster's live children (backends, background workers) plus, in the postmaster's cutime and cstime,
+ * every child that has exited, so a backend that closes during a run still counts. It includes the server's
+ * other databases; nothing else runs on the bench's server while a scenario measures.
+ */
+async function serverCpu(database: BenchDatabase): Promise<number | undefined> {
+  const { rows } = await database.pool.query<{ pid: number }>('select pg_backend_pid() as pid')
+  const backend = await statFields(rows[0]!.pid)
+  const postmaster = backend?.[1]
+  const own = postmaster ? await statFields(postmaster) : undefined
+  if (!own) return undefined
+  // utime, stime, cutime, cstime are fields 14-17.
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])
+  for (const entry of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const fields = await statFields(entry)
+    if (fields && fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12])
   }
-  return { pids: rows.map((r) => r.pid), micros: ticks * 10_000 }
+  return ticks * TICK_MICROS
 }
 
 /**
@@ -37,17 +51,16 @@ async function backendCpu(database: BenchDatabase): Promise<{ pids: number[]; mi
  */
 export async function measure(context: BenchContext, label: string, options: LoadOptions, database?: BenchDatabase): Promise<MeasuredLoad> {
   await runLoad({ ...options, seconds: WARM_UP_SECONDS })
-  const pgBefore = database ? await backendCpu(database) : undefined
+  const pgBefore = database ? await serverCpu(database) : undefined
   const nodeBefore = process.cpuUsage()
   const result = await runLoad(options)
   const node = process.cpuUsage(nodeBefore)
-  const pgAfter = database ? await backendCpu(database) : undefined
+  const pgAfter = database ? await serverCpu(database) : undefined
   const ok = Math.max(result.ok, 1)
   const measured: MeasuredLoad = {
     ...result,
     nodeCpuPerRequest: (node.user + node.system) / ok,
-    // Backends that came or went during the run are missed; the service's pool keeps its connections.
-    postgresCpuPerRequest: pgBefore && pgAfter ? (pgAfter.micros - pgBefore.micros) / ok : Number.NaN,
+    postgresCpuPerRequest: pgBefore !== undefined && pgAfter !== undefined ? (pgAfter - pgBefore) / ok : Number.NaN,
   }
   context.log(
     `${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
