@@ -26,18 +26,3 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; secon
   const result = await fn()
   return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9 }
 }
-
-/** Samples the process's resident memory every `everyMs` until stopped; returns the peak in MiB. */
-export function memoryPeak(everyMs = 50): { stop(): number } {
-  let peak = process.memoryUsage().rss
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
-  }, everyMs)
-  return {
-    stop() {
-      clearInterval(timer)
-      peak = Math.max(peak, process.memoryUsage().rss)
-      return peak / (1024 * 1024)
-    },
-  }
-}

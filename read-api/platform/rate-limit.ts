@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js'
 import { MCP_PATH } from '../mcp/protected-resource.js'
 import type { RpcRegistry } from '../registry.js'
 import { Coalescer } from './coalesce.js'
-import { apiKeysTable, lookUpAndCount, type KeyCount, type KeyHit } from './key-count.js'
+import { keyCountStatement, lookUpAndCount, type KeyCount, type KeyHit } from './key-count.js'
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
 export interface RateLimitSettings {
@@ -202,12 +202,12 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   })
 
   // Requests with an API key: the key lookup and the count in one statement, gathered per key and minute.
-  const keysTable = apiKeysTable(deps.read)
+  const keyCount = keyCountStatement(deps.read)
   const keyCounter = new Coalescer<string, KeyHit, { row: KeyCount['row']; count: number | undefined }>(async (key, hits) => {
     const at = key.lastIndexOf('|')
     const counted = await lookUpAndCount(
       deps.db,
-      keysTable,
+      keyCount,
       { keyHash: key.slice(0, at), minute: Number(key.slice(at + 1)), defaultLimit: deps.rateLimits.defaultPerMinute, retentionDays: USAGE_RETENTION_DAYS },
       hits,
     )

@@ -482,3 +482,32 @@ t.test(
     t.strictSame(await all, [true, true, true, true, true])
   },
 )
+
+t.test('a watermark whose local runner keeps announcing does not poll; it polls again once the runner falls silent', async (t) => {
+  const { ts, other, position } = await watermarkSetup(t)
+  let reads = 0
+  const watermark = new ProjectionWatermark({
+    db: other.db,
+    store: other.store,
+    schema: LIVE_SCHEMA,
+    group: MAIN_GROUP,
+    readCheckpoint: async () => {
+      reads++
+      return (await readCheckpointRow(other.db)).position
+    },
+  })
+  // A local runner announcing progress short of the position, every 20 ms, while a write waits.
+  const before = (await readCheckpointRow(other.db)).position
+  if (before === null) throw new Error('no checkpoint yet')
+  watermark.advance(before)
+  const announcing = setInterval(() => watermark.advance(before), 20)
+  const waiting = watermark.waitFor(position, 5000)
+  await sleep(150)
+  t.equal(reads, 0, 'no checkpoint read while the local runner announces')
+
+  // The group is projected elsewhere (this process's runner stopped announcing): polling takes over.
+  clearInterval(announcing)
+  ts.system.runner.start() // "another process's" runner: this watermark is never told
+  t.equal(await waiting, true, 'reached, seen by polling once the local runner fell silent')
+  t.ok(reads > 0, 'it read the checkpoint')
+})

@@ -1,5 +1,6 @@
 import type { Figure, Scenario } from '../types.js'
-import { measure, readRpcFigures } from './support/http-measure.js'
+import type { LoadResult } from './support/load.js'
+import { measure, measureWithCpu, startBareFastify } from './http.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
 
 /** Twelve months of captures, as issue 3 asks: 2025-03 to 2026-02. */
@@ -88,8 +89,29 @@ const readAeoSummary: Scenario = {
       const runs: Figure[][] = []
       for (let i = 1; i <= repeat; i++) {
         context.log(`read-rpc-get-aeo-summary: run ${i} of ${repeat}`)
-        const rpc = await measure(context, 'read-rpc-get-aeo-summary', { ...load, url: `${service.origin}/api/v1/rpc/get_aeo_summary` }, service.database)
-        runs.push(await readRpcFigures(context, rpc, load))
+        const { result: rpc, cpu } = await measureWithCpu(
+          context,
+          'read-rpc-get-aeo-summary',
+          { ...load, url: `${service.origin}/api/v1/rpc/get_aeo_summary` },
+          service.database.url,
+        )
+        // A bare fastify hello-world loaded the same way right after, as read-rpc-get-client does.
+        const bare = await startBareFastify()
+        let hello: LoadResult
+        try {
+          hello = await measure(context, 'bare fastify', { ...load, url: bare.url })
+        } finally {
+          await bare.close()
+        }
+        runs.push([
+          { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
+          { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },
+          { metric: 'p99', value: rpc.p99, unit: 'ms', target: { op: '<=', value: 20 }, better: 'lower' },
+          { metric: 'bare fastify requests/s', value: hello.requestsPerSecond, unit: 'req/s', better: 'higher' },
+          { metric: 'ratio to bare fastify', value: rpc.requestsPerSecond / hello.requestsPerSecond, unit: 'x', target: { op: '>=', value: 0.4 }, better: 'higher' },
+          ...cpu,
+          { metric: 'non-2xx or failed', value: rpc.non2xx + rpc.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
+        ])
       }
       return runs
     } finally {

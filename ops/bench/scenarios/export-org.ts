@@ -1,19 +1,11 @@
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { sql } from 'kysely'
 import { LIVE_SCHEMA } from '../../../migrations/read-models/index.js'
 import type { BenchContext, Figure, Scenario } from '../types.js'
+import { collector, sampleMemory } from './support/memory-sampler.js'
 import { rpcHeaders, startService, type RunningService } from './support/service.js'
 
 /** The two organization sizes (rows across its tables): memory must be the same at both. */
 const sizes = (context: BenchContext) => (context.quick ? [5_000, 20_000] : [50_000, 200_000])
-
-/** A full collection before the baseline, so the peak is the export's and not garbage left from seeding. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc')
-  const gc = runInNewContext('gc') as (() => void) | undefined
-  return () => gc?.()
-}
 
 /**
  * The organization's rows, written straight into the read models with generate_series: half keywords of
@@ -56,16 +48,9 @@ async function exportOnce(context: BenchContext, rows: number, gc: () => void, l
     const clientId = await service.call<number>('add_client', { client: { name: 'Summit Plumbing', website_url: 'https://summit.example.com' } }, service.orgKey)
     await seedRows(service, clientId, rows)
     service.system.startProcessors()
+    // A full collection before the baseline, so the peak is the export's and not garbage left from seeding.
     gc()
-    const base = process.memoryUsage()
-    let peakHeap = base.heapUsed
-    let peakRss = base.rss
-    const sampler = setInterval(() => {
-      if (liveHeap) gc()
-      const m = process.memoryUsage()
-      peakHeap = Math.max(peakHeap, m.heapUsed)
-      peakRss = Math.max(peakRss, m.rss)
-    }, liveHeap ? 250 : 10)
+    const memory = sampleMemory(liveHeap ? { collect: gc } : {})
     const started = performance.now()
     const accepted = await fetch(`${service.origin}/api/v1/jobs`, { method: 'POST', headers: rpcHeaders(service.orgKey), body: JSON.stringify({ kind: 'export_org' }) })
     if (accepted.status !== 202) throw new Error(`export_org answered ${accepted.status}: ${await accepted.text()}`)
@@ -77,12 +62,12 @@ async function exportOnce(context: BenchContext, rows: number, gc: () => void, l
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     const seconds = (performance.now() - started) / 1000
-    clearInterval(sampler)
+    const peaks = memory.stop()
     if (job.status !== 'done') throw new Error(`the export ended ${job.status}: ${job.error}`)
     const measured: Measured = {
       seconds,
-      peakHeapMb: (peakHeap - base.heapUsed) / 2 ** 20,
-      peakRssMb: (peakRss - base.rss) / 2 ** 20,
+      peakHeapMb: peaks.heapGrowthMiB,
+      peakRssMb: peaks.rssGrowthMiB,
       size: job.result.size,
       rows: job.result.rows,
     }

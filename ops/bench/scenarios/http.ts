@@ -1,6 +1,44 @@
+import type { AddressInfo } from 'node:net'
+import Fastify from 'fastify'
 import type { BenchContext, Figure, Scenario } from '../types.js'
-import { measure, readRpcFigures } from './support/http-measure.js'
+import { openCpuWindow } from './support/cpu.js'
+import { startFastifyWithRead } from './support/fastify-read.js'
+import { runLoad, type LoadOptions, type LoadResult } from './support/load.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
+
+/** A short unmeasured run first, so the measured one sees JIT-compiled code and warm connections and caches. */
+const WARM_UP_SECONDS = 1
+
+export async function measure(context: BenchContext, label: string, options: LoadOptions): Promise<LoadResult> {
+  return (await measureWithCpu(context, label, options, null)).result
+}
+
+/** measure(), plus the CPU the service's main thread and PostgreSQL spent per request in the measured run. */
+export async function measureWithCpu(
+  context: BenchContext,
+  label: string,
+  options: LoadOptions,
+  serverUrl: string | null,
+): Promise<{ result: LoadResult; cpu: Figure[] }> {
+  await runLoad({ ...options, seconds: WARM_UP_SECONDS })
+  const window = serverUrl === null ? null : await openCpuWindow(serverUrl)
+  const result = await runLoad(options)
+  const used = await window?.stop()
+  // Every response the window saw, errors included, each cost the service something.
+  const requests = result.responses
+  const perRequest = (ms: number | null | undefined) => (ms === null || ms === undefined || requests === 0 ? null : ms / requests)
+  const cpu: Figure[] = []
+  const node = perRequest(used?.nodeMs)
+  const postgres = perRequest(used?.postgresMs)
+  if (node !== null) cpu.push({ metric: 'service main-thread CPU per request', value: node, unit: 'ms', better: 'lower' })
+  if (postgres !== null) cpu.push({ metric: 'PostgreSQL CPU per request', value: postgres, unit: 'ms', better: 'lower' })
+  context.log(
+    `${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+      `${result.non2xx} non-2xx, ${result.errors} errors` +
+      (node === null ? '' : `; CPU per request: service ${node.toFixed(3)} ms, PostgreSQL ${postgres?.toFixed(3) ?? '?'} ms`),
+  )
+  return { result, cpu }
+}
 
 /** Clients of the service's organization, as an agency has them: a few services, locations and settings each. */
 async function addClients(service: RunningService, count: number): Promise<number[]> {
@@ -40,14 +78,14 @@ const writeRpc: Scenario = {
       // `{{n}}` is unique per request across the warm-up and the measured run, so no request repeats an
       // earlier value (a no-op).
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id, key: 'last_contact', value: 'call {{n}}' }))
-      const result = await measure(context, 'write-rpc', {
+      const { result, cpu } = await measureWithCpu(context, 'write-rpc', {
         url: `${service.origin}/api/v1/rpc/set_client_setting`,
         connections: 16,
         seconds: seconds(context),
         headers: rpcHeaders(service.orgKey),
         bodies,
         countHeaders: ['x-read-your-writes'],
-      })
+      }, service.database.url)
       // Every response is counted by the value of its header ('(absent)' when it has none).
       const header = result.headerValues.get('x-read-your-writes') ?? new Map<string, number>()
       context.log(`write-rpc: x-read-your-writes ${JSON.stringify(Object.fromEntries(header))}`)
@@ -65,6 +103,7 @@ const writeRpc: Scenario = {
           better: 'higher',
         },
         { metric: 'non-2xx or failed', value: result.non2xx + result.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
+        ...cpu,
       ] satisfies Figure[]
     } finally {
       await service.close()
@@ -72,21 +111,80 @@ const writeRpc: Scenario = {
   },
 }
 
+/** The floor of any fastify route: one POST route answering `{result: 1}`, no hooks, no logger. */
+export async function startBareFastify(): Promise<{ url: string; close(): Promise<void> }> {
+  const app = Fastify()
+  app.post('/hello', async () => ({ result: 1 }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}/hello`, close: () => app.close() }
+}
+
 /**
  * `get_client` (client row, services, locations; the key checked on every request) round-robin over
- * pre-created clients, against a bare fastify hello-world loaded the same way in the same run.
+ * pre-created clients, against a bare fastify hello-world and a fastify route making one PostgreSQL read
+ * (support/fastify-read.ts), each loaded the same way in the same run.
  */
 const readRpcGetClient: Scenario = {
   name: 'read-rpc-get-client',
-  description: 'get_client over HTTP, 64 connections, and the ratio to a bare fastify hello-world',
+  description: 'get_client over HTTP, 64 connections, and the ratio to a bare fastify hello-world and to fastify with one PostgreSQL read',
   async run(context) {
     const service = await startService(context)
     try {
       const clientIds = await addClients(service, 256)
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id }))
-      const load = { connections: 64, seconds: seconds(context), headers: rpcHeaders(service.orgKey), bodies }
-      const rpc = await measure(context, 'read-rpc-get-client', { ...load, url: `${service.origin}/api/v1/rpc/get_client` }, service.database)
-      return await readRpcFigures(context, rpc, load)
+      const { result: rpc, cpu } = await measureWithCpu(context, 'read-rpc-get-client', {
+        url: `${service.origin}/api/v1/rpc/get_client`,
+        connections: 64,
+        seconds: seconds(context),
+        headers: rpcHeaders(service.orgKey),
+        bodies,
+      }, service.database.url)
+      const bare = await startBareFastify()
+      let hello: LoadResult
+      try {
+        hello = await measure(context, 'bare fastify', {
+          url: bare.url,
+          connections: 64,
+          seconds: seconds(context),
+          headers: rpcHeaders(service.orgKey),
+          bodies,
+        })
+      } finally {
+        await bare.close()
+      }
+      const floor = await startFastifyWithRead(service.database.url)
+      let oneRead: LoadResult
+      try {
+        oneRead = await measure(context, 'fastify + one PostgreSQL read', {
+          url: floor.url,
+          connections: 64,
+          seconds: seconds(context),
+          headers: rpcHeaders(service.orgKey),
+          bodies,
+        })
+      } finally {
+        await floor.close()
+      }
+      return [
+        { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
+        { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },
+        { metric: 'p99', value: rpc.p99, unit: 'ms', target: { op: '<=', value: 20 }, better: 'lower' },
+        { metric: 'bare fastify requests/s', value: hello.requestsPerSecond, unit: 'req/s', better: 'higher' },
+        {
+          metric: 'ratio to bare fastify',
+          value: rpc.requestsPerSecond / hello.requestsPerSecond,
+          unit: 'x',
+          target: { op: '>=', value: 0.4 },
+          better: 'higher',
+        },
+        // The same ratio for the plainest route that reads PostgreSQL once: the floor the 0.40 target is set against.
+        { metric: 'fastify + one read requests/s', value: oneRead.requestsPerSecond, unit: 'req/s', better: 'higher' },
+        { metric: 'fastify + one read p99', value: oneRead.p99, unit: 'ms', better: 'lower' },
+        { metric: 'fastify + one read, ratio to bare', value: oneRead.requestsPerSecond / hello.requestsPerSecond, unit: 'x', better: 'higher' },
+        { metric: 'non-2xx or failed', value: rpc.non2xx + rpc.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
+        ...cpu,
+      ] satisfies Figure[]
     } finally {
       await service.close()
     }
