@@ -56,11 +56,7 @@ export interface OpenItemsByTier {
   total: number
 }
 
-export async function openItemsByTier(db: ReadDb, clientId: number): Promise<OpenItemsByTier> {
-  return toOpenItemsByTier(await openItemsByTierQuery(db, clientId).execute())
-}
-
-/** Open items per tier (summary-query.ts nests it too). */
+/** Open items per tier (summary-query.ts nests it in its statement). */
 export function openItemsByTierQuery(db: ReadDb, clientId: number) {
   return db
     .selectFrom('aeo_items')
@@ -83,10 +79,6 @@ export const RUN_STATUSES = ['queued', 'claimed', 'running', 'done', 'failed', '
 export type QueueCounts = Record<(typeof RUN_STATUSES)[number] | 'total', number>
 
 /** The month's runs by status. */
-export async function queueCounts(db: ReadDb, clientId: number, month: string): Promise<QueueCounts> {
-  return toQueueCounts(await queueCountsQuery(db, clientId, month).execute())
-}
-
 export function queueCountsQuery(db: ReadDb, clientId: number, month: string | Expression<string | null>) {
   return db
     .selectFrom('aeo_runs')
@@ -107,15 +99,11 @@ export function toQueueCounts(rows: readonly { status: string; n: number }[]): Q
 
 export type CadenceView = { enabled: boolean; samples_per_month: number; engines: string[]; geo_state: string | null } | Record<string, never>
 
-/** The client's cadence, or {} when it was never enrolled. */
-export async function cadenceOf(db: ReadDb, clientId: number): Promise<CadenceView> {
-  return toCadenceView(await cadenceQuery(db, clientId).executeTakeFirst())
-}
-
 export function cadenceQuery(db: ReadDb, clientId: number) {
   return db.selectFrom('aeo_cadences').select(['enabled', 'samples_per_month', 'engines', 'geo_state']).where('client_id', '=', clientId)
 }
 
+/** The client's cadence, or {} when it was never enrolled. */
 export function toCadenceView(
   row: { enabled: boolean; samples_per_month: number; engines: readonly string[]; geo_state: string | null } | undefined | null,
 ): CadenceView {
