@@ -17,6 +17,7 @@ import * as projectionFailures from './0019-projection-failures.js'
 import * as sso from './0020-sso.js'
 import * as oauth from './0017-oauth.js'
 import * as saml from './0022-saml.js'
+import * as logOrderPrimaryKey from './0026-log-order-primary-key.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0020-sso': sso,
   '0017-oauth': oauth,
   '0022-saml': saml,
+  '0026-log-order-primary-key': logOrderPrimaryKey,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

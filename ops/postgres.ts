@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { NamedStatementClient } from '../commands/named-statements.js'
 
 // int8 columns (the ids the API shows, counts) as numbers: every id is a safe integer. Log positions are
 // selected as text, so they never pass through this parser.
@@ -14,7 +15,8 @@ export interface Database {
 
 /** A pool and a kysely instance over it. Idle-client errors (a restarted server) are logged, not fatal. */
 export function openPool(url: string, options: { max?: number; onError?: (error: Error) => void } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 })
+  // Hot statement texts registered in commands/named-statements.ts run as named (prepared) statements.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, Client: NamedStatementClient })
   let closing = false
   // Sessions ended while the pool shuts down (the embedded server stopping right after) are expected.
   const onError = (error: Error) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import pg from 'pg'
+import { namedStatement } from '../named-statements.js'
 import {
   appendOneByOne,
   DuplicateEventIdError,
@@ -169,6 +170,20 @@ const APPEND_ONE_STATEMENTS = Object.fromEntries(
 
 const SELECT_COLUMNS = `event_id, type, data, metadata, stream_name, stream_revision::text as stream_revision,
   transaction_id::text as txid, global_position::text as seq, recorded_at`
+
+/**
+ * The two reads every write pays for (the command handler's stream read; the projection runner's page of the
+ * log), as named statements (commands/named-statements.ts): PostgreSQL spent as long planning the stream read
+ * as running it. Qualified `es_events.stream_revision`: the select list's text alias `stream_revision` would
+ * otherwise sort as text (0, 1, 10, 2).
+ */
+const READ_STREAM_SQL = namedStatement(`select ${SELECT_COLUMNS} from es_events where stream_name = $1 and stream_revision >= $2
+         order by es_events.stream_revision limit $3`)
+const READ_PAGE_SQL = namedStatement(`select ${SELECT_COLUMNS} from es_events
+       where (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+         and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id, global_position
+       limit $3`)
 
 interface EventRow {
   event_id: string
@@ -348,12 +363,7 @@ export class PostgresEventStore implements EventStore {
     let remaining = options.maxCount ?? Number.POSITIVE_INFINITY
     while (remaining > 0) {
       const limit = Math.min(BATCH, remaining)
-      const { rows } = await this.#pool.query<EventRow>(
-        // Qualified: the select list's text alias `stream_revision` would otherwise sort as text (0, 1, 10, 2).
-        `select ${SELECT_COLUMNS} from es_events where stream_name = $1 and stream_revision >= $2
-         order by es_events.stream_revision limit $3`,
-        [stream, from.toString(), limit],
-      )
+      const { rows } = await this.#pool.query<EventRow>(READ_STREAM_SQL, [stream, from.toString(), limit])
       for (const row of rows) yield toRecorded(row)
       if (rows.length < limit) return
       remaining -= rows.length
@@ -364,14 +374,7 @@ export class PostgresEventStore implements EventStore {
   /** One page of the global log after `after`, limited to transactions every reader can already see. */
   async readPage(after: Position | undefined, limit: number): Promise<RecordedEvent[]> {
     const { txid, seq } = after ? parsePosition(after) : { txid: '0', seq: '0' }
-    const { rows } = await this.#pool.query<EventRow>(
-      `select ${SELECT_COLUMNS} from es_events
-       where (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-         and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       order by transaction_id, global_position
-       limit $3`,
-      [txid, seq, limit],
-    )
+    const { rows } = await this.#pool.query<EventRow>(READ_PAGE_SQL, [txid, seq, limit])
     return rows.map(toRecorded)
   }
 

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { createAeoCaptureTables } from './aeo-captures.js'
 import { createAeoQuestionTables } from './aeo-questions.js'
 import { createAeoReportTables } from './aeo-reports.js'
+import { createAeoSummaryTables } from './aeo-summary.js'
 import { createAeoRunTables } from './aeo-runs.js'
 import { createClientTables } from './clients.js'
 import { createExportTables } from './exports.js'
@@ -21,7 +22,7 @@ import { createOAuthTables } from './oauth.js'
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 16
+export const READ_MODEL_VERSION = 17
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -42,6 +43,7 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createAeoRunTables(db, schema)
   await createAeoCaptureTables(db, schema)
   await createAeoReportTables(db, schema)
+  await createAeoSummaryTables(db, schema)
   await createJobTables(db, schema)
   await createKeywordTables(db, schema)
   await createAdCopyTables(db, schema)

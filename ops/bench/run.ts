@@ -118,10 +118,16 @@ export async function runBench(options: BenchOptions): Promise<Result[]> {
     for (const scenario of chosen) {
       const repeat = scenario.repeat ?? options.repeat
       const runs: Figure[][] = []
-      for (let i = 1; i <= repeat; i++) {
-        log(`${scenario.name}: run ${i} of ${repeat}`)
-        runs.push(await scenario.run(context))
+      if (scenario.runRepeated) {
+        log(`${scenario.name}: ${repeat} runs on one data set`)
+        runs.push(...(await scenario.runRepeated(context, repeat)))
         while (databases.length > 0) await databases.pop()!.close()
+      } else {
+        for (let i = 1; i <= repeat; i++) {
+          log(`${scenario.name}: run ${i} of ${repeat}`)
+          runs.push(await scenario.run(context))
+          while (databases.length > 0) await databases.pop()!.close()
+        }
       }
       for (const figure of runs[0] ?? []) {
         const values = runs.map((figures) => figures.find((f) => f.metric === figure.metric)?.value ?? Number.NaN)

@@ -39,4 +39,9 @@ export interface Scenario {
   readonly description: string
   readonly repeat?: number
   run(context: BenchContext): Promise<Figure[]>
+  /**
+   * Instead of `run` once per repetition: every repetition in one call, measured on one data set, for a
+   * scenario whose data costs far more to prepare than to measure. One Figure[] per repetition.
+   */
+  runRepeated?(context: BenchContext, repeat: number): Promise<Figure[][]>
 }

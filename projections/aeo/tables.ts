@@ -3,7 +3,7 @@ import type { ColumnType } from 'kysely'
 /**
  * The AI Visibility read models as kysely sees them (DDL in migrations/read-models/aeo-*.ts). Each table
  * is written by one projector: aeo_queries (questions), aeo_cadences/aeo_runs/aeo_agents (runs),
- * aeo_captures (captures), aeo_items/aeo_item_hits (tracker), aeo_reports (reports).
+ * aeo_captures and aeo_summary_* (captures), aeo_items/aeo_item_hits (tracker), aeo_reports (reports).
  */
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type Json<T> = ColumnType<T, string, string>
@@ -133,6 +133,33 @@ export interface AeoReportsTable {
   filed_at: Timestamp
 }
 
+/** The get_aeo_summary totals (migrations/read-models/aeo-summary.ts), kept by the captures projector. */
+export interface AeoSummaryCountsTable {
+  client_id: number
+  month: string
+  query_id: number
+  engine: string
+  captures: number
+  present: number
+  named_first: number
+  mentioned: number
+}
+
+export interface AeoSummaryCompetitorsTable {
+  client_id: number
+  month: string
+  name_key: string
+  answers: number
+}
+
+export interface AeoSummarySpellingsTable {
+  client_id: number
+  month: string
+  name_key: string
+  spelling: string
+  n: number
+}
+
 export interface AeoReadModels {
   aeo_queries: AeoQueriesTable
   aeo_cadences: AeoCadencesTable
@@ -142,4 +169,7 @@ export interface AeoReadModels {
   aeo_items: AeoItemsTable
   aeo_item_hits: AeoItemHitsTable
   aeo_reports: AeoReportsTable
+  aeo_summary_counts: AeoSummaryCountsTable
+  aeo_summary_competitors: AeoSummaryCompetitorsTable
+  aeo_summary_spellings: AeoSummarySpellingsTable
 }

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../domain/shared/errors.js'
-import { sql, type SqlBool } from 'kysely'
+import { CompiledQuery, sql, type SqlBool } from 'kysely'
+import { namedStatement } from '../../commands/named-statements.js'
 import type { ClientsTable, ReadDb } from '../tables.js'
 import type { Selectable } from 'kysely'
 import type { ClientStatus } from '../../domain/clients/values.js'
@@ -72,6 +73,42 @@ function toView(r: ClientRow, services: string[], locations: string[]): ClientVi
 }
 
 /**
+ * visibleClientViews' statement, built once per read handle (the handle names the schema) and run as a named
+ * statement (commands/named-statements.ts), so neither kysely nor PostgreSQL parses it again per call.
+ * Parameters: $1 the ids (bigint[]), $2 and $3 the organization (null: any). The columns are named, not
+ * `c.*`, as a named statement needs.
+ */
+const viewStatements = new WeakMap<ReadDb, string>()
+function viewsStatement(db: ReadDb): string {
+  let text = viewStatements.get(db)
+  if (text === undefined) {
+    const none: number[] = []
+    const compiled = db
+      .selectFrom('clients as c')
+      .select(['c.id', 'c.org_id', 'c.name', 'c.website_url', 'c.slug', 'c.status', 'c.created_at', 'c.updated_at', 'c.deactivated_at', 'c.deleted_at'])
+      .select((eb) => [
+        eb
+          .selectFrom('client_services as s')
+          .select(sql<string[] | null>`array_agg(s.name order by s.id)`.as('names'))
+          .whereRef('s.client_id', '=', 'c.id')
+          .as('service_names'),
+        eb
+          .selectFrom('client_locations as l')
+          .select(sql<string[] | null>`array_agg(l.name order by l.id)`.as('names'))
+          .whereRef('l.client_id', '=', 'c.id')
+          .where('l.removed_at', 'is', null)
+          .as('location_names'),
+      ])
+      .where(sql<SqlBool>`c.id = any(${none}::bigint[]) and (${null}::bigint is null or c.org_id = ${null}::bigint)`)
+      .compile()
+    if (compiled.parameters.length !== 3) throw new Error(`visibleClientViews: expected 3 parameters in ${compiled.sql}`)
+    text = namedStatement(compiled.sql)
+    viewStatements.set(db, text)
+  }
+  return text
+}
+
+/**
  * The clients among `clientIds` visible in `orgId` (null: any organization), each as clientViews shows it
  * (row, service names, current location names), in one statement: a read of one or many clients is one round
  * trip. Undefined for each id the caller may not see (visibleClient's not-found), in the order asked.
@@ -79,25 +116,9 @@ function toView(r: ClientRow, services: string[], locations: string[]): ClientVi
  */
 export async function visibleClientViews(db: ReadDb, orgId: number | null, clientIds: readonly number[]): Promise<(ClientView | undefined)[]> {
   const unique = [...new Set(clientIds)]
-  let query = db
-    .selectFrom('clients as c')
-    .selectAll('c')
-    .select((eb) => [
-      eb
-        .selectFrom('client_services as s')
-        .select(sql<string[] | null>`array_agg(s.name order by s.id)`.as('names'))
-        .whereRef('s.client_id', '=', 'c.id')
-        .as('service_names'),
-      eb
-        .selectFrom('client_locations as l')
-        .select(sql<string[] | null>`array_agg(l.name order by l.id)`.as('names'))
-        .whereRef('l.client_id', '=', 'c.id')
-        .where('l.removed_at', 'is', null)
-        .as('location_names'),
-    ])
-    .where(unique.length === 1 ? sql<SqlBool>`c.id = ${unique[0]}` : sql<SqlBool>`c.id = any(${unique}::bigint[])`)
-  if (orgId !== null) query = query.where('c.org_id', '=', orgId)
-  const rows = await query.execute()
+  const { rows } = await db.executeQuery(
+    CompiledQuery.raw(viewsStatement(db), [unique, orgId, orgId]) as CompiledQuery<ClientRow & { service_names: string[] | null; location_names: string[] | null }>,
+  )
   const views = new Map<number, ClientView>()
   for (const { service_names, location_names, ...client } of rows) views.set(client.id, toView(client, service_names ?? [], location_names ?? []))
   return clientIds.map((id) => views.get(id))

@@ -4,6 +4,7 @@
  * They stand in for the questions, captures, tracker and runs parts' RPCs, so the summary and report can be
  * tested on their own; the end-to-end test of the area drives the real RPCs.
  */
+import { addToSummary } from '../../projections/aeo/captures/summary-totals.js'
 import type { ReadDb } from '../../projections/tables.js'
 
 let nextId = 100_000
@@ -49,7 +50,7 @@ export async function insertQuestion(read: ReadDb, input: { clientId: number; or
 
 export async function insertCaptures(read: ReadDb, captures: readonly CaptureFixture[]): Promise<void> {
   if (captures.length === 0) return
-  await read
+  const inserted = await read
     .insertInto('aeo_captures')
     .values(
       captures.map((c) => {
@@ -90,7 +91,10 @@ export async function insertCaptures(read: ReadDb, captures: readonly CaptureFix
         }
       }),
     )
+    .returning('id')
     .execute()
+  // The captures projector counts every capture it inserts into the summary totals; so do the fixtures.
+  for (const { id } of inserted) await addToSummary(read, { captureId: id })
 }
 
 /** `n` copies of a capture, the first `present` of them present (and the first `namedFirst` named first). */

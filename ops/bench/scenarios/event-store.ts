@@ -18,6 +18,7 @@ import { PostgresEventStore } from '../../../commands/event-store/postgres.js'
 import type { ExpectedRevision, NewEvent } from '../../../commands/event-store/port.js'
 import type { BenchContext, BenchDatabase, Figure, Scenario } from '../types.js'
 import { openPeer, type PeerStore } from './event-store/peer.js'
+import { openServerCostProbe } from './event-store/server-cost.js'
 import {
   EVENT_TYPE,
   eventMetadata,
@@ -162,18 +163,41 @@ async function openPlainInsert(db: BenchDatabase, writers: number, payloads: rea
   }
 }
 
+/** Each contender's server cost per event, for the log. */
+function describeCost(results: Map<string, WindowResult>): string {
+  const n = (v: number | null | undefined, digits = 0) => (v == null ? '?' : v.toFixed(digits))
+  return [...results].map(([label, r]) => `${label} ${n(r.postgresCpuUsPerEvent)} µs, ${n(r.walBytesPerEvent)} B`).join('; ')
+}
+
+/**
+ * Server CPU and WAL per event of the given contenders: robust to the machine's load where events/s is not,
+ * so they show whether a change does less work. Informational (no target).
+ */
+function costFigures(results: Map<string, WindowResult>, contenders: readonly (readonly [label: string, name: string])[]): Figure[] {
+  return contenders.flatMap(([label, name]) => {
+    const r = results.get(label)
+    const figures: Figure[] = []
+    if (r?.postgresCpuUsPerEvent != null) figures.push({ metric: `${name} PostgreSQL CPU per event`, value: r.postgresCpuUsPerEvent, unit: 'µs', better: 'lower' })
+    if (r?.walBytesPerEvent != null) figures.push({ metric: `${name} WAL per event`, value: r.walBytesPerEvent, unit: 'B', better: 'lower' })
+    return figures
+  })
+}
+
 /** Opens the contenders (each on its own fresh database), checkpoints, compares, closes. */
 async function compare(context: BenchContext, open: readonly (() => Promise<Opened>)[]): Promise<Map<string, WindowResult>> {
   const opened: Opened[] = []
+  const cost = await openServerCostProbe(context.serverUrl)
   try {
     for (const o of open) opened.push(await o())
     await checkpoint(context)
     return await compareInterleaved(
       opened.map((o) => o.contender),
       interleaving(context),
+      cost.probe,
     )
   } finally {
     for (const o of opened) await o.close()
+    await cost.close().catch(() => {})
   }
 }
 
@@ -193,12 +217,18 @@ function appendComparison(name: string, description: string, writers: number, pl
       const ours = results.get('ours')!.perSecond
       const peer = results.get('peer')!.perSecond
       context.log(`${name}: plain insert ${Math.round(plain)} rows/s, ours ${Math.round(ours)} events/s, peer ${Math.round(peer)} events/s`)
+      context.log(`${name}: per event, PostgreSQL CPU and WAL: ${describeCost(results)}`)
       return [
         { metric: 'ours events/s', value: ours, unit: 'events/s', better: 'higher' },
         { metric: 'peer events/s', value: peer, unit: 'events/s', better: 'higher' },
         { metric: 'plain insert rows/s', value: plain, unit: 'rows/s', better: 'higher' },
         { metric: 'ratio to peer', value: ours / peer, unit: '×', target: { op: '>=', value: 2 }, better: 'higher' },
         { metric: 'ratio to plain insert', value: ours / plain, unit: '×', target: { op: '>=', value: plainRatioTarget }, better: 'higher' },
+        ...costFigures(results, [
+          ['ours', 'ours'],
+          ['peer', 'peer'],
+          ['plain', 'plain insert'],
+        ]),
       ] satisfies Figure[]
     },
   }
@@ -214,6 +244,7 @@ const batched: Scenario = {
     const ours = results.get('ours')!.perSecond
     const peer = results.get('peer')!.perSecond
     context.log(`append-8-writers-batch-100: ours ${Math.round(ours)} events/s, peer ${Math.round(peer)} events/s`)
+    context.log(`append-8-writers-batch-100: per event, PostgreSQL CPU and WAL: ${describeCost(results)}`)
     return [
       { metric: 'ours events/s', value: ours, unit: 'events/s', target: { op: '>=', value: 40_000 }, better: 'higher' },
       { metric: 'peer events/s', value: peer, unit: 'events/s', better: 'higher' },

@@ -9,12 +9,12 @@ import { inParallel, rpcHeaders, startService, type RunningService } from './sup
 /** A short unmeasured run first, so the measured one sees JIT-compiled code and warm connections and caches. */
 const WARM_UP_SECONDS = 1
 
-async function measure(context: BenchContext, label: string, options: LoadOptions): Promise<LoadResult> {
+export async function measure(context: BenchContext, label: string, options: LoadOptions): Promise<LoadResult> {
   return (await measureWithCpu(context, label, options, null)).result
 }
 
 /** measure(), plus the CPU the service's main thread and PostgreSQL spent per request in the measured run. */
-async function measureWithCpu(
+export async function measureWithCpu(
   context: BenchContext,
   label: string,
   options: LoadOptions,
@@ -112,7 +112,7 @@ const writeRpc: Scenario = {
 }
 
 /** The floor of any fastify route: one POST route answering `{result: 1}`, no hooks, no logger. */
-async function startBareFastify(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBareFastify(): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify()
   app.post('/hello', async () => ({ result: 1 }))
   await app.listen({ port: 0, host: '127.0.0.1' })

@@ -52,7 +52,7 @@ async function measureRebuild(context: BenchContext, system: System, label: stri
   const rss = (process.memoryUsage().rss / 2 ** 20).toFixed(0)
   context.log(
     live
-      ? `${label} (live-heap sampling): rebuilt ${progress.eventsDone} events; peak live heap +${memory.heapGrowthMiB.toFixed(1)} MiB over the ${(memory.peakHeapMiB - memory.heapGrowthMiB).toFixed(0)} MiB before (peak RSS ${memory.peakRssMiB.toFixed(0)} MiB)`
+      ? `${label} (live-heap sampling): rebuilt ${progress.eventsDone} events; peak live heap +${memory.heapGrowthMiB.toFixed(1)} MiB over the ${(memory.peakHeapMiB - memory.heapGrowthMiB).toFixed(0)} MiB before (peak RSS ${memory.peakRssMiB.toFixed(0)} MiB; ${memory.samples} samples took ${(memory.samplingMs / 1000).toFixed(1)} s of ${seconds.toFixed(1)} s)`
       : `${label}: rebuilt ${progress.eventsDone} events in ${seconds.toFixed(1)} s (${Math.round(progress.eventsDone / seconds)}/s), peak RSS ${memory.peakRssMiB.toFixed(0)} MiB (${rss} MiB after), peak heap used ${memory.peakHeapMiB.toFixed(0)} MiB`,
   )
   return { events: progress.eventsDone, seconds, memory }

@@ -1,17 +1,19 @@
 import { sql } from 'kysely'
 import type { Projector } from '../../projector.js'
 import { occurredAt } from '../../projector.js'
+import { addToSummary, dropEmptyTotals, subtractFromSummary } from './summary-totals.js'
 
 /**
  * aeo_captures: one row per captured answer with its current report. The raw record is not here (it is in
- * the aeo_capture_records work table); only its size and whether it was pruned.
+ * the aeo_capture_records work table); only its size and whether it was pruned. The get_aeo_summary totals
+ * (aeo_summary_*) follow every change of a row's client, month, question, engine or report (summary-totals.ts).
  */
 export const aeoCapturesProjector: Projector = {
   name: 'aeo_captures',
   handlers: {
     async AeoCaptureIngested(db, event) {
       const d = event.data
-      await db
+      const inserted = await db
         .insertInto('aeo_captures')
         .values({
           id: d.capture_id,
@@ -34,15 +36,23 @@ export const aeoCapturesProjector: Projector = {
           captured_at: occurredAt(event),
         })
         .onConflict((oc) => oc.column('id').doNothing())
-        .execute()
+        .returning('id')
+        .executeTakeFirst()
+      // A redelivered ingest inserts nothing, so it must count nothing.
+      if (inserted) await addToSummary(db, { captureId: d.capture_id })
     },
     async AeoCaptureReanalyzed(db, event) {
       const d = event.data
+      const capture = await db.selectFrom('aeo_captures').select('client_id').where('id', '=', d.capture_id).executeTakeFirst()
+      if (!capture) return
+      await subtractFromSummary(db, { captureId: d.capture_id })
       await db
         .updateTable('aeo_captures')
         .set({ analysis_version: d.analysis_version, report_json: JSON.stringify(d.report) })
         .where('id', '=', d.capture_id)
         .execute()
+      await addToSummary(db, { captureId: d.capture_id })
+      await dropEmptyTotals(db, capture.client_id)
     },
     async AeoCaptureRecordPruned(db, event) {
       await db
@@ -53,12 +63,17 @@ export const aeoCapturesProjector: Projector = {
     },
     async AeoQuestionsMerged(db, event) {
       const d = event.data
+      if (d.merged_ids.length === 0) return
+      // The canonical question's captures are taken out too, so adding its captures back counts each once.
+      await subtractFromSummary(db, { clientId: d.client_id, queryIds: [...d.merged_ids, d.canonical_id] })
       await db
         .updateTable('aeo_captures')
         .set({ query_id: d.canonical_id })
         .where('client_id', '=', d.client_id)
         .where('query_id', 'in', d.merged_ids)
         .execute()
+      await addToSummary(db, { clientId: d.client_id, queryIds: [d.canonical_id] })
+      await dropEmptyTotals(db, d.client_id)
     },
   },
 }

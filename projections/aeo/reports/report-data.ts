@@ -3,20 +3,8 @@ import { previousMonth, summarizeRates, type RatesSummary } from '../../../domai
 import { proportion } from '../../../domain/aeo/summary/wilson.js'
 import type { ClientRow } from '../../clients/queries.js'
 import type { ReadDb } from '../../tables.js'
-import {
-  brandingOf,
-  cadenceOf,
-  captureCounts,
-  captureMonths,
-  citedSources,
-  competitorMentions,
-  openItems,
-  openItemsByTier,
-  queueCounts,
-  type CadenceView,
-  type OpenItemsByTier,
-  type QueueCounts,
-} from './queries.js'
+import { brandingOf, citedSources, openItems, type CadenceView, type OpenItemsByTier, type QueueCounts } from './queries.js'
+import { summaryCompetitors, summaryCounts, summaryMonths } from './summary-totals.js'
 
 /** `YYYY-MM` of a time, in UTC (months are calendar months in UTC everywhere in the area). */
 export const monthOf = (at: Date) => at.toISOString().slice(0, 7)
@@ -35,21 +23,7 @@ export function resolveMonth(months: readonly string[], requested: string | unde
   return requested ?? months.at(-1) ?? monthOf(now)
 }
 
-/** get_aeo_summary for a client the caller may see. */
-export async function loadSummary(db: ReadDb, client: ClientRow, requested: string | undefined, now: Date): Promise<AeoSummary> {
-  const months = await captureMonths(db, client.id)
-  const month = resolveMonth(months, requested, now)
-  const previous = previousMonth(months, month)
-  const [counts, competitors, open, queue, cadence] = await Promise.all([
-    captureCounts(db, client.id, previous ? [month, previous] : [month]),
-    competitorMentions(db, client.id, month),
-    openItemsByTier(db, client.id),
-    queueCounts(db, client.id, month),
-    cadenceOf(db, client.id),
-  ])
-  const rates = summarizeRates({ month, previousMonth: previous, counts, competitors })
-  return { client_id: client.id, ...rates, months, open_items: open, queue, cadence }
-}
+/* get_aeo_summary itself is one statement: summary-query.ts. */
 
 /**
  * Everything the report page shows for `month`, or null when the month has no captures. Throws nothing
@@ -61,15 +35,16 @@ export async function loadReportInput(
   requested: string | undefined,
   now: Date,
 ): Promise<{ month: string; months: string[]; input: ReportInput | null }> {
-  const months = await captureMonths(db, client.id)
+  // The same totals get_aeo_summary reads, so the report and the summary cannot disagree.
+  const months = await summaryMonths(db, client.id)
   const month = resolveMonth(months, requested, now)
   if (!months.includes(month)) return { month, months, input: null }
   const previous = previousMonth(months, month)
   // The trend runs up to the report's month: a report filed for March never shows April.
   const trendMonths = months.filter((m) => m <= month)
   const [counts, competitors, sources, items, org] = await Promise.all([
-    captureCounts(db, client.id, trendMonths),
-    competitorMentions(db, client.id, month),
+    summaryCounts(db, client.id, trendMonths),
+    summaryCompetitors(db, client.id, month),
     citedSources(db, client.id, month),
     openItems(db, client.id),
     brandingOf(db, client.org_id),

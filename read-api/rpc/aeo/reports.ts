@@ -7,7 +7,8 @@ import { DomainError } from '../../../domain/shared/errors.js'
 import { Id, Month } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { filedReports } from '../../../projections/aeo/reports/queries.js'
-import { loadReportInput, loadSummary } from '../../../projections/aeo/reports/report-data.js'
+import { loadReportInput } from '../../../projections/aeo/reports/report-data.js'
+import { loadVisibleSummary } from '../../../projections/aeo/reports/summary-query.js'
 import type { AnyRpc } from '../../registry.js'
 import { rpc } from '../../registry.js'
 
@@ -68,8 +69,7 @@ export const aeoReportsRpcs: AnyRpc[] = [
     params: z.strictObject({ client_id: Id, month: Month.optional() }),
     result: AeoSummary,
     async handler(ctx) {
-      const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
-      return loadSummary(ctx.read, client, ctx.params.month, ctx.write.clock())
+      return loadVisibleSummary(ctx.read, ctx.orgId, ctx.params.client_id, ctx.params.month, ctx.write.clock())
     },
   }),
   rpc({

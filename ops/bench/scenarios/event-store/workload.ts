@@ -92,7 +92,19 @@ export interface WindowResult {
   readonly events: number
   readonly seconds: number
   readonly perSecond: number
+  /** Per event, over the contender's slices, when a probe was given (null where it could not tell). */
+  readonly postgresCpuUsPerEvent?: number | null
+  readonly walBytesPerEvent?: number | null
 }
+
+/** What one slice cost the database server: CPU ms of every server process, and WAL bytes written. */
+export interface SliceCost {
+  readonly postgresMs: number | null
+  readonly walBytes: number | null
+}
+
+/** Opened just before a slice and stopped just after it. */
+export type SliceProbe = () => Promise<{ stop(): Promise<SliceCost> }>
 
 /**
  * Closed loop: each writer runs its next append as soon as the previous one returned. Appends completing
@@ -132,18 +144,38 @@ export interface Interleaving {
   readonly rounds: number
 }
 
-/** Measures the contenders in interleaved slices; returns each one's events per second over its slices. */
-export async function compareInterleaved(contenders: readonly Contender[], options: Interleaving): Promise<Map<string, WindowResult>> {
+/**
+ * Measures the contenders in interleaved slices; returns each one's events per second over its slices and,
+ * with a probe, its server CPU and WAL per event. Events per second swing with whatever shares the machine;
+ * CPU and WAL per event much less, so they are what shows a change that does less work.
+ */
+export async function compareInterleaved(contenders: readonly Contender[], options: Interleaving, probe?: SliceProbe): Promise<Map<string, WindowResult>> {
   const run = (c: Contender, seconds: number) => measureWindow(c.steps, 0, seconds)
   for (const c of contenders) await run(c, options.warmupSeconds)
-  const totals = new Map<string, { events: number; seconds: number }>(contenders.map((c) => [c.label, { events: 0, seconds: 0 }]))
+  const totals = new Map(contenders.map((c) => [c.label, { events: 0, seconds: 0, postgresMs: 0 as number | null, walBytes: 0 as number | null }]))
   for (let round = 0; round < options.rounds; round++) {
     for (const c of round % 2 === 0 ? contenders : [...contenders].reverse()) {
+      const probing = await probe?.()
       const result = await run(c, options.sliceSeconds)
+      const cost = await probing?.stop()
       const total = totals.get(c.label)!
       total.events += result.events
       total.seconds += result.seconds
+      total.postgresMs = total.postgresMs === null || cost?.postgresMs == null ? null : total.postgresMs + cost.postgresMs
+      total.walBytes = total.walBytes === null || cost?.walBytes == null ? null : total.walBytes + cost.walBytes
     }
   }
-  return new Map([...totals].map(([label, t]) => [label, { events: t.events, seconds: t.seconds, perSecond: t.events / t.seconds }]))
+  const perEvent = (value: number | null, events: number, scale: number) => (probe === undefined ? undefined : value === null || events === 0 ? null : (value * scale) / events)
+  return new Map(
+    [...totals].map(([label, t]) => [
+      label,
+      {
+        events: t.events,
+        seconds: t.seconds,
+        perSecond: t.events / t.seconds,
+        postgresCpuUsPerEvent: perEvent(t.postgresMs, t.events, 1000),
+        walBytesPerEvent: perEvent(t.walBytes, t.events, 1),
+      },
+    ]),
+  )
 }
