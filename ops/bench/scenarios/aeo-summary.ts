@@ -1,6 +1,5 @@
 import type { Figure, Scenario } from '../types.js'
-import type { LoadResult } from './support/load.js'
-import { measure, measureWithCpu, startBareFastify } from './http.js'
+import { measureServer, measureWithCpu, startBareFastify } from './http.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
 
 /** Twelve months of captures, as issue 3 asks: 2025-03 to 2026-02. */
@@ -96,13 +95,7 @@ const readAeoSummary: Scenario = {
           service.database.url,
         )
         // A bare fastify hello-world loaded the same way right after, as read-rpc-get-client does.
-        const bare = await startBareFastify()
-        let hello: LoadResult
-        try {
-          hello = await measure(context, 'bare fastify', { ...load, url: bare.url })
-        } finally {
-          await bare.close()
-        }
+        const hello = await measureServer(context, 'bare fastify', await startBareFastify(), load)
         runs.push([
           { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
           { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },

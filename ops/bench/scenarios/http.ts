@@ -111,6 +111,20 @@ const writeRpc: Scenario = {
   },
 }
 
+/** Loads a comparison server (started by the caller) the way the RPC was loaded, then closes it. */
+export async function measureServer(
+  context: BenchContext,
+  label: string,
+  server: { url: string; close(): Promise<void> },
+  load: Omit<LoadOptions, 'url'>,
+): Promise<LoadResult> {
+  try {
+    return await measure(context, label, { ...load, url: server.url })
+  } finally {
+    await server.close()
+  }
+}
+
 /** The floor of any fastify route: one POST route answering `{result: 1}`, no hooks, no logger. */
 export async function startBareFastify(): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify()
@@ -133,39 +147,10 @@ const readRpcGetClient: Scenario = {
     try {
       const clientIds = await addClients(service, 256)
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id }))
-      const { result: rpc, cpu } = await measureWithCpu(context, 'read-rpc-get-client', {
-        url: `${service.origin}/api/v1/rpc/get_client`,
-        connections: 64,
-        seconds: seconds(context),
-        headers: rpcHeaders(service.orgKey),
-        bodies,
-      }, service.database.url)
-      const bare = await startBareFastify()
-      let hello: LoadResult
-      try {
-        hello = await measure(context, 'bare fastify', {
-          url: bare.url,
-          connections: 64,
-          seconds: seconds(context),
-          headers: rpcHeaders(service.orgKey),
-          bodies,
-        })
-      } finally {
-        await bare.close()
-      }
-      const floor = await startFastifyWithRead(service.database.url)
-      let oneRead: LoadResult
-      try {
-        oneRead = await measure(context, 'fastify + one PostgreSQL read', {
-          url: floor.url,
-          connections: 64,
-          seconds: seconds(context),
-          headers: rpcHeaders(service.orgKey),
-          bodies,
-        })
-      } finally {
-        await floor.close()
-      }
+      const load = { connections: 64, seconds: seconds(context), headers: rpcHeaders(service.orgKey), bodies }
+      const { result: rpc, cpu } = await measureWithCpu(context, 'read-rpc-get-client', { ...load, url: `${service.origin}/api/v1/rpc/get_client` }, service.database.url)
+      const hello = await measureServer(context, 'bare fastify', await startBareFastify(), load)
+      const oneRead = await measureServer(context, 'fastify + one PostgreSQL read', await startFastifyWithRead(service.database.url), load)
       return [
         { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
         { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },
