@@ -31,19 +31,18 @@ export function deprecationHeaders(notice: DeprecationNotice, baseUrl: string): 
 const RPC_ROUTE = '/api/v1/rpc/:method'
 
 /**
- * onSend (root level, so errors get them too): every call to a deprecated method answers the deprecation
+ * A step of the app's onSend hook (root level, so errors get them too): every call to a deprecated method answers the deprecation
  * headers, whatever its outcome — a client whose call is refused must still learn the method is going.
  */
 export function deprecationHook(registry: RpcRegistry, baseUrlOf: (request: FastifyRequest) => string) {
-  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (request.routeOptions.url !== RPC_ROUTE) return payload
+  return (request: FastifyRequest, reply: FastifyReply): void => {
+    if (request.routeOptions.url !== RPC_ROUTE) return
     const method = (request.params as { method?: string } | undefined)?.method
     const registered = method === undefined ? undefined : registry.get(method)
     const notice = registered ? deprecationOf(registered) : null
     if (notice) {
       for (const [name, value] of Object.entries(deprecationHeaders(notice, baseUrlOf(request)))) reply.header(name, value)
     }
-    return payload
   }
 }
 

@@ -5,6 +5,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import type { Caller } from '../caller.js'
 import { ApiError, isErrorCode } from '../errors.js'
+import { addOnSendStep } from './on-send-steps.js'
 
 /**
  * Idempotency-Key (spec "Common rules" 1): a client that retries a POST with the same key gets the first
@@ -266,10 +267,8 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     return reply.send(row.body)
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = claims.get(request)
-    if (!claim) return payload
-    claims.delete(request)
+  // Stores a claimed request's answer (or releases the claim when the answer is not storable).
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim): Promise<void> => {
     try {
       if (isStorable(reply.statusCode, payload) && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
         const stored = await store.complete(claim, reply.statusCode, storedHeaders(reply), payload.toString())
@@ -281,7 +280,13 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
       // The answer still goes out; the in-flight row is taken over after the timeout.
       request.log.error({ err: error }, 'could not record the idempotent response')
     }
-    return payload
+  }
+  // A step of the app's one onSend hook (./on-send-steps.ts): asynchronous only for a claimed request.
+  addOnSendStep(app, (request, reply, payload) => {
+    const claim = claims.get(request)
+    if (!claim) return undefined
+    claims.delete(request)
+    return record(request, reply, payload, claim)
   })
 
   // No release on an aborted connection: the route may still be running, and a retry must not run beside

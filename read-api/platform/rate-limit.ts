@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql, type Kysely } from 'kysely'
 import type { ReadDb } from '../../projections/tables.js'
-import { hashApiKey } from '../../commands/api-keys.js'
 import { callerOfKey } from '../auth/api-keys.js'
 import { apiKeyTokenOf, callerOf, settleCaller } from '../auth/request-caller.js'
 import type { Caller } from '../caller.js'
@@ -9,6 +8,8 @@ import { ApiError } from '../errors.js'
 import { MCP_PATH } from '../mcp/protected-resource.js'
 import type { RpcRegistry } from '../registry.js'
 import { Coalescer } from './coalesce.js'
+import { addOnSendStep } from './on-send-steps.js'
+import { KeyHashes } from './key-hashes.js'
 import { keyCountStatement, lookUpAndCount, type KeyCount, type KeyHit } from './key-count.js'
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
@@ -203,6 +204,7 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
 
   // Requests with an API key: the key lookup and the count in one statement, gathered per key and minute.
   const keyCount = keyCountStatement(deps.read)
+  const keyHashes = new KeyHashes()
   const keyCounter = new Coalescer<string, KeyHit, { row: KeyCount['row']; caller: Caller | undefined; count: number | undefined }>(async (key, hits) => {
     const at = key.lastIndexOf('|')
     const counted = await lookUpAndCount(
@@ -239,7 +241,7 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     if (token !== undefined) {
       try {
         const day = utcDay(at)
-        const counted = await keyCounter.submit(`${hashApiKey(token)}|${minute}`, { day, method, sweep: sweep ? { day } : null })
+        const counted = await keyCounter.submit(`${keyHashes.of(token)}|${minute}`, { day, method, sweep: sweep ? { day } : null })
         // The route's callerOf(request) answers this verdict: no second lookup.
         const verdict = counted.caller ? Promise.resolve(counted.caller) : (async () => callerOfKey(counted.row))()
         settleCaller(request, verdict)
@@ -294,7 +296,7 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     }
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  addOnSendStep(app, (request, reply) => {
     const standing = standings.get(request)
     if (standing) {
       reply.header('X-RateLimit-Limit', standing.limit)
@@ -303,6 +305,5 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
       // A 429 of another limit (the sandbox's one export per 10 minutes) keeps its own Retry-After.
       if (reply.statusCode === 429 && !reply.hasHeader('Retry-After')) reply.header('Retry-After', standing.resetSeconds)
     }
-    return payload
   })
 }
