@@ -36,11 +36,12 @@ const RPC_ROUTE = '/api/v1/rpc/:method'
  */
 export function deprecationHook(registry: RpcRegistry, baseUrlOf: (request: FastifyRequest) => string) {
   return (request: FastifyRequest, reply: FastifyReply): void => {
-    if (request.routeOptions.url !== RPC_ROUTE) return
     const method = (request.params as { method?: string } | undefined)?.method
     const registered = method === undefined ? undefined : registry.get(method)
     const notice = registered ? deprecationOf(registered) : null
-    if (notice) {
+    // The route is checked last: request.routeOptions builds a new object on every access (fastify 5), and
+    // almost every response is of a current method.
+    if (notice && request.routeOptions.url === RPC_ROUTE) {
       for (const [name, value] of Object.entries(deprecationHeaders(notice, baseUrlOf(request)))) reply.header(name, value)
     }
   }

@@ -234,9 +234,15 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     )
   }
 
-  app.addHook('preHandler', async (request, reply) => {
+  // Most requests carry no Idempotency-Key: they pass synchronously, without a promise, a microtask turn or
+  // building request.routeOptions (a new object on every access in fastify 5); the rest run `replayOrClaim`.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return done()
+    replayOrClaim(request, reply).then(() => done(), done)
+  })
+  async function replayOrClaim(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const opted = request.routeOptions.config?.idempotency
-    if (!opted || request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return
+    if (!opted) return
     let caller: Caller
     try {
       caller = await callerOf(request, deps.read)
@@ -265,7 +271,7 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     for (const [name, value] of Object.entries(row.headers ?? {})) reply.header(name, value)
     reply.header(IDEMPOTENCY_REPLAYED_HEADER, 'true')
     return reply.send(row.body)
-  })
+  }
 
   // Stores a claimed request's answer (or releases the claim when the answer is not storable).
   const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim): Promise<void> => {
