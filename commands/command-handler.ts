@@ -1,20 +1,25 @@
 import { randomUUID } from 'node:crypto'
-import { fold, type Aggregate } from '../domain/shared/aggregate.js'
+import type { Aggregate } from '../domain/shared/aggregate.js'
 import type { Actor, DomainEvent, EventMetadata } from '../domain/shared/event.js'
 import { CURRENT_SCHEMA_VERSION, eventSchemas } from '../domain/events.js'
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type NewEvent, type Position } from './event-store/port.js'
 import { aggregateStateCacheOf } from './aggregate-state-cache.js'
 import type { IdAllocator } from './ids.js'
 
-/** An aggregate's state, folded from every event of its stream (an empty stream: the initial state). */
+/**
+ * An aggregate's state, folded from every event of its stream (an empty stream: the initial state). Always
+ * read to the stream's end, but only from after the revision the store's aggregate state cache holds.
+ */
 export async function loadState<TState, TEvent extends DomainEvent>(
   store: EventStore,
   aggregate: Pick<Aggregate<TState, never, TEvent>, 'initialState' | 'evolve'>,
   stream: string,
 ): Promise<TState> {
-  const events: TEvent[] = []
-  for await (const recorded of store.readStream(stream)) events.push({ type: recorded.type, data: recorded.data } as TEvent)
-  return fold(aggregate, events)
+  const cache = aggregateStateCacheOf(store)
+  const known = cache.get<TState>(stream, aggregate)
+  const { state, revision } = await readForward(store, aggregate, stream, known?.state ?? aggregate.initialState(), known?.revision)
+  if (revision !== undefined) cache.put(stream, aggregate, state, revision)
+  return state
 }
 
 /** What every write needs from the outside world: the log, id sequences and the clock. */

@@ -79,6 +79,12 @@ t.test('a second process writing in between is seen: refused append, read forwar
   const full = await loadState(new PostgresEventStore({ connectionString: url, pool }), client, stream)
   t.same(noop.state, full, 'the cached state is the state a full read folds')
   t.same(aggregateStateCacheOf(a.store).get(stream, client), { state: full, revision: 9n, aggregate: client, weight: 10 })
+
+  // loadState (reads outside a command) always reads to the end, from after the cached revision.
+  await run(b, setting('f', '6'))
+  const loaded = await loadState(a.store, client, stream)
+  t.same(loaded.settings, { ...full.settings, f: '6' })
+  t.equal(a.reads[a.reads.length - 1], 10n, 'loadState reads forward from the cached revision')
 })
 
 t.test('the cache belongs to the store that owns the log, not to a per-request view', async (t) => {
