@@ -1,19 +1,25 @@
 import { randomUUID } from 'node:crypto'
-import { fold, type Aggregate } from '../domain/shared/aggregate.js'
+import type { Aggregate } from '../domain/shared/aggregate.js'
 import type { Actor, DomainEvent, EventMetadata } from '../domain/shared/event.js'
 import { CURRENT_SCHEMA_VERSION, eventSchemas } from '../domain/events.js'
-import { WrongExpectedRevisionError, type EventStore, type Position } from './event-store/port.js'
+import { WrongExpectedRevisionError, type AppendResult, type EventStore, type NewEvent, type Position } from './event-store/port.js'
+import { aggregateStateCacheOf } from './aggregate-state-cache.js'
 import type { IdAllocator } from './ids.js'
 
-/** An aggregate's state, folded from every event of its stream (an empty stream: the initial state). */
+/**
+ * An aggregate's state, folded from every event of its stream (an empty stream: the initial state). Always
+ * read to the stream's end, but only from after the revision the store's aggregate state cache holds.
+ */
 export async function loadState<TState, TEvent extends DomainEvent>(
   store: EventStore,
   aggregate: Pick<Aggregate<TState, never, TEvent>, 'initialState' | 'evolve'>,
   stream: string,
 ): Promise<TState> {
-  const events: TEvent[] = []
-  for await (const recorded of store.readStream(stream)) events.push({ type: recorded.type, data: recorded.data } as TEvent)
-  return fold(aggregate, events)
+  const cache = aggregateStateCacheOf(store)
+  const known = cache.get<TState>(stream, aggregate)
+  const { state, revision } = await readForward(store, aggregate, stream, known?.state ?? aggregate.initialState(), known?.revision)
+  if (revision !== undefined) cache.put(stream, aggregate, state, revision)
+  return state
 }
 
 /** What every write needs from the outside world: the log, id sequences and the clock. */
@@ -46,11 +52,17 @@ export const systemContext = (id: string): CommandContext => ({
   causationId: null,
 })
 
+/** Appends refused for a moved stream before the command gives up (each is followed by a read forward). */
 const MAX_ATTEMPTS = 8
 
 /**
  * Load → decide → append, retrying when another writer appended to the stream in between.
  * Domain errors from `decide` propagate unchanged; events are validated against their schema first.
+ *
+ * The state comes from the store's aggregate state cache when it holds the stream (commands/aggregate-state-cache.ts),
+ * without reading the log: the append's expected revision proves that state was current, and a refused append
+ * reads the stream forward from there and decides again. A command that appends nothing (a no-op or a domain
+ * error) is only answered from a state read forward first, so it never answers from a stale state either.
  */
 export async function handleCommand<TState, TCommand, TEvent extends DomainEvent>(
   deps: WriteDeps,
@@ -60,38 +72,87 @@ export async function handleCommand<TState, TCommand, TEvent extends DomainEvent
   context: CommandContext,
   orgOf: (state: TState) => number | null,
 ): Promise<CommandOutcome<TState, TEvent>> {
-  for (let attempt = 1; ; attempt++) {
-    let state = aggregate.initialState()
-    let revision: bigint | undefined
-    for await (const recorded of deps.store.readStream(stream)) {
-      state = aggregate.evolve(state, { type: recorded.type, data: recorded.data } as TEvent)
-      revision = recorded.revision
-    }
-    const events = aggregate.decide(command, state)
-    if (events.length === 0) return { state, events, position: null }
+  const cache = aggregateStateCacheOf(deps.store)
+  const known = cache.get<TState>(stream, aggregate)
+  // `current`: state was read up to the stream's end by this command (not only taken from the cache).
+  let { state, revision } = known ?? (await readForward(deps.store, aggregate, stream, aggregate.initialState(), undefined))
+  let current = known === undefined
+  for (let attempt = 1; ; ) {
+    let events: readonly TEvent[]
     let after = state
-    for (const event of events) after = aggregate.evolve(after, event)
-    const metadata: EventMetadata = {
-      org_id: orgOf(after),
-      actor: context.actor,
-      correlation_id: context.correlationId,
-      causation_id: context.causationId,
-      request_id: context.requestId,
-      occurred_at: deps.clock().toISOString(),
-      schema_version: CURRENT_SCHEMA_VERSION,
-    }
-    const toAppend = events.map((event) => ({
-      type: event.type,
-      data: validate(event),
-      metadata: metadata as unknown as Record<string, unknown>,
-    }))
+    let toAppend: NewEvent[]
     try {
-      const result = await deps.store.append(stream, toAppend, revision ?? 'no_stream')
-      return { state: after, events, position: result.position }
+      events = aggregate.decide(command, state)
+      for (const event of events) after = aggregate.evolve(after, event)
+      toAppend = events.length === 0 ? [] : newEvents(events, metadataOf(deps, context, orgOf(after)))
     } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error
+      if (current) throw error
+      ;({ state, revision } = await readForward(deps.store, aggregate, stream, state, revision))
+      current = true
+      continue
     }
+    if (events.length === 0) {
+      if (!current) {
+        ;({ state, revision } = await readForward(deps.store, aggregate, stream, state, revision))
+        current = true
+        continue
+      }
+      if (revision !== undefined) cache.put(stream, aggregate, state, revision)
+      return { state, events, position: null }
+    }
+    let result: AppendResult
+    try {
+      result = await deps.store.append(stream, toAppend, revision ?? 'no_stream')
+    } catch (error) {
+      // Another error may or may not have appended: the entry stays, and a stale one is refused next time.
+      if (!(error instanceof WrongExpectedRevisionError)) throw error
+      if (attempt >= MAX_ATTEMPTS) {
+        cache.drop(stream)
+        throw error
+      }
+      attempt++
+      ;({ state, revision } = await readForward(deps.store, aggregate, stream, state, revision))
+      current = true
+      continue
+    }
+    // Kept as a later read would fold it: from the validated data as stored (JSON), not the decided objects.
+    let stored = state
+    for (const event of toAppend) stored = aggregate.evolve(stored, { type: event.type, data: JSON.parse(JSON.stringify(event.data)) } as TEvent)
+    cache.put(stream, aggregate, stored, result.nextRevision)
+    return { state: after, events, position: result.position }
   }
+}
+
+/** Folds the stream's events after `revision` (all of them when undefined) into `state`. */
+async function readForward<TState, TEvent extends DomainEvent>(
+  store: EventStore,
+  aggregate: Pick<Aggregate<TState, never, TEvent>, 'evolve'>,
+  stream: string,
+  state: TState,
+  revision: bigint | undefined,
+): Promise<{ state: TState; revision: bigint | undefined }> {
+  const options = revision === undefined ? undefined : { fromRevision: revision + 1n }
+  for await (const recorded of store.readStream(stream, options)) {
+    state = aggregate.evolve(state, { type: recorded.type, data: recorded.data } as TEvent)
+    revision = recorded.revision
+  }
+  return { state, revision }
+}
+
+function metadataOf(deps: WriteDeps, context: CommandContext, orgId: number | null): EventMetadata {
+  return {
+    org_id: orgId,
+    actor: context.actor,
+    correlation_id: context.correlationId,
+    causation_id: context.causationId,
+    request_id: context.requestId,
+    occurred_at: deps.clock().toISOString(),
+    schema_version: CURRENT_SCHEMA_VERSION,
+  }
+}
+
+function newEvents(events: readonly DomainEvent[], metadata: EventMetadata): NewEvent[] {
+  return events.map((event) => ({ type: event.type, data: validate(event), metadata: metadata as unknown as Record<string, unknown> }))
 }
 
 function validate(event: DomainEvent): unknown {

@@ -63,6 +63,11 @@ export interface SubscribeOptions {
 }
 
 export interface EventStore {
+  /**
+   * Set by a view over another store (RecordingEventStore, one per RPC call): the store it forwards to, so
+   * memory kept per store (the command handler's aggregate state cache) belongs to the store that owns the log.
+   */
+  readonly underlying?: EventStore
   /** Appends atomically. Throws WrongExpectedRevisionError when `expected` does not hold. */
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>
   /**

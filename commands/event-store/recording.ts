@@ -12,6 +12,10 @@ export class RecordingEventStore implements EventStore {
     this.#inner = inner
   }
 
+  get underlying(): EventStore {
+    return this.#inner
+  }
+
   get lastAppended(): Position | null {
     return this.#last
   }
