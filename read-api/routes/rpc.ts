@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { callerOf } from '../auth/request-caller.js'
 import { invokeRpc, type InvokeRpcDeps } from '../platform/invoke-rpc.js'
+import { sharedAnswerJson } from '../platform/shared-answer.js'
 
 // Kept here too: RPC modules that validate nested input import them from this file.
 export { describeIssues, issueCode } from '../platform/invoke-rpc.js'
@@ -19,6 +20,10 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
     const caller = await callerOf(request, deps.read)
     const outcome = await invokeRpc(deps, { request, reply, caller, method: request.params.method, params: request.body })
     if (outcome.readYourWrites) reply.header('X-Read-Your-Writes', outcome.readYourWrites)
+    // An answer shared by several requests (platform/shared-answer.ts) is serialised once; the same bytes
+    // as fastify's serialising of the object below.
+    const shared = sharedAnswerJson(outcome.result)
+    if (shared !== undefined) return reply.type('application/json; charset=utf-8').send(`{"result":${shared}}`)
     return { result: outcome.result }
   })
 }

@@ -61,6 +61,9 @@ t.test('concurrent get_aeo_summary reads each answer their own client, month and
       return
     }
     t.equal(responses[i]!.statusCode, 200, what)
+    t.equal(responses[i]!.headers['content-type'], 'application/json; charset=utf-8', `${what}: JSON`)
+    // A shared answer is serialised once (read-api/platform/shared-answer.ts): the same text fastify would send.
+    t.equal(responses[i]!.body, JSON.stringify(responses[i]!.json()), `${what}: the body is the answer's JSON`)
     const s = (responses[i]!.json() as { result: Summary }).result
     t.strictSame({ client_id: s.client_id, month: s.month, captures: s.captures }, { client_id: ask.params.client_id, ...ask.expect }, what)
   })

@@ -4,6 +4,7 @@ import { loadVisibleSummaries, type SummaryAsk } from '../../../projections/aeo/
 import type { ReadDb } from '../../../projections/tables.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
 import { Coalescer } from '../../platform/coalesce.js'
+import { shareAnswer } from '../../platform/shared-answer.js'
 
 /**
  * get_aeo_summary's read, gathered (read-api/platform/coalesce.ts) per organization, as get_client's is:
@@ -20,7 +21,8 @@ import { Coalescer } from '../../platform/coalesce.js'
  * what it may, and a client the caller may not see answers not found to that request alone. The current
  * month is in the key because it is the fallback month of a client without captures.
  *
- * A shared answer is one object handed to every request that asked for it: callers only serialise it.
+ * A shared answer is one object handed to every request that asked for it, marked as shared so that the RPC
+ * route serialises it once (read-api/platform/shared-answer.ts).
  */
 interface Ask extends SummaryAsk {
   readonly orgId: number | null
@@ -38,5 +40,5 @@ export async function coalescedSummary(db: ReadDb, orgId: number | null, clientI
   }
   const summary = await coalescer.submit(`${orgId ?? '*'}/${monthOf(now)}`, { orgId, clientId, requested, now })
   if (!summary) throw new NotFoundError('client', clientId)
-  return summary
+  return shareAnswer(summary)
 }
