@@ -23,6 +23,7 @@ import type { OAuthSignIn } from './routes/oauth-authorize.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './people/csrf.js'
 import { signedInMember } from './people/session.js'
 import type { PeopleSettings } from './people/settings.js'
+import { addOnSendStep } from './platform/on-send-steps.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
@@ -93,10 +94,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Every response's headers are set by one onSend hook (platform/on-send-steps.ts); this step runs first.
+  addOnSendStep(app, (request, reply) => {
     reply.header('X-Request-Id', request.id)
     if (request.url.startsWith('/api/')) reply.header('X-Service-API-Version', API_VERSION)
-    return payload
   })
 
   installRateLimits(app, { db: deps.db, read: deps.read, registry: deps.registry, rateLimits: deps.settings.rateLimits })

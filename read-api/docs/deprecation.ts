@@ -31,19 +31,19 @@ export function deprecationHeaders(notice: DeprecationNotice, baseUrl: string): 
 const RPC_ROUTE = '/api/v1/rpc/:method'
 
 /**
- * onSend (root level, so errors get them too): every call to a deprecated method answers the deprecation
+ * A step of the app's onSend hook (root level, so errors get them too): every call to a deprecated method answers the deprecation
  * headers, whatever its outcome — a client whose call is refused must still learn the method is going.
  */
 export function deprecationHook(registry: RpcRegistry, baseUrlOf: (request: FastifyRequest) => string) {
-  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (request.routeOptions.url !== RPC_ROUTE) return payload
+  return (request: FastifyRequest, reply: FastifyReply): void => {
     const method = (request.params as { method?: string } | undefined)?.method
     const registered = method === undefined ? undefined : registry.get(method)
     const notice = registered ? deprecationOf(registered) : null
-    if (notice) {
+    // The route is checked last: request.routeOptions builds a new object on every access (fastify 5), and
+    // almost every response is of a current method.
+    if (notice && request.routeOptions.url === RPC_ROUTE) {
       for (const [name, value] of Object.entries(deprecationHeaders(notice, baseUrlOf(request)))) reply.header(name, value)
     }
-    return payload
   }
 }
 

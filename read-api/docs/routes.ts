@@ -4,6 +4,7 @@ import { callerOf } from '../auth/request-caller.js'
 import { capabilitiesDocument } from './capabilities.js'
 import { changelogMd } from './changelog.js'
 import { docsContext, type DocsDeps } from './context.js'
+import { addOnSendStep } from '../platform/on-send-steps.js'
 import { deprecationHook, scheduleDeprecationAnnouncements } from './deprecation.js'
 import { developersMd } from './developers-md.js'
 import { llmsTxt } from './llms-txt.js'
@@ -23,7 +24,7 @@ const MARKDOWN = 'text/markdown; charset=utf-8'
  * answers carry them too) and the once-only api.deprecation announcement. Called once by buildApp.
  */
 export async function registerPublicDocs(app: FastifyInstance, deps: PublicDocsDeps): Promise<void> {
-  app.addHook('onSend', deprecationHook(deps.registry, (request) => docsContext(request, deps).baseUrl))
+  addOnSendStep(app, deprecationHook(deps.registry, (request) => docsContext(request, deps).baseUrl))
   scheduleDeprecationAnnouncements(app, deps)
 
   await app.register(async (scope) => {

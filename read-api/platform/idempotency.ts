@@ -5,6 +5,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import type { Caller } from '../caller.js'
 import { ApiError, isErrorCode } from '../errors.js'
+import { addOnSendStep } from './on-send-steps.js'
 
 /**
  * Idempotency-Key (spec "Common rules" 1): a client that retries a POST with the same key gets the first
@@ -233,9 +234,15 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     )
   }
 
-  app.addHook('preHandler', async (request, reply) => {
+  // Most requests carry no Idempotency-Key: they pass synchronously, without a promise, a microtask turn or
+  // building request.routeOptions (a new object on every access in fastify 5); the rest run `replayOrClaim`.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return done()
+    replayOrClaim(request, reply).then(() => done(), done)
+  })
+  async function replayOrClaim(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const opted = request.routeOptions.config?.idempotency
-    if (!opted || request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return
+    if (!opted) return
     let caller: Caller
     try {
       caller = await callerOf(request, deps.read)
@@ -264,12 +271,10 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
     for (const [name, value] of Object.entries(row.headers ?? {})) reply.header(name, value)
     reply.header(IDEMPOTENCY_REPLAYED_HEADER, 'true')
     return reply.send(row.body)
-  })
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = claims.get(request)
-    if (!claim) return payload
-    claims.delete(request)
+  // Stores a claimed request's answer (or releases the claim when the answer is not storable).
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim): Promise<void> => {
     try {
       if (isStorable(reply.statusCode, payload) && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
         const stored = await store.complete(claim, reply.statusCode, storedHeaders(reply), payload.toString())
@@ -281,7 +286,13 @@ export function registerIdempotency(app: FastifyInstance, deps: IdempotencyDeps)
       // The answer still goes out; the in-flight row is taken over after the timeout.
       request.log.error({ err: error }, 'could not record the idempotent response')
     }
-    return payload
+  }
+  // A step of the app's one onSend hook (./on-send-steps.ts): asynchronous only for a claimed request.
+  addOnSendStep(app, (request, reply, payload) => {
+    const claim = claims.get(request)
+    if (!claim) return undefined
+    claims.delete(request)
+    return record(request, reply, payload, claim)
   })
 
   // No release on an aborted connection: the route may still be running, and a retry must not run beside

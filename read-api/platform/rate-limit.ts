@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql, type Kysely } from 'kysely'
 import type { ReadDb } from '../../projections/tables.js'
-import { hashApiKey } from '../../commands/api-keys.js'
 import { callerOfKey } from '../auth/api-keys.js'
 import { apiKeyTokenOf, callerOf, settleCaller } from '../auth/request-caller.js'
 import type { Caller } from '../caller.js'
@@ -9,6 +8,8 @@ import { ApiError } from '../errors.js'
 import { MCP_PATH } from '../mcp/protected-resource.js'
 import type { RpcRegistry } from '../registry.js'
 import { Coalescer } from './coalesce.js'
+import { addOnSendStep } from './on-send-steps.js'
+import { KeyHashes } from './key-hashes.js'
 import { keyCountStatement, lookUpAndCount, type KeyCount, type KeyHit } from './key-count.js'
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
@@ -195,6 +196,16 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   // Old windows are swept by the first request this process sees in each new minute, inside that request's
   // own statement: no timer and no extra round trip.
   let sweptMinute = -1
+  // The UTC day of the current minute, formatted once a minute rather than on every request.
+  let dayMinute = -1
+  let day = ''
+  const dayOf = (minute: number) => {
+    if (minute !== dayMinute) {
+      day = utcDay(minute * WINDOW_MS)
+      dayMinute = minute
+    }
+    return day
+  }
   // Concurrent requests of one bucket in one minute share a statement (group commit).
   const counter = new Coalescer<string, Hit, number>((key, hits) => {
     const at = key.lastIndexOf('|')
@@ -203,7 +214,8 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
 
   // Requests with an API key: the key lookup and the count in one statement, gathered per key and minute.
   const keyCount = keyCountStatement(deps.read)
-  const keyCounter = new Coalescer<string, KeyHit, { row: KeyCount['row']; caller: Caller | undefined; count: number | undefined }>(async (key, hits) => {
+  const keyHashes = new KeyHashes()
+  const keyCounter = new Coalescer<string, KeyHit, { row: KeyCount['row']; verdict: Promise<Caller>; count: number | undefined }>(async (key, hits) => {
     const at = key.lastIndexOf('|')
     const counted = await lookUpAndCount(
       deps.db,
@@ -220,7 +232,9 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     } catch {
       caller = undefined
     }
-    return hits.map((_, i) => ({ row: counted.row, caller, count: counted.counts[i] }))
+    // The verdict every request of the batch hands to its route (settleCaller), also built once per statement.
+    const verdict = caller ? Promise.resolve(caller) : (async () => callerOfKey(counted.row))()
+    return hits.map((_, i) => ({ row: counted.row, verdict, count: counted.counts[i] }))
   })
 
   app.addHook('onRequest', async (request) => {
@@ -238,13 +252,12 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     const token = oauth ? undefined : apiKeyTokenOf(request)
     if (token !== undefined) {
       try {
-        const day = utcDay(at)
-        const counted = await keyCounter.submit(`${hashApiKey(token)}|${minute}`, { day, method, sweep: sweep ? { day } : null })
+        const day = dayOf(minute)
+        const counted = await keyCounter.submit(`${keyHashes.of(token)}|${minute}`, { day, method, sweep: sweep ? { day } : null })
         // The route's callerOf(request) answers this verdict: no second lookup.
-        const verdict = counted.caller ? Promise.resolve(counted.caller) : (async () => callerOfKey(counted.row))()
-        settleCaller(request, verdict)
+        settleCaller(request, counted.verdict)
         if (counted.row) {
-          caller = await verdict
+          caller = await counted.verdict
           used = counted.count
         }
       } catch (error) {
@@ -270,14 +283,14 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
         usage:
           caller && method !== null
           ? {
-              day: utcDay(at),
+              day: dayOf(minute),
               actorKind: caller.actor.kind,
               actorId: String(caller.actor.id),
               orgId: caller.orgId,
               method,
             }
           : null,
-        sweep: sweep && token === undefined ? { day: utcDay(at) } : null,
+        sweep: sweep && token === undefined ? { day: dayOf(minute) } : null,
       })
     } catch (error) {
       if (sweep) sweptMinute = -1
@@ -294,7 +307,7 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     }
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  addOnSendStep(app, (request, reply) => {
     const standing = standings.get(request)
     if (standing) {
       reply.header('X-RateLimit-Limit', standing.limit)
@@ -303,6 +316,5 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
       // A 429 of another limit (the sandbox's one export per 10 minutes) keeps its own Retry-After.
       if (reply.statusCode === 429 && !reply.hasHeader('Retry-After')) reply.header('Retry-After', standing.resetSeconds)
     }
-    return payload
   })
 }

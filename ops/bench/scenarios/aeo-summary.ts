@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net'
+import Fastify from 'fastify'
 import type { Figure, Scenario } from '../types.js'
 import { measureServer, measureWithCpu, startBareFastify } from './http.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
@@ -61,6 +63,19 @@ async function seed(service: RunningService, clients: number, capturesPerMonth: 
 }
 
 /**
+ * The floor of answering a summary over HTTP: a bare fastify route answering one real get_aeo_summary
+ * answer, a constant serialised again per request as the service's route does. It shows what the body's
+ * size alone costs (serialising, writing several KB to the socket) next to the hello-world's few bytes.
+ */
+async function startConstantSummary(summary: unknown): Promise<{ url: string; close(): Promise<void> }> {
+  const app = Fastify()
+  app.post('/summary', async () => ({ result: summary }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}/summary`, close: () => app.close() }
+}
+
+/**
  * `get_aeo_summary` (rates with Wilson intervals per service and engine against the previous month, share
  * of voice, open items, queue, cadence) round-robin over clients with twelve months of captures ingested
  * through the real analysis, at 64 connections, against a bare fastify hello-world in the same run (issue 3's
@@ -85,6 +100,8 @@ const readAeoSummary: Scenario = {
       )
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id }))
       const load = { connections: 64, seconds: context.quick ? 3 : 10, headers: rpcHeaders(service.orgKey), bodies }
+      const oneSummary = await service.call('get_aeo_summary', { client_id: clientIds[0] }, service.orgKey)
+      context.log(`read-rpc-get-aeo-summary: one answer is ${JSON.stringify({ result: oneSummary }).length} bytes of JSON`)
       const runs: Figure[][] = []
       for (let i = 1; i <= repeat; i++) {
         context.log(`read-rpc-get-aeo-summary: run ${i} of ${repeat}`)
@@ -96,12 +113,15 @@ const readAeoSummary: Scenario = {
         )
         // A bare fastify hello-world loaded the same way right after, as read-rpc-get-client does.
         const hello = await measureServer(context, 'bare fastify', await startBareFastify(), load)
+        const constant = await measureServer(context, 'fastify answering a constant summary', await startConstantSummary(oneSummary), load)
         runs.push([
           { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
           { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },
           { metric: 'p99', value: rpc.p99, unit: 'ms', target: { op: '<=', value: 20 }, better: 'lower' },
           { metric: 'bare fastify requests/s', value: hello.requestsPerSecond, unit: 'req/s', better: 'higher' },
           { metric: 'ratio to bare fastify', value: rpc.requestsPerSecond / hello.requestsPerSecond, unit: 'x', target: { op: '>=', value: 0.4 }, better: 'higher' },
+          { metric: 'fastify constant summary requests/s', value: constant.requestsPerSecond, unit: 'req/s', better: 'higher' },
+          { metric: 'constant summary ratio to bare fastify', value: constant.requestsPerSecond / hello.requestsPerSecond, unit: 'x', better: 'higher' },
           ...cpu,
           { metric: 'non-2xx or failed', value: rpc.non2xx + rpc.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
         ])

@@ -8,9 +8,9 @@ import { Id, Month } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { filedReports } from '../../../projections/aeo/reports/queries.js'
 import { loadReportInput } from '../../../projections/aeo/reports/report-data.js'
-import { loadVisibleSummary } from '../../../projections/aeo/reports/summary-query.js'
 import type { AnyRpc } from '../../registry.js'
 import { rpc } from '../../registry.js'
+import { coalescedSummary } from './summary-read.js'
 
 const domain = 'ai-visibility'
 
@@ -69,7 +69,7 @@ export const aeoReportsRpcs: AnyRpc[] = [
     params: z.strictObject({ client_id: Id, month: Month.optional() }),
     result: AeoSummary,
     async handler(ctx) {
-      return loadVisibleSummary(ctx.read, ctx.orgId, ctx.params.client_id, ctx.params.month, ctx.write.clock())
+      return coalescedSummary(ctx.read, ctx.orgId, ctx.params.client_id, ctx.params.month, ctx.write.clock())
     },
   }),
   rpc({
