@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../../commands/event-store/port.js'
 import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
 import type { OrgActivityTable, ReadDb } from '../tables.js'
+import { executeWrite } from '../live-write.js'
 import { unnestRows } from '../unnest.js'
 
 type ActivityRow = Omit<OrgActivityTable, 'occurred_at'> & { occurred_at: Date }
@@ -47,7 +48,7 @@ async function recordAll(db: ReadDb, events: readonly RecordedEvent[]): Promise<
     rows.push(row)
   }
   if (rows.length === 0) return
-  await db
+  await executeWrite(db, db
     .insertInto('org_activity')
     .columns(['event_id', 'org_id', 'stream', 'event_type', 'client_id', 'actor_kind', 'actor_id', 'occurred_at', 'stream_revision', 'position'])
     .expression(
@@ -64,8 +65,7 @@ async function recordAll(db: ReadDb, events: readonly RecordedEvent[]): Promise<
         [rows.map((r) => r.position), 'text'],
       ]),
     )
-    .onConflict((oc) => oc.column('event_id').doNothing())
-    .execute()
+    .onConflict((oc) => oc.column('event_id').doNothing()))
 }
 
 /**

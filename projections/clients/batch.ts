@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../commands/event-store/port.js'
 import { nextStatusTimes } from '../../domain/clients/values.js'
 import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
+import { executeWrite } from '../live-write.js'
 import { unnestRows } from '../unnest.js'
 
 /**
@@ -217,7 +218,7 @@ export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEven
 
   const changed = [...changedClients].map((id) => clients.get(id)!)
   if (changed.length > 0) {
-    await db
+    await executeWrite(db, db
         .insertInto('clients')
         .columns(['id', 'org_id', 'name', 'website_url', 'slug', 'status', 'created_at', 'updated_at', 'deactivated_at', 'deleted_at'])
         .expression(
@@ -244,23 +245,21 @@ export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEven
             deactivated_at: eb.ref('excluded.deactivated_at'),
             deleted_at: eb.ref('excluded.deleted_at'),
           })),
-        )
-        .execute()
+        ))
   }
   if (touches.size > 0) {
     const ids = [...touches.keys()]
     const times = [...touches.values()].map((at) => at.toISOString())
     const latest = sql<{ id: number; at: Date }>`(select * from unnest(${ids}::bigint[], ${times}::timestamptz[]) as u(id, at))`
-    await db
+    await executeWrite(db, db
       .updateTable('clients')
       .from(latest.as('t'))
       .set({ updated_at: sql`greatest(clients.updated_at, t.at)` })
-      .whereRef('clients.id', '=', 't.id')
-      .execute()
+      .whereRef('clients.id', '=', 't.id'))
   }
   const services = [...newServices.values()]
   if (services.length > 0) {
-    await db
+    await executeWrite(db, db
         .insertInto('client_services')
         .columns(['id', 'client_id', 'org_id', 'name', 'description', 'created_at'])
         .expression(
@@ -273,12 +272,11 @@ export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEven
             [services.map((r) => r.created_at), 'timestamptz'],
           ]),
         )
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute()
+        .onConflict((oc) => oc.column('id').doNothing()))
   }
   const added = [...newLocations.values()]
   if (added.length > 0) {
-    await db
+    await executeWrite(db, db
         .insertInto('client_locations')
         .columns(['id', 'client_id', 'org_id', 'name', 'city', 'state', 'country', 'created_at', 'removed_at'])
         .expression(
@@ -294,24 +292,22 @@ export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEven
             [added.map((r) => r.removed_at), 'timestamptz'],
           ]),
         )
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute()
+        .onConflict((oc) => oc.column('id').doNothing()))
   }
   if (removedLocations.size > 0) {
     const ids = [...removedLocations.keys()]
     const times = [...removedLocations.values()].map((at) => at.toISOString())
     const removals = sql<{ id: number; removed_at: Date }>`(select * from unnest(${ids}::bigint[], ${times}::timestamptz[]) as u(id, removed_at))`
-    await db
+    await executeWrite(db, db
         .updateTable('client_locations')
         .from(removals.as('r'))
         .set((eb) => ({ removed_at: eb.ref('r.removed_at') }))
         .whereRef('client_locations.id', '=', 'r.id')
-        .where('client_locations.removed_at', 'is', null)
-        .execute()
+        .where('client_locations.removed_at', 'is', null))
   }
   const settingRows = [...settings.values()]
   if (settingRows.length > 0) {
-    await db
+    await executeWrite(db, db
         .insertInto('client_settings')
         .columns(['client_id', 'key', 'org_id', 'value', 'updated_at'])
         .expression(
@@ -325,7 +321,6 @@ export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEven
         )
         .onConflict((oc) =>
           oc.columns(['client_id', 'key']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: eb.ref('excluded.updated_at') })),
-        )
-        .execute()
+        ))
   }
 }
