@@ -24,6 +24,31 @@ import type { EventStore } from './event-store/port.js'
 export const MAX_STREAMS = 10_000
 export const MAX_EVENTS = 200_000
 
+/**
+ * Set by `npm test` (test/run.ts): every state put in the cache is deep-frozen, so an aggregate whose evolve or
+ * decide mutates a state it was given throws (modules are strict) in whichever test writes to it twice, instead
+ * of silently corrupting the state later commands decide on. Off in production: freezing costs a walk per write.
+ */
+const FREEZE_STATES = process.env.RR_FREEZE_AGGREGATE_STATES === '1'
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return
+  // Object.freeze does not stop a Map's or Set's own methods: shadow them on the instance.
+  if (value instanceof Map || value instanceof Set) {
+    for (const method of ['set', 'add', 'delete', 'clear']) {
+      if (method in value) Object.defineProperty(value, method, { value: () => refuseMutation(method) })
+    }
+  }
+  Object.freeze(value)
+  if (value instanceof Map) for (const [key, item] of value) (deepFreeze(key), deepFreeze(item))
+  else if (value instanceof Set) for (const item of value) deepFreeze(item)
+  else for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+}
+
+function refuseMutation(method: string): never {
+  throw new TypeError(`A cached aggregate state was mutated (${method}): evolve and decide must build new states`)
+}
+
 export interface KnownState<TState> {
   readonly state: TState
   /** Revision of the last event folded into `state`. */
@@ -74,6 +99,7 @@ export class AggregateStateCache {
     const weight = Number(revision) + 1
     this.drop(stream)
     if (weight > this.#maxEvents) return
+    if (FREEZE_STATES) deepFreeze(state)
     this.#entries.set(stream, { aggregate, state, revision, weight })
     this.#events += weight
     for (const [oldest, entry] of this.#entries) {

@@ -38,7 +38,8 @@ try {
   code = await new Promise<number>((resolve) => {
     const tap = spawn(path.resolve('node_modules/.bin/tap'), args, {
       stdio: ['inherit', 'pipe', 'inherit'],
-      env: { ...process.env, RR_TEST_SERVER_URL: serverUrl, RR_TEST_TEMPLATE: TEMPLATE_DATABASE },
+      // RR_FREEZE_AGGREGATE_STATES: cached aggregate states are frozen, so a mutating evolve/decide fails a test.
+      env: { ...process.env, RR_TEST_SERVER_URL: serverUrl, RR_TEST_TEMPLATE: TEMPLATE_DATABASE, RR_FREEZE_AGGREGATE_STATES: '1' },
     })
     // Pass tap's output through, and keep its closing count line ("# { total: 9, pass: 8, fail: 1 }").
     let tail = ''

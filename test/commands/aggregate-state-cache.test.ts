@@ -123,3 +123,17 @@ t.test('bounded by streams and by folded events, least recently used first', asy
   for (let i = 0; i < 1000; i++) cache.put(`n${i}`, agg, i, BigInt(i % 7))
   t.ok(cache.size <= 3 && cache.events <= 20, 'stays bounded')
 })
+
+t.test('under npm test a cached state is frozen, so an aggregate that mutates one fails loudly', async (t) => {
+  t.equal(process.env.RR_FREEZE_AGGREGATE_STATES, '1', 'test/run.ts sets the flag for every test file')
+  const cache = new AggregateStateCache()
+  const aggregate = {}
+  const state = { name: 'a', items: new Map([['k', { n: 1 }]]), seen: new Set([1]), list: [{ n: 2 }] }
+  cache.put('s', aggregate, state, 0n)
+  t.throws(() => ((state as { name: string }).name = 'b'), TypeError)
+  t.throws(() => state.items.set('j', { n: 3 }), TypeError)
+  t.throws(() => state.seen.add(2), TypeError)
+  t.throws(() => state.list.push({ n: 4 }), TypeError)
+  t.throws(() => ((state.items.get('k') as { n: number }).n = 5), TypeError)
+  t.same(cache.get('s', aggregate)?.state, { name: 'a', items: new Map([['k', { n: 1 }]]), seen: new Set([1]), list: [{ n: 2 }] })
+})
