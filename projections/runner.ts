@@ -103,9 +103,16 @@ export class ProjectionRunner extends EventEmitter {
     const abort = () => controller.abort()
     outer.addEventListener('abort', abort, { once: true })
     try {
-      const live = store.subscribeToAll({ after: position ?? undefined, signal: controller.signal })
+      // Open while a batch's transaction is: the subscription's live reads wait for it (beforeLiveRead).
+      let inBatch: Promise<void> | undefined
+      const live = store.subscribeToAll({ after: position ?? undefined, signal: controller.signal, beforeLiveRead: () => inBatch })
       for await (const batch of batches(live, this.#options.batchSize ?? 500)) {
-        const applied = await applyBatch(db, schema, group, projectors, batch, position)
+        let batchEnded!: () => void
+        inBatch = new Promise((resolve) => (batchEnded = resolve))
+        const applied = await applyBatch(db, schema, group, projectors, batch, position).finally(() => {
+          inBatch = undefined
+          batchEnded()
+        })
         if (!applied) return // the checkpoint moved (a rebuild swapped, or another runner): restart from it
         position = batch[batch.length - 1]!.position
         this.#position = position

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { AeoSettings } from '../commands/aeo/settings.js'
 import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
-import type { EventStore } from '../commands/event-store/port.js'
+import type { EventStore, Position } from '../commands/event-store/port.js'
 import type { SitePublisher } from '../commands/site-edits-publisher.js'
 import type { WebhookPolicy } from '../commands/webhooks.js'
 import type { PeopleSettings } from './people/settings.js'
@@ -34,6 +34,12 @@ export interface RpcContext<TParams> {
    * read calls it first; the edge calls it anyway before answering any write.
    */
   readonly settle: () => Promise<void>
+  /**
+   * The service's projection watermark: true once the read models show `position`, false after `timeoutMs`.
+   * For handlers that wait on a position other than this request's own last append (the AEO queue waits for
+   * the log's head); it shares the process's watermark, which only polls while no local runner announces.
+   */
+  readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>
   /** A paginated method's validated `limit` and `offset`; null for a method that is not paginated. */
   readonly page: Page | null
 }

@@ -60,6 +60,11 @@ export interface SubscribeOptions {
   readonly after?: Position | undefined
   /** Ends the subscription; the iterator then returns. */
   readonly signal?: AbortSignal
+  /**
+   * Awaited before each live read (not before the next page of a catch-up): the projection runner holds
+   * reads while its batch's transaction is open. A store may ignore it.
+   */
+  readonly beforeLiveRead?: () => Promise<void> | undefined
 }
 
 export interface EventStore {

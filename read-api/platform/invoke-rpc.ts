@@ -120,6 +120,7 @@ export async function invokeRpc(deps: InvokeRpcDeps, call: RpcCall): Promise<Rpc
     db: deps.db,
     settings: deps.settings,
     settle,
+    waitForReadModels: (position, timeoutMs) => deps.watermark.waitFor(position, timeoutMs),
     page: pageOf(definition, params),
   })
   if (definition.readYourWrites !== false) await settle()

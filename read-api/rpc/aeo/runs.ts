@@ -1,19 +1,14 @@
-import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import { setCadence } from '../../../commands/aeo/cadence.js'
 import { claimRuns } from '../../../commands/aeo/claims.js'
 import { cancelQueuedRuns, completeRun, enqueueDueRuns, failRun, startRun, type QueueDeps, type RunDeps } from '../../../commands/aeo/runs.js'
-import type { EventStore } from '../../../commands/event-store/port.js'
 import { MAX_RETRY_AFTER_SECONDS } from '../../../domain/aeo/runs/backoff.js'
 import { uniqueEngines } from '../../../domain/aeo/runs/cadence.js'
 import { EngineInput, EngineValue } from '../../../domain/aeo/engines.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
 import { Id, Month } from '../../../domain/shared/values.js'
-import { LIVE_SCHEMA } from '../../../migrations/read-models/index.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
-import { MAIN_GROUP } from '../../../projections/index.js'
 import { agentsView, cadenceOf, doneToday, enrolledClientIds, queueOverview, runsOfClient, runStats } from '../../../projections/aeo/runs/queries.js'
-import { ProjectionWatermark } from '../../../projections/watermark.js'
 import { ApiError } from '../../errors.js'
 import { describeIssues, issueCode } from '../../routes/rpc.js'
 import { rpc, type RpcContext } from '../../registry.js'
@@ -23,27 +18,12 @@ const domain = 'ai-visibility'
 /** How long enqueue and cancel wait for the read models to reach the log's head before giving up (503). */
 const QUEUE_WAIT_MS = 15_000
 
-/**
- * One watermark per database for the queue's "wait until the read models reach the log's head": it polls
- * the projections' checkpoint only while someone waits, so it also works in API-only processes.
- */
-const watermarks = new WeakMap<Kysely<any>, ProjectionWatermark>()
-function watermarkFor(db: Kysely<any>, store: EventStore): ProjectionWatermark {
-  let watermark = watermarks.get(db)
-  if (!watermark) {
-    watermark = new ProjectionWatermark({ db, store, schema: LIVE_SCHEMA, group: MAIN_GROUP })
-    watermarks.set(db, watermark)
-  }
-  return watermark
-}
-
 function runDeps(ctx: RpcContext<unknown>): RunDeps {
   return { ...ctx.write, db: ctx.db, read: ctx.read, settings: ctx.settings.aeo }
 }
 
 function queueDeps(ctx: RpcContext<unknown>): QueueDeps {
-  const watermark = watermarkFor(ctx.db, ctx.store)
-  return { ...runDeps(ctx), waitForReadModels: (position) => watermark.waitFor(position, QUEUE_WAIT_MS) }
+  return { ...runDeps(ctx), waitForReadModels: (position) => ctx.waitForReadModels(position, QUEUE_WAIT_MS) }
 }
 
 /** Agent ids become part of a stream name: letters, digits and `_ . : @ -`. */
