@@ -234,6 +234,9 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     }
     // The verdict every request of the batch hands to its route (settleCaller), also built once per statement.
     const verdict = caller ? Promise.resolve(caller) : (async () => callerOfKey(counted.row))()
+    // A refusal (unknown or revoked key) is handled by each request that awaits it; marked handled here too,
+    // so that it never counts as an unhandled rejection in the turns before the first request picks it up.
+    verdict.catch(() => undefined)
     return hits.map((_, i) => ({ row: counted.row, verdict, count: counted.counts[i] }))
   })
 
