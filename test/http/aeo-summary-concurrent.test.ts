@@ -1,6 +1,6 @@
 /**
- * Concurrent get_aeo_summary reads, which read-api/rpc/aeo/summary-read.ts gathers per (organization, client,
- * month asked, current month) into one statement and one built answer: each request still gets the answer
+ * Concurrent get_aeo_summary reads, which read-api/rpc/aeo/summary-read.ts gathers per (organization, current
+ * month) into one statement, with one built answer per (client, month asked): each request still gets the answer
  * for its own client, month and organization (another organization's client answers as missing, even when
  * asked in the same instant as a visible read of it), and a capture whose ingest was answered before a read
  * was sent is always counted by that read, while other reads of the same summary are in flight.
