@@ -84,7 +84,7 @@ export async function handleCommand<TState, TCommand, TEvent extends DomainEvent
     try {
       events = aggregate.decide(command, state)
       for (const event of events) after = aggregate.evolve(after, event)
-      toAppend = events.length === 0 ? [] : newEvents(events, metadataOf(deps, context, orgOf(after)))
+      toAppend = events.length === 0 ? [] : toNewEvents(deps, context, events, orgOf(after))
     } catch (error) {
       if (current) throw error
       ;({ state, revision } = await readForward(deps.store, aggregate, stream, state, revision))
@@ -139,8 +139,13 @@ async function readForward<TState, TEvent extends DomainEvent>(
   return { state, revision }
 }
 
-function metadataOf(deps: WriteDeps, context: CommandContext, orgId: number | null): EventMetadata {
-  return {
+/**
+ * Decided events as the store takes them: each validated against its schema, with the metadata every event
+ * carries. The one place that builds them: handleCommand, appendAudit, appendDecided (commands/aeo/append.ts)
+ * and the webhook worker's attempt records all go through it.
+ */
+export function toNewEvents(deps: WriteDeps, context: CommandContext, events: readonly DomainEvent[], orgId: number | null): NewEvent[] {
+  const metadata: EventMetadata = {
     org_id: orgId,
     actor: context.actor,
     correlation_id: context.correlationId,
@@ -149,9 +154,6 @@ function metadataOf(deps: WriteDeps, context: CommandContext, orgId: number | nu
     occurred_at: deps.clock().toISOString(),
     schema_version: CURRENT_SCHEMA_VERSION,
   }
-}
-
-function newEvents(events: readonly DomainEvent[], metadata: EventMetadata): NewEvent[] {
   return events.map((event) => ({ type: event.type, data: validate(event), metadata: metadata as unknown as Record<string, unknown> }))
 }
 
@@ -166,19 +168,6 @@ function validate(event: DomainEvent): unknown {
  * nothing (an SSO sign-in refusal), so a long trail never slows the write. Validated like every event.
  */
 export async function appendAudit(deps: WriteDeps, stream: string, events: readonly DomainEvent[], context: CommandContext, orgId: number | null): Promise<Position> {
-  const metadata: EventMetadata = {
-    org_id: orgId,
-    actor: context.actor,
-    correlation_id: context.correlationId,
-    causation_id: context.causationId,
-    request_id: context.requestId,
-    occurred_at: deps.clock().toISOString(),
-    schema_version: CURRENT_SCHEMA_VERSION,
-  }
-  const result = await deps.store.append(
-    stream,
-    events.map((event) => ({ type: event.type, data: validate(event), metadata: metadata as unknown as Record<string, unknown> })),
-    'any',
-  )
+  const result = await deps.store.append(stream, toNewEvents(deps, context, events, orgId), 'any')
   return result.position
 }

@@ -6,7 +6,7 @@ import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
 import type { CommandContext } from '../command-handler.js'
 import { appendEach, WrongExpectedRevisionError } from '../event-store/port.js'
 import { checkInAgent, type AgentRow } from './agents.js'
-import { toNewEvents } from './append.js'
+import { toNewEvents } from '../command-handler.js'
 import type { RunDeps } from './runs.js'
 
 /** A claimed run as the agent receives it: what to ask, on which engine, for whom. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import PQueue from 'p-queue'
-import { toNewEvents } from '../../commands/aeo/append.js'
+import { toNewEvents } from '../../commands/command-handler.js'
 import type { CommandContext } from '../../commands/command-handler.js'
 import { unseal } from '../../commands/secrets/service-key.js'
 import { disableWebhook } from '../../commands/webhooks.js'

@@ -5,7 +5,7 @@
  * webhook failure count folds a batch's attempts in order.
  */
 import t from 'tap'
-import { toNewEvents } from '../../commands/aeo/append.js'
+import { toNewEvents } from '../../commands/command-handler.js'
 import type { EventStore, StreamWrite } from '../../commands/event-store/port.js'
 import { appendEach } from '../../commands/event-store/port.js'
 import type { WebhookDeliveryAttemptedData } from '../../domain/webhooks/events.js'

@@ -1,4 +1,4 @@
-import { toNewEvents } from '../../../commands/aeo/append.js'
+import { toNewEvents } from '../../../commands/command-handler.js'
 import { systemContext } from '../../../commands/command-handler.js'
 import { disableWebhook } from '../../../commands/webhooks.js'
 import type { WebhookDeliveryAttemptedData } from '../../../domain/webhooks/events.js'
