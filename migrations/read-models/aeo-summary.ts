@@ -10,6 +10,11 @@ import { sql, type Kysely } from 'kysely'
  * - aeo_summary_competitors: per (client, month, lower(name)), the answers naming that business.
  * - aeo_summary_spellings: per spelling of that name, how many entity rows use it, so the read can pick the
  *   spelling exactly as mode() over the rows would (the commonest, then the first in sort order).
+ * - aeo_summary_months: the three above as get_aeo_summary reads them, one row per (client, month with
+ *   captures), rebuilt from them after every change of that month: the month's counts per (question,
+ *   engine) as a JSON array, the questions they name, and the month's top 50 competitors in their shown
+ *   spelling, ordered. The read then fetches a client's months and two rows instead of grouping, sorting and
+ *   picking spellings per request. `json`, not `jsonb`: it is only ever written whole and sent out as text.
  */
 export async function createAeoSummaryTables(db: Kysely<any>, schema: string): Promise<void> {
   const t = (name: string) => sql.id(schema, name)
@@ -41,5 +46,14 @@ export async function createAeoSummaryTables(db: Kysely<any>, schema: string): P
       spelling text not null,
       n integer not null,
       primary key (client_id, month, name_key, spelling)
+    )`.execute(db)
+  await sql`
+    create table ${t('aeo_summary_months')} (
+      client_id bigint not null,
+      month text not null,
+      query_ids bigint[] not null,
+      counts json not null,
+      competitors json not null,
+      primary key (client_id, month)
     )`.execute(db)
 }

@@ -22,7 +22,7 @@ import { createOAuthTables } from './oauth.js'
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 17
+export const READ_MODEL_VERSION = 18
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'

@@ -160,6 +160,20 @@ export interface AeoSummarySpellingsTable {
   n: number
 }
 
+/** One (question, engine)'s counts in a month: [query_id, engine, captures, present, named_first, mentioned]. */
+export type SummaryMonthCount = [number, string, number, number, number, number]
+
+/** aeo_summary_counts and aeo_summary_competitors as get_aeo_summary reads them, per client and month. */
+export interface AeoSummaryMonthsTable {
+  client_id: number
+  month: string
+  /** The questions `counts` names, so the read looks up only their current services. */
+  query_ids: number[]
+  counts: Json<SummaryMonthCount[]>
+  /** The month's top 50 competitors as the summary shows them: most answers first, then by lower(name). */
+  competitors: Json<{ name: string; mentions: number }[]>
+}
+
 export interface AeoReadModels {
   aeo_queries: AeoQueriesTable
   aeo_cadences: AeoCadencesTable
@@ -172,4 +186,5 @@ export interface AeoReadModels {
   aeo_summary_counts: AeoSummaryCountsTable
   aeo_summary_competitors: AeoSummaryCompetitorsTable
   aeo_summary_spellings: AeoSummarySpellingsTable
+  aeo_summary_months: AeoSummaryMonthsTable
 }

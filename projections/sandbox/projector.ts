@@ -22,6 +22,7 @@ export const CLIENT_TABLES = [
   'aeo_summary_counts',
   'aeo_summary_competitors',
   'aeo_summary_spellings',
+  'aeo_summary_months',
   'jobs',
   'keywords',
   'ad_copy_sets',

@@ -3,7 +3,8 @@
  * the captures' report_json at read time answered (test/projections/aeo-summary-oracle.ts, the reads as they
  * were), for varied reports (well-formed, odd types, missing parts; names differing in case, spacing and
  * spelling) after every way a capture changes or goes away: ingest, redelivered ingest, re-analysis, question
- * merge, redelivered events, sandbox reset. The summary's one statement is compared too.
+ * merge, redelivered events, sandbox reset, applied in batches of any size or event by event. The summary's
+ * one statement, which reads the per-month rows (aeo_summary_months), is compared too.
  */
 import fc from 'fast-check'
 import t from 'tap'
@@ -11,6 +12,7 @@ import type { RecordedEvent } from '../../commands/event-store/port.js'
 import { summarizeRates } from '../../domain/aeo/summary/summary.js'
 import { applyEvents } from '../../projections/checkpoint.js'
 import { aeoCapturesProjector } from '../../projections/aeo/captures/projector.js'
+import { handlerFor } from '../../projections/projector.js'
 import { summaryCompetitors, summaryCounts, summaryMonths } from '../../projections/aeo/reports/summary-totals.js'
 import { loadVisibleSummary } from '../../projections/aeo/reports/summary-query.js'
 import { sandboxProjector } from '../../projections/sandbox/projector.js'
@@ -205,7 +207,7 @@ t.test('the summary totals equal the aggregates of the captures, after any chang
   const database = await createTestDatabase(t)
   const db = database.db
   await fc.assert(
-    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (ops, batchSize, perEvent) => {
       const events = eventsOf(ops)
       const failure = await inRolledBackTransaction(db, async (trx) => {
         await createScratchSchemas(trx, ['aeo_totals'])
@@ -217,13 +219,26 @@ t.test('the summary totals equal the aggregates of the captures, after any chang
           .insertInto('aeo_queries')
           .values(QUERIES.map((q) => queryRow(q.id, q.client, q.service)))
           .execute()
-        // Batches of a few events, as the runner applies them (the sandbox projector after the captures one).
-        for (let i = 0; i < events.length; i += 3) await applyEvents(read, [aeoCapturesProjector, sandboxProjector], events.slice(i, i + 3))
+        // Batches of a few events, as the runner applies them (the sandbox projector after the captures one):
+        // the captures projector's batch form rebuilds aeo_summary_months once per batch. Or its handlers,
+        // event by event, which rebuild them per event: both must leave the same totals.
+        for (let i = 0; i < events.length; i += batchSize) {
+          const batch = events.slice(i, i + batchSize)
+          if (!perEvent) {
+            await applyEvents(read, [aeoCapturesProjector, sandboxProjector], batch)
+            continue
+          }
+          for (const event of batch) await handlerFor(aeoCapturesProjector, event.type)?.(read, event)
+          await applyEvents(read, [sandboxProjector], batch)
+        }
         for (const clientId of [1, 2]) {
           const clientExists = await read.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst()
           if (!clientExists) {
             // A reset client: no totals left, exactly as no captures left.
-            const left = await read.selectFrom('aeo_summary_counts').select('client_id').where('client_id', '=', clientId).execute()
+            const left = [
+              ...(await read.selectFrom('aeo_summary_counts').select('client_id').where('client_id', '=', clientId).execute()),
+              ...(await read.selectFrom('aeo_summary_months').select('client_id').where('client_id', '=', clientId).execute()),
+            ]
             const captures = await captureMonths(read, clientId)
             if (left.length > 0 || captures.length > 0) return `client ${clientId} reset, ${left.length} totals and ${captures.length} capture months left`
             continue

@@ -4,6 +4,7 @@
  * They stand in for the questions, captures, tracker and runs parts' RPCs, so the summary and report can be
  * tested on their own; the end-to-end test of the area drives the real RPCs.
  */
+import { refreshSummaryMonths } from '../../projections/aeo/captures/summary-months.js'
 import { addToSummary } from '../../projections/aeo/captures/summary-totals.js'
 import type { ReadDb } from '../../projections/tables.js'
 
@@ -93,8 +94,10 @@ export async function insertCaptures(read: ReadDb, captures: readonly CaptureFix
     )
     .returning('id')
     .execute()
-  // The captures projector counts every capture it inserts into the summary totals; so do the fixtures.
+  // The captures projector counts every capture it inserts into the summary totals, and rebuilds the
+  // per-month rows get_aeo_summary reads; so do the fixtures.
   for (const { id } of inserted) await addToSummary(read, { captureId: id })
+  await refreshSummaryMonths(read, captures.map((c) => ({ clientId: c.clientId, month: c.month })))
 }
 
 /** `n` copies of a capture, the first `present` of them present (and the first `namedFirst` named first). */

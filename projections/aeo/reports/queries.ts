@@ -57,7 +57,7 @@ export interface OpenItemsByTier {
 }
 
 /** Open items per tier (summary-query.ts nests it in its statement). */
-export function openItemsByTierQuery(db: ReadDb, clientId: number) {
+export function openItemsByTierQuery(db: ReadDb, clientId: number | Expression<number>) {
   return db
     .selectFrom('aeo_items')
     .select(['tier', sql<number>`count(*)::int`.as('n')])
@@ -79,7 +79,7 @@ export const RUN_STATUSES = ['queued', 'claimed', 'running', 'done', 'failed', '
 export type QueueCounts = Record<(typeof RUN_STATUSES)[number] | 'total', number>
 
 /** The month's runs by status. */
-export function queueCountsQuery(db: ReadDb, clientId: number, month: string | Expression<string | null>) {
+export function queueCountsQuery(db: ReadDb, clientId: number | Expression<number>, month: string | Expression<string | null>) {
   return db
     .selectFrom('aeo_runs')
     .select(['status', sql<number>`count(*)::int`.as('n')])
@@ -99,7 +99,7 @@ export function toQueueCounts(rows: readonly { status: string; n: number }[]): Q
 
 export type CadenceView = { enabled: boolean; samples_per_month: number; engines: string[]; geo_state: string | null } | Record<string, never>
 
-export function cadenceQuery(db: ReadDb, clientId: number) {
+export function cadenceQuery(db: ReadDb, clientId: number | Expression<number>) {
   return db.selectFrom('aeo_cadences').select(['enabled', 'samples_per_month', 'engines', 'geo_state']).where('client_id', '=', clientId)
 }
 

@@ -6,21 +6,25 @@ import { NotFoundError } from '../../../domain/shared/errors.js'
 import type { ReadDb } from '../../tables.js'
 import { cadenceQuery, openItemsByTierQuery, queueCountsQuery, toCadenceView, toOpenItemsByTier, toQueueCounts } from './queries.js'
 import { monthOf, type AeoSummary } from './report-data.js'
-import { summaryCompetitorsQuery, summaryCountsQuery } from './summary-totals.js'
+import type { SummaryMonthCount } from '../tables.js'
 
 /* Stand-ins for the per-call values while the statement is built; summaryStatement maps them to parameters. */
-const CLIENT = -7_700_001
-const ORG = -7_700_002
+const CLIENT_IDS = '\u0000client ids'
 const REQUESTED = '\u0000requested'
+const ORG = -7_700_002
 const CURRENT = '\u0000current'
 
 interface SummaryRow {
+  asked: string | null
   id: number
   month: string
   previous_month: string | null
   months: string[]
-  counts: CaptureCounts[]
-  competitors: { name: string; mentions: number }[]
+  counts: SummaryMonthCount[] | null
+  previous_counts: SummaryMonthCount[] | null
+  /** The current service of each question the counts name, when it has one. */
+  services: Record<string, string>
+  competitors: { name: string; mentions: number }[] | null
   open_items: { tier: string; n: number }[]
   queue: { status: string; n: number }[]
   cadence: { enabled: boolean; samples_per_month: number; engines: string[]; geo_state: string | null } | null
@@ -28,82 +32,84 @@ interface SummaryRow {
 
 /**
  * get_aeo_summary's statement, for many summaries of one organization at once: for each asked (client,
- * month) the client (visible to the caller, else no row: not found like visibleClient), the month resolved as
- * resolveMonth does (the one asked for, else the latest with captures, else the current one) and the
- * previous month with captures, in two CTEs, and beside them the months, the totals of both months, the
- * month's competitors, open items, queue and cadence as JSON. Every part is an index lookup on small rows (the
- * totals are kept by the captures projector).
+ * month), `unnest`ed from two array parameters, the client (visible to the caller, else no row: not found
+ * like visibleClient), its months with captures, the month resolved as resolveMonth does (the one asked for,
+ * else the latest with captures, else the current one) and the previous month with captures; the two months'
+ * rows of aeo_summary_months (counts per question and engine, the month's competitors, kept by the captures
+ * projector: projections/aeo/captures/summary-months.ts) with the current service of the questions they
+ * name; and the open items, queue and cadence as JSON. Every part is an index lookup on small rows; the
+ * grouping by service and engine is summarizeRates's, in toSummary.
  *
- * One client's summary is built with kysely, with stand-ins for the client and the month asked; it then runs
- * as a LATERAL subquery over `unnest(client ids, months asked)`, the stand-ins replaced by the unnested
- * columns, so that concurrent summaries of different clients (read-api/rpc/aeo/summary-read.ts) cost one
- * round trip, one executor start and one wake-up of the backend instead of one each.
- *
- * Built once per read handle (the handle names the schema) and run as a named statement
- * (commands/named-statements.ts): PostgreSQL spent about twice as long planning it as running it (EXPLAIN
- * ANALYZE over 12 months of totals: planning 0.44-0.56 ms, execution 0.22-0.35 ms), and kysely's building
- * and compiling it was the largest share of the request's Node time. `parameters` maps a call's values.
+ * Concurrent summaries of different clients (read-api/rpc/aeo/summary-read.ts) so cost one round trip, one
+ * executor start and one wake-up of the backend instead of one each. Built once per read handle (the handle
+ * names the schema) and run as a named statement (commands/named-statements.ts): planning it takes
+ * PostgreSQL about 0.6 ms (EXPLAIN ANALYZE), a third of running it for twenty clients, and kysely's building
+ * and compiling it was the largest share of the request's Node time. `parameters` maps a call's values onto
+ * the stand-ins.
  */
 const summaryStatements = new WeakMap<ReadDb, { text: string; parameters: (clientIds: number[], requested: (string | null)[], orgId: number | null, current: string) => unknown[] }>()
 function summaryStatement(db: ReadDb) {
   let statement = summaryStatements.get(db)
   if (statement !== undefined) return statement
-  const clientId = CLIENT
-  const month = sql<string>`(select month from sel)`
-  const previous = sql<string | null>`(select month from prev)`
+  const clientId = sql.ref<number>('ask.client_id')
+  const month = sql.ref<string>('m.month')
+  const asked = sql<{ client_id: number; requested: string | null }>`unnest(${CLIENT_IDS}::bigint[], ${REQUESTED}::text[])`.as<'ask'>(sql`ask(client_id, requested)`)
   const compiled = db
-    .with('sel', (qb) =>
-      qb
-        .selectFrom('aeo_summary_counts')
-        .select(sql<string>`coalesce(${REQUESTED}::text, max(month), ${CURRENT}::text)`.as('month'))
-        .where('client_id', '=', clientId),
+    .selectFrom(asked)
+    .innerJoin('clients as cl', 'cl.id', 'ask.client_id')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom(
+            eb
+              .selectFrom('aeo_summary_months')
+              .select(sql<string[]>`coalesce(array_agg(month order by month), '{}')`.as('months'))
+              .whereRef('client_id', '=', 'ask.client_id')
+              .as('a'),
+          )
+          .innerJoinLateral(sql<{ month: string }>`(select coalesce(ask.requested, a.months[cardinality(a.months)], ${CURRENT}::text) as month)`.as('r'), (join) =>
+            join.onTrue(),
+          )
+          .select(['a.months', 'r.month', sql<string | null>`(select max(p) from unnest(a.months) as p where p < r.month)`.as('previous')])
+          // Kept a subquery of its own (PostgreSQL does not pull up one with an OFFSET): pulled up, its month
+          // and previous month were expressions the joins below re-evaluated per candidate row, as join
+          // filters, instead of values their index scans look up once.
+          .modifyEnd(sql`offset 0`)
+          .as('m'),
+      (join) => join.onTrue(),
     )
-    .with('prev', (qb) =>
-      qb
-        .selectFrom('aeo_summary_counts')
-        .select(sql<string | null>`max(month)`.as('month'))
-        .where('client_id', '=', clientId)
-        .where(sql<boolean>`month < (select month from sel)`),
-    )
-    .selectFrom('clients as cl')
+    .leftJoin('aeo_summary_months as cur', (join) => join.onRef('cur.client_id', '=', 'ask.client_id').onRef('cur.month', '=', 'm.month'))
+    .leftJoin('aeo_summary_months as prv', (join) => join.onRef('prv.client_id', '=', 'ask.client_id').onRef('prv.month', '=', 'm.previous'))
     .select((eb) => [
+      'ask.requested as asked',
       'cl.id',
-      month.as('month'),
-      previous.as('previous_month'),
+      'm.month',
+      'm.months',
+      'm.previous as previous_month',
+      sql<SummaryMonthCount[] | null>`cur.counts`.as('counts'),
+      sql<SummaryMonthCount[] | null>`prv.counts`.as('previous_counts'),
+      sql<{ name: string; mentions: number }[] | null>`cur.competitors`.as('competitors'),
       eb
-        .selectFrom('aeo_summary_counts')
-        .select(sql<string[]>`coalesce(array_agg(distinct month order by month), '{}')`.as('months'))
-        .where('client_id', '=', clientId)
+        .selectFrom('aeo_queries as q')
+        .select(sql<Record<string, string>>`coalesce(json_object_agg(q.id, q.service), '{}')`.as('services'))
+        .where(sql<SqlBool>`q.id = any(cur.query_ids || prv.query_ids) and q.service is not null`)
         .$asScalar()
         .$notNull()
-        .as('months'),
-      jsonArrayFrom(summaryCountsQuery(db, clientId, [month, previous])).as('counts'),
-      jsonArrayFrom(summaryCompetitorsQuery(db, clientId, month)).as('competitors'),
+        .as('services'),
       jsonArrayFrom(openItemsByTierQuery(db, clientId)).as('open_items'),
       jsonArrayFrom(queueCountsQuery(db, clientId, month)).as('queue'),
       jsonObjectFrom(cadenceQuery(db, clientId)).as('cadence'),
     ])
-    .where('cl.id', '=', clientId)
     .where(sql<SqlBool>`(${ORG}::bigint is null or cl.org_id = ${ORG}::bigint)`)
     .compile()
   const template = compiled.parameters
-  if (!template.includes(REQUESTED) || !template.includes(CURRENT) || template.filter((p) => p === ORG).length !== 2) {
-    throw new Error(`get_aeo_summary: unexpected parameters in ${compiled.sql}`)
+  for (const standIn of [CLIENT_IDS, REQUESTED, CURRENT, ORG]) {
+    if (!template.includes(standIn)) throw new Error(`get_aeo_summary: no parameter for ${JSON.stringify(standIn)} in ${compiled.sql}`)
   }
-  // $1 and $2 are the unnested arrays; the client and month stand-ins become their columns, every other
-  // parameter is renumbered after them.
-  const kept: unknown[] = []
-  const inner = compiled.sql.replace(/\$(\d+)\b/g, (_, n: string) => {
-    const p = template[Number(n) - 1]
-    if (p === CLIENT) return 'ask.client_id'
-    if (p === REQUESTED) return 'ask.requested'
-    kept.push(p)
-    return `$${kept.length + 2}`
-  })
-  const text = `select ask.requested as asked, s.id, s.month, s.previous_month, s.months, s.counts, s.competitors, s.open_items, s.queue, s.cadence from unnest($1::bigint[], $2::text[]) as ask(client_id, requested) cross join lateral (${inner}) as s`
   statement = {
-    text: namedStatement(text),
-    parameters: (clientIds, requested, orgId, current) => [clientIds, requested, ...kept.map((p) => (p === ORG ? orgId : p === CURRENT ? current : p))],
+    text: namedStatement(compiled.sql),
+    parameters: (clientIds, requested, orgId, current) =>
+      template.map((p) => (p === CLIENT_IDS ? clientIds : p === REQUESTED ? requested : p === ORG ? orgId : p === CURRENT ? current : p)),
   }
   summaryStatements.set(db, statement)
   return statement
@@ -136,7 +142,7 @@ export async function loadVisibleSummaries(db: ReadDb, orgId: number | null, ask
         orgId,
         monthOf(now),
       ),
-    ) as CompiledQuery<SummaryRow & { asked: string | null }>,
+    ) as CompiledQuery<SummaryRow>,
   )
   const summaries = new Map<string, AeoSummary>()
   for (const row of rows) summaries.set(askKey(row.id, row.asked), toSummary(row))
@@ -151,15 +157,25 @@ export async function loadVisibleSummary(db: ReadDb, orgId: number | null, clien
 }
 
 function toSummary(row: SummaryRow): AeoSummary {
-  const rates = summarizeRates({
-    month: row.month,
-    previousMonth: row.previous_month,
-    counts: row.counts,
-    competitors: row.competitors.map((c) => ({ name: c.name, mentions: c.mentions })),
-  })
+  const counts: CaptureCounts[] = []
+  const add = (month: string, rows: readonly SummaryMonthCount[]) => {
+    for (const [queryId, engine, captures, present, namedFirst, mentioned] of rows) {
+      counts.push({ month, service: row.services[queryId] ?? '', engine, captures, present, namedFirst, mentioned })
+    }
+  }
+  add(row.month, row.counts ?? [])
+  if (row.previous_month !== null) add(row.previous_month, row.previous_counts ?? [])
+  const rates = summarizeRates({ month: row.month, previousMonth: row.previous_month, counts, competitors: row.competitors ?? [] })
+  // Field by field, not `...rates`: spreading was a measurable share of the answer's build (domain/aeo/summary/summary.ts).
   return {
     client_id: row.id,
-    ...rates,
+    month: rates.month,
+    previous_month: rates.previous_month,
+    captures: rates.captures,
+    overall: rates.overall,
+    services: rates.services,
+    engines: rates.engines,
+    share_of_voice: rates.share_of_voice,
     months: row.months,
     open_items: toOpenItemsByTier(row.open_items),
     queue: toQueueCounts(row.queue),

@@ -1,20 +1,18 @@
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { sql, type Expression } from 'kysely'
 import type { CaptureCounts } from '../../../domain/aeo/summary/summary.js'
 import type { ReadDb } from '../../tables.js'
 
 /**
  * Reads of the get_aeo_summary totals that the captures projector keeps (aeo_summary_*,
  * projections/aeo/captures/summary-totals.ts): the same answers that aggregating every capture's report_json
- * gave, from a few small rows per client and month. Each is a query builder, so that summary-query.ts can
- * nest it into its one statement and the report page can run it on its own.
+ * gave, from a few small rows per client and month. The report page reads them; the captures projector
+ * also builds aeo_summary_months, what get_aeo_summary reads, with the competitors query
+ * (../captures/summary-months.ts).
  */
 
-/** A month list for `in`: values, or expressions (summary-query.ts's resolved months). */
-const monthList = (months: readonly (string | Expression<string | null>)[]): RawBuilder<unknown> =>
-  sql`(${sql.join(months.map((m) => (typeof m === 'string' ? sql`${m}::text` : m)))})`
-
 /** Capture counts per (month, current service of the question, engine) for the given months. */
-export function summaryCountsQuery(db: ReadDb, clientId: number, months: readonly (string | Expression<string | null>)[]) {
+export async function summaryCounts(db: ReadDb, clientId: number, months: readonly string[]): Promise<CaptureCounts[]> {
+  if (months.length === 0) return []
   const service = sql<string>`coalesce(q.service, '')`
   return db
     .selectFrom('aeo_summary_counts as k')
@@ -29,13 +27,9 @@ export function summaryCountsQuery(db: ReadDb, clientId: number, months: readonl
       sql<number>`sum(k.mentioned)::int`.as('mentioned'),
     ])
     .where('k.client_id', '=', clientId)
-    .where(sql<SqlBool>`k.month in ${monthList(months)}`)
+    .where('k.month', 'in', [...months])
     .groupBy(['k.month', service, 'k.engine'])
-}
-
-export async function summaryCounts(db: ReadDb, clientId: number, months: readonly string[]): Promise<CaptureCounts[]> {
-  if (months.length === 0) return []
-  return summaryCountsQuery(db, clientId, months).execute()
+    .execute()
 }
 
 /**
@@ -43,7 +37,7 @@ export async function summaryCounts(db: ReadDb, clientId: number, months: readon
  * first, then by lower(name); each shown in its commonest spelling, ties to the first in sort order (what
  * mode() over the entity rows gives).
  */
-export function summaryCompetitorsQuery(db: ReadDb, clientId: number, month: string | Expression<string | null>, limit = 50) {
+export function summaryCompetitorsQuery(db: ReadDb, clientId: number | Expression<number>, month: string | Expression<string | null>, limit = 50) {
   return db
     .selectFrom('aeo_summary_competitors as k')
     .select((eb) => [
