@@ -6,6 +6,7 @@ import { NotFoundError } from '../../../domain/shared/errors.js'
 import type { ReadDb } from '../../tables.js'
 import { cadenceQuery, openItemsByTierQuery, queueCountsQuery, toCadenceView, toOpenItemsByTier, toQueueCounts } from './queries.js'
 import { monthOf, type AeoSummary } from './report-data.js'
+import { SummaryAnswers } from './summary-answers.js'
 import type { SummaryMonthCount } from '../tables.js'
 
 /* Stand-ins for the per-call values while the statement is built; summaryStatement maps them to parameters. */
@@ -107,7 +108,9 @@ function summaryStatement(db: ReadDb) {
     if (!template.includes(standIn)) throw new Error(`get_aeo_summary: no parameter for ${JSON.stringify(standIn)} in ${compiled.sql}`)
   }
   statement = {
-    text: namedStatement(compiled.sql),
+    // Each summary's row also as one JSON text, which loadVisibleSummaries compares with the row of the answer
+    // it built before (summary-answers.ts) and parses only when it differs.
+    text: namedStatement(`select x.asked, x.id, row_to_json(x)::text as row from (${compiled.sql}) as x`),
     parameters: (clientIds, requested, orgId, current) =>
       template.map((p) => (p === CLIENT_IDS ? clientIds : p === REQUESTED ? requested : p === ORG ? orgId : p === CURRENT ? current : p)),
   }
@@ -126,7 +129,8 @@ const askKey = (clientId: number, requested: string | null | undefined) => `${cl
 /**
  * get_aeo_summary for each ask, of clients visible in `orgId` (null: any organization), in one round trip:
  * undefined for an ask whose client the caller may not see (visibleClient's not-found), in the order asked.
- * Asks that are the same share one answer object.
+ * Asks that are the same share one answer object, and so do later calls while its row stays the same
+ * (summary-answers.ts): an answer must not be changed.
  */
 export async function loadVisibleSummaries(db: ReadDb, orgId: number | null, asks: readonly SummaryAsk[], now: Date): Promise<(AeoSummary | undefined)[]> {
   const unique = new Map<string, SummaryAsk>()
@@ -142,12 +146,19 @@ export async function loadVisibleSummaries(db: ReadDb, orgId: number | null, ask
         orgId,
         monthOf(now),
       ),
-    ) as CompiledQuery<SummaryRow>,
+    ) as CompiledQuery<{ asked: string | null; id: number; row: string }>,
   )
+  let answers = summaryAnswers.get(db)
+  if (!answers) summaryAnswers.set(db, (answers = new SummaryAnswers()))
   const summaries = new Map<string, AeoSummary>()
-  for (const row of rows) summaries.set(askKey(row.id, row.asked), toSummary(row))
+  for (const row of rows) {
+    const key = askKey(row.id, row.asked)
+    summaries.set(key, answers.of(key, row.row, (text) => toSummary(JSON.parse(text) as SummaryRow)))
+  }
   return asks.map((a) => summaries.get(askKey(a.clientId, a.requested)))
 }
+
+const summaryAnswers = new WeakMap<ReadDb, SummaryAnswers<AeoSummary>>()
 
 /** get_aeo_summary for a client visible in `orgId` (null: any organization), in one round trip. */
 export async function loadVisibleSummary(db: ReadDb, orgId: number | null, clientId: number, requested: string | undefined, now: Date): Promise<AeoSummary> {
