@@ -12,7 +12,8 @@ import { shareAnswer } from '../../platform/shared-answer.js'
  * an executor start and a wake-up of the backend on top of its index lookups. Requests of one organization
  * that arrive while a summary read of that organization runs wait and share the next statement
  * (loadVisibleSummaries: one LATERAL subquery per distinct client and month asked); requests asking the same
- * client and month also share one built answer.
+ * client and month also share one built answer, and so do later requests while the statement returns the
+ * same row for it (projections/aeo/reports/summary-answers.ts).
  *
  * Read-your-writes holds as for get_client: the Coalescer never lets a request join a statement that was
  * already in flight when it arrived, so every answer comes from a statement that started after its request.
