@@ -28,8 +28,9 @@ Commands:
                                        position, stream, revision), after position <pos> when given.
   create-platform-key [--name <name>]  Mint another platform (cross-organization) key; printed once.
   migrate                              Apply pending migrations and create missing read models.
-  bench [name…] [--repeat N] [--quick] Run the benchmarks (all, or the named scenarios) on a fresh embedded
-                                       PostgreSQL; prints a table and writes bench/results.json.
+  bench [name…] [--repeat N] [--quick] [--output <file>]
+                                       Run the benchmarks (all, or the named scenarios) on a fresh embedded
+                                       PostgreSQL; prints a table and writes bench/results.json (or <file>).
   writes on|off|status [--reason <text>]
                                        Switch writes on or off for every API process (off: write RPCs and job
                                        creation answer 503 writes_disabled, reads keep working), or show the switch.
@@ -70,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
       repeat: { type: 'string', default: '3' },
       quick: { type: 'boolean', default: false },
+      output: { type: 'string', default: 'bench/results.json' },
       reason: { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
@@ -107,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
     case 'bench': {
       const repeat = Number(values.repeat)
       if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new UsageError('--repeat must be 1 to 20')
-      await runBench({ names: positionals, repeat, quick: values.quick!, output: path.resolve('bench/results.json'), serverUrl: process.env.BENCH_DATABASE_URL })
+      await runBench({ names: positionals, repeat, quick: values.quick!, output: path.resolve(values.output!), serverUrl: process.env.BENCH_DATABASE_URL })
       return 0
     }
     case 'writes': {
