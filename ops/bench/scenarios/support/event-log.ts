@@ -7,6 +7,7 @@ import type { ClientStatus } from '../../../../domain/clients/values.js'
 import { CURRENT_SCHEMA_VERSION, eventSchemas } from '../../../../domain/events.js'
 import { organizationStream } from '../../../../domain/organizations/organization.js'
 import type { EventMetadata } from '../../../../domain/shared/event.js'
+import { AeoClientLog, type CommandAppends, type Draft } from './aeo-log.js'
 
 /** mulberry32: a small seeded PRNG, so every run writes the same log. */
 function prng(seed: number): () => number {
@@ -33,12 +34,16 @@ interface ClientSim {
   readonly id: number
   readonly orgId: number
   name: string
+  websiteUrl: string
   slug: string
   status: ClientStatus
-  services: number
-  locations: number[]
+  /** Service names in the order added. */
+  services: string[]
+  locations: { id: number; name: string }[]
   /** Location names ever used (get-or-create by name: a re-added name would be a no-op). */
   locationNames: number
+  /** Its question set and tracker, from its first AI Visibility round on. */
+  aeo?: AeoClientLog
 }
 
 interface OrgSim {
@@ -48,12 +53,10 @@ interface OrgSim {
   readonly targetClients: number
 }
 
-type IdKind = 'org' | 'key' | 'client' | 'service' | 'location'
+type IdKind = 'org' | 'key' | 'client' | 'service' | 'location' | 'query' | 'capture' | 'item'
 
 /** Appends counted by event type, for the report. */
 export type TypeCounts = Map<string, number>
-
-type Draft = { type: string; data: Record<string, unknown> }
 
 /**
  * One agent session on one client: commands in order, each with its own metadata. The client stream's
@@ -84,7 +87,7 @@ class Writer {
   readonly #clients: ClientSim[] = []
   readonly #counts: TypeCounts
   readonly #validate: boolean
-  readonly #nextIds = { org: 0, key: 0, client: 0, service: 0, location: 0, event: 0, command: 0 }
+  readonly #nextIds = { org: 0, key: 0, client: 0, service: 0, location: 0, query: 0, capture: 0, item: 0, event: 0, command: 0 }
   #clock: number
   events = 0
   appends = 0
@@ -159,6 +162,8 @@ class Writer {
     if (r < 0.25 || this.#clients.length === 0) return this.#addClient(org)
     if (r < 0.27) return this.#createKey(this.#pick(this.#orgs))
     if (r < 0.28) return this.#revokeKey(this.#pick(this.#orgs))
+    // A month of AI Visibility captures for one client: about a fifth of the log's events.
+    if (r < 0.36) return this.#aeoRound(this.#pick(this.#clients))
     return this.#session(this.#pick(this.#clients))
   }
 
@@ -208,12 +213,13 @@ class Writer {
     org.clients++
     const slug = this.#random() < 0.8 ? `client-${id}` : ''
     const status: ClientStatus = this.#random() < 0.85 ? 'active' : this.#pick(['paused', 'staging'] as const)
-    const client: ClientSim = { id, orgId: org.id, name: `Client ${id}`, slug, status, services: 0, locations: [], locationNames: 0 }
+    const websiteUrl = `https://client-${id}.example.com`
+    const client: ClientSim = { id, orgId: org.id, name: `Client ${id}`, websiteUrl, slug, status, services: [], locations: [], locationNames: 0 }
     this.#clients.push(client)
     const metadata = this.#command(org.id, org.keyIds[0] ?? 1)
     if (slug) await this.#append(clientSlugStream(org.id, slug), [this.#event({ type: 'ClientSlugClaimed', data: { org_id: org.id, slug, client_id: id } }, metadata)])
     const drafts: Draft[] = [
-      { type: 'ClientAdded', data: { client_id: id, org_id: org.id, name: client.name, website_url: `https://client-${id}.example.com`, slug, status } },
+      { type: 'ClientAdded', data: { client_id: id, org_id: org.id, name: client.name, website_url: websiteUrl, slug, status } },
     ]
     for (let i = 1 + Math.floor(this.#random() * 3); i > 0; i--) drafts.push(this.#serviceDraft(client))
     for (let i = Math.floor(this.#random() * 3); i > 0; i--) drafts.push(this.#locationDraft(client))
@@ -222,8 +228,9 @@ class Writer {
   }
 
   #serviceDraft(client: ClientSim): Draft {
-    const n = client.services++
+    const n = client.services.length
     const name = n < SERVICES.length ? SERVICES[(client.id + n) % SERVICES.length]! : `Service ${n + 1}`
+    client.services.push(name)
     const description = this.#random() < 0.4 ? `${name} for homes and businesses, same-day where possible` : ''
     return { type: 'ClientServiceAdded', data: { client_id: client.id, service_id: this.#id('service'), name, description } }
   }
@@ -233,11 +240,9 @@ class Writer {
     const [city, state] = CITIES[(client.id + n) % CITIES.length]!
     const suffix = n < CITIES.length ? '' : ` ${Math.floor(n / CITIES.length) + 1}`
     const locationId = this.#id('location')
-    client.locations.push(locationId)
-    return {
-      type: 'ClientLocationAdded',
-      data: { client_id: client.id, location_id: locationId, name: `${city}${suffix}, ${state}, US`, city: `${city}${suffix}`, state, country: 'US' },
-    }
+    const name = `${city}${suffix}, ${state}, US`
+    client.locations.push({ id: locationId, name })
+    return { type: 'ClientLocationAdded', data: { client_id: client.id, location_id: locationId, name, city: `${city}${suffix}`, state, country: 'US' } }
   }
 
   #settingDraft(client: ClientSim): Draft {
@@ -245,6 +250,28 @@ class Writer {
     const words = 1 + Math.floor(this.#random() * (key === 'notes' ? 40 : 4))
     const value = key === 'attention_flag' && this.#random() < 0.5 ? '' : Array.from({ length: words }, () => this.#pick(WORDS)).join(' ')
     return { type: 'ClientSettingSet', data: { client_id: client.id, key, value } }
+  }
+
+  /**
+   * One month of AI Visibility for a client (a deleted one gets an ordinary session instead: ingest refuses
+   * it): its questions when it has none, then its captures, one command each.
+   */
+  async #aeoRound(client: ClientSim): Promise<void> {
+    if (client.status === 'deleted') return this.#session(client)
+    client.aeo ??= new AeoClientLog(this.#random, { query: () => this.#id('query'), capture: () => this.#id('capture'), item: () => this.#id('item') })
+    const commands = client.aeo.round({
+      id: client.id,
+      name: client.name,
+      websiteUrl: client.websiteUrl,
+      services: client.services,
+      locations: client.locations.map((l) => l.name),
+    })
+    for (const command of commands) await this.#appendCommand(client, command)
+  }
+
+  async #appendCommand(client: ClientSim, command: CommandAppends): Promise<void> {
+    const metadata = this.#command(client.orgId, this.#actor(client))
+    for (const { stream, drafts } of command) await this.#append(stream, drafts.map((d) => this.#event(d, metadata)))
   }
 
   /**
@@ -282,14 +309,15 @@ class Writer {
     if (r < 0.66) return add(this.#serviceDraft(client))
     if (r < 0.71) return add(this.#locationDraft(client))
     if (r < 0.74 && client.locations.length > 0) {
-      return add({ type: 'ClientLocationsRemoved', data: { client_id: client.id, location_ids: client.locations.splice(0) } })
+      return add({ type: 'ClientLocationsRemoved', data: { client_id: client.id, location_ids: client.locations.splice(0).map((l) => l.id) } })
     }
     if (r < 0.8) {
       client.name = `${client.name.split(' (')[0]} (${this.#pick(WORDS)})`
       return add({ type: 'ClientUpdated', data: { client_id: client.id, name: client.name } })
     }
     if (r < 0.84) {
-      return add({ type: 'ClientUpdated', data: { client_id: client.id, website_url: `https://www.client-${client.id}-${this.#pick(WORDS)}.example.com` } })
+      client.websiteUrl = `https://www.client-${client.id}-${this.#pick(WORDS)}.example.com`
+      return add({ type: 'ClientUpdated', data: { client_id: client.id, website_url: client.websiteUrl } })
     }
     if (!canChangeSlug) return add(this.#settingDraft(client))
     session.slugChanged = true
@@ -328,7 +356,9 @@ export interface LogWriterOptions {
  * A realistic, deterministic log written straight into the event store: organizations with API keys (some
  * revoked), clients with services, locations and settings, then follow-ups interleaved across clients
  * (settings most often, services and locations added, locations removed, renames, URL and slug changes,
- * pauses, deletes and restores, each with its slug reservation events). One append per command, with the
+ * pauses, deletes and restores, each with its slug reservation events), and monthly AI Visibility rounds
+ * per client (its question set once, then each answer captured, analyzed and tracked: support/aeo-log.ts,
+ * about a fifth of the events). One append per stream a command writes, with the
  * events and metadata the command handler would write; `writers` writers append concurrently, each on its
  * own organizations. Call `writeUntil` again to extend the same log.
  */
