@@ -22,10 +22,11 @@ export interface Projector {
   /** Optional: the same writes for a whole batch (catch-up and rebuild apply thousands of events per batch). */
   readonly applyBatch?: BatchHandler
   /**
-   * Reads no table, and no projector listed before it reads or writes its tables. A rebuild's building phase
-   * then applies its writes on a connection of its own, beside those of the projectors listed before it, so
-   * that PostgreSQL executes both at once (projections/rebuild-page.ts); the projectors listed after it still
-   * run after its writes.
+   * Reads no table but its own, and no projector that runs beside it reads or writes its tables. A rebuild's
+   * building phase applies the standalone projectors' writes (in list order) on a connection of their own,
+   * beside those of every other projector listed before the last standalone one, so that PostgreSQL executes
+   * both at once (projections/rebuild-page.ts); the projectors listed after the last standalone one run after
+   * its writes and may read them.
    */
   readonly standalone?: boolean
 }

@@ -96,7 +96,7 @@ export async function insertCaptures(read: ReadDb, captures: readonly CaptureFix
     .execute()
   // The captures projector counts every capture it inserts into the summary totals, and rebuilds the
   // per-month rows get_aeo_summary reads; so do the fixtures.
-  for (const { id } of inserted) await addToSummary(read, { captureId: id })
+  await addToSummary(read, { captureIds: inserted.map((r) => r.id) })
   await refreshSummaryMonths(read, captures.map((c) => ({ clientId: c.clientId, month: c.month })))
 }
 

@@ -3,56 +3,73 @@ import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import type { Projector } from '../../projector.js'
 import { occurredAt } from '../../projector.js'
 import type { ReadDb } from '../../tables.js'
+import { inChunks, inStretches } from '../../stretches.js'
 import { refreshSummaryMonths, type TouchedMonth } from './summary-months.js'
 import { addToSummary, dropEmptyTotals, subtractFromSummary } from './summary-totals.js'
 
 /** A change of captures: its writes, and the months whose get_aeo_summary totals it may have changed. */
 type CaptureChange = (db: ReadDb, event: RecordedEvent) => Promise<readonly TouchedMonth[]>
 
-const changes: Record<string, CaptureChange> = {
-  async AeoCaptureIngested(db, event) {
-    const d = event.data
+/** Rows per insert: 18 parameters each (see inChunks), and few enough that a statement's report texts stay a few MB. */
+const INGEST_CHUNK = 500
+
+/**
+ * AeoCaptureIngested × n, in log order: their rows in one insert per chunk, then the inserted ones added to
+ * the summary totals in one pass. A capture already there (a redelivery, or the same event twice in the
+ * stretch) inserts nothing and so counts nothing, exactly as the events applied one by one.
+ */
+async function ingest(db: ReadDb, events: readonly RecordedEvent[]): Promise<TouchedMonth[]> {
+  const touched: TouchedMonth[] = []
+  for (const chunk of inChunks(events, INGEST_CHUNK)) {
     const inserted = await db
       .insertInto('aeo_captures')
-      .values({
-        id: d.capture_id,
-        client_id: d.client_id,
-        org_id: event.metadata.org_id,
-        query_id: d.query_id,
-        engine: d.engine,
-        month: d.month,
-        run_id: d.run_id,
-        answer_text: d.answer_text,
-        citations: JSON.stringify(d.citations),
-        retrieved: JSON.stringify(d.retrieved),
-        model: d.model,
-        surface: d.surface,
-        searched: d.searched,
-        analysis_version: d.analysis_version,
-        report_json: JSON.stringify(d.report),
-        record_bytes: d.record_bytes,
-        record_pruned_at: null,
-        captured_at: occurredAt(event),
-      })
+      .values(
+        chunk.map((event) => {
+          const d = event.data
+          return {
+            id: d.capture_id,
+            client_id: d.client_id,
+            org_id: event.metadata.org_id,
+            query_id: d.query_id,
+            engine: d.engine,
+            month: d.month,
+            run_id: d.run_id,
+            answer_text: d.answer_text,
+            citations: JSON.stringify(d.citations),
+            retrieved: JSON.stringify(d.retrieved),
+            model: d.model,
+            surface: d.surface,
+            searched: d.searched,
+            analysis_version: d.analysis_version,
+            report_json: JSON.stringify(d.report),
+            record_bytes: d.record_bytes,
+            record_pruned_at: null,
+            captured_at: occurredAt(event),
+          }
+        }),
+      )
       .onConflict((oc) => oc.column('id').doNothing())
-      .returning('id')
-      .executeTakeFirst()
-    // A redelivered ingest inserts nothing, so it must count nothing.
-    if (!inserted) return []
-    await addToSummary(db, { captureId: d.capture_id })
-    return [{ clientId: d.client_id, month: d.month }]
-  },
+      .returning(['id', 'client_id', 'month'])
+      .execute()
+    await addToSummary(db, { captureIds: inserted.map((r) => r.id) })
+    touched.push(...inserted.map((r) => ({ clientId: r.client_id, month: r.month })))
+  }
+  return touched
+}
+
+const changes: Record<string, CaptureChange> = {
+  AeoCaptureIngested: (db, event) => ingest(db, [event]),
   async AeoCaptureReanalyzed(db, event) {
     const d = event.data
     const capture = await db.selectFrom('aeo_captures').select(['client_id', 'month']).where('id', '=', d.capture_id).executeTakeFirst()
     if (!capture) return []
-    await subtractFromSummary(db, { captureId: d.capture_id })
+    await subtractFromSummary(db, { captureIds: [d.capture_id] })
     await db
       .updateTable('aeo_captures')
       .set({ analysis_version: d.analysis_version, report_json: JSON.stringify(d.report) })
       .where('id', '=', d.capture_id)
       .execute()
-    await addToSummary(db, { captureId: d.capture_id })
+    await addToSummary(db, { captureIds: [d.capture_id] })
     await dropEmptyTotals(db, capture.client_id)
     return [{ clientId: capture.client_id, month: capture.month }]
   },
@@ -87,19 +104,18 @@ const changes: Record<string, CaptureChange> = {
  * the aeo_capture_records work table); only its size and whether it was pruned. The get_aeo_summary totals
  * (aeo_summary_*) follow every change of a row's client, month, question, engine or report: the counts and
  * competitors per change (summary-totals.ts), the per-month rows the summary reads once per event or, for a
- * batch, once after all of its events (summary-months.ts), which leaves the same rows.
+ * batch, once after all of its events (summary-months.ts), which leaves the same rows. A batch also inserts
+ * and counts each stretch of ingests together (a rebuild meets thousands of them per page).
  */
 export const aeoCapturesProjector: Projector = {
   name: 'aeo_captures',
+  // Standalone: it reads only its own tables, and only the sandbox reset (listed after it) touches them.
+  standalone: true,
   handlers: Object.fromEntries(
     Object.entries(changes).map(([type, change]) => [type, async (db: ReadDb, event: RecordedEvent) => refreshSummaryMonths(db, await change(db, event))]),
   ),
   async applyBatch(db, events) {
-    const touched: TouchedMonth[] = []
-    for (const event of events) {
-      const change = changes[event.type]
-      if (change) touched.push(...(await change(db, event)))
-    }
-    await refreshSummaryMonths(db, touched)
+    const touched = await inStretches(events, (type) => Object.hasOwn(changes, type), 'AeoCaptureIngested', (stretch) => ingest(db, stretch), (event) => changes[event.type]!(db, event))
+    await refreshSummaryMonths(db, touched.flat())
   },
 }

@@ -11,18 +11,18 @@ import { elementsOf, entityName, isTrue, mentioned, scorecardOnce } from './repo
  * rows that reach zero are deleted, so the tables hold exactly the groups that have captures.
  */
 
-/** The captures a change touches: one capture, or a client's captures of some questions (a merge). */
-export type CaptureSelection = { readonly captureId: number } | { readonly clientId: number; readonly queryIds: readonly number[] }
+/** The captures a change touches: some captures by id (ingests, a re-analysis), or a client's captures of some questions (a merge). */
+export type CaptureSelection = { readonly captureIds: readonly number[] } | { readonly clientId: number; readonly queryIds: readonly number[] }
 
 type Captures = SelectQueryBuilder<ReadModels & { c: ReadModels['aeo_captures'] }, 'c', object>
 
 function selected<Q extends Captures>(query: Q, selection: CaptureSelection): Q {
-  if ('captureId' in selection) return query.where('c.id', '=', selection.captureId) as Q
+  if ('captureIds' in selection) return query.where(sql<SqlBool>`c.id = any(${[...selection.captureIds]}::bigint[])`) as Q
   return query.where('c.client_id', '=', selection.clientId).where('c.query_id', 'in', [...selection.queryIds]) as Q
 }
 
 async function apply(db: ReadDb, sign: 1 | -1, selection: CaptureSelection): Promise<void> {
-  if ('queryIds' in selection && selection.queryIds.length === 0) return
+  if (('queryIds' in selection ? selection.queryIds : selection.captureIds).length === 0) return
   const captures = db.selectFrom('aeo_captures as c') as unknown as Captures
   const times = (count: ReturnType<typeof sql>) => sql<number>`${sql.lit(sign)} * ${count}::int`
   await db

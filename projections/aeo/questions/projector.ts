@@ -1,20 +1,23 @@
+import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import type { Projector } from '../../projector.js'
 import { occurredAt } from '../../projector.js'
+import { inChunks, inStretches } from '../../stretches.js'
+import type { ReadDb } from '../../tables.js'
 
-/**
- * aeo_queries: one row per live question. Deleted and merged questions leave the table (their captures,
- * runs and items are re-pointed or kept by their own projectors). Every write is idempotent: an insert that
- * finds its row does nothing, an update sets absolute values, a delete of a missing row deletes nothing.
- */
-export const aeoQuestionsProjector: Projector = {
-  name: 'aeo_questions',
-  handlers: {
-    async AeoQuestionAdded(db, event) {
-      const d = event.data
-      const at = occurredAt(event)
-      await db
-        .insertInto('aeo_queries')
-        .values({
+/** AeoQuestionAdded × n, in log order: one insert; a question already there (a redelivery) stays as it is. */
+async function addQuestions(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  // 14 parameters a row.
+  for (const chunk of inChunks(events, 2000)) await insertQuestions(db, chunk)
+}
+
+async function insertQuestions(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  await db
+    .insertInto('aeo_queries')
+    .values(
+      events.map((event) => {
+        const d = event.data
+        const at = occurredAt(event)
+        return {
           id: d.query_id,
           client_id: d.client_id,
           org_id: event.metadata.org_id,
@@ -29,10 +32,27 @@ export const aeoQuestionsProjector: Projector = {
           source: d.source,
           created_at: at,
           updated_at: at,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute()
-    },
+        }
+      }),
+    )
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute()
+}
+
+/**
+ * aeo_queries: one row per live question. Deleted and merged questions leave the table (their captures,
+ * runs and items are re-pointed or kept by their own projectors). Every write is idempotent: an insert that
+ * finds its row does nothing, an update sets absolute values, a delete of a missing row deletes nothing.
+ */
+export const aeoQuestionsProjector: Projector = {
+  name: 'aeo_questions',
+  // A question set is added many questions at a time: each stretch of additions is one insert (stretches.ts).
+  async applyBatch(db, events) {
+    const handlers = aeoQuestionsProjector.handlers
+    await inStretches(events, (type) => Object.hasOwn(handlers, type), 'AeoQuestionAdded', (stretch) => addQuestions(db, stretch), (event) => handlers[event.type]!(db, event))
+  },
+  handlers: {
+    AeoQuestionAdded: (db, event) => addQuestions(db, [event]),
     async AeoQuestionUpdated(db, event) {
       const { client_id: _client, query_id, ...changes } = event.data as {
         client_id: number

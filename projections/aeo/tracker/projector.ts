@@ -1,60 +1,83 @@
 import { sql } from 'kysely'
+import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import type { Projector } from '../../projector.js'
 import { occurredAt } from '../../projector.js'
+import { inChunks, inStretches } from '../../stretches.js'
+import type { ReadDb } from '../../tables.js'
+
+type Opened = { item_id: number; item_key: string; tier: 'A' | 'B' | 'C' | 'X'; title: string; evidence: string }
+
+/** Rows per statement: 13 parameters per item row, 6 per hit row (see inChunks). */
+const CHUNK = 2000
+
+/**
+ * AeoCaptureTracked × n, in log order: the items they opened (one insert, in order, so an item key opened
+ * twice keeps the first as one by one would), every hit, then each touched item's months and time widened
+ * once by the least and greatest over all its hits, which is what widening them event by event leaves.
+ */
+async function track(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  const items = events.flatMap((event) => {
+    const d = event.data
+    const at = occurredAt(event)
+    return (d.opened as Opened[]).map((o) => ({
+      id: o.item_id,
+      client_id: d.client_id,
+      org_id: event.metadata.org_id,
+      item_key: o.item_key,
+      tier: o.tier,
+      title: o.title,
+      status: 'open',
+      evidence: o.evidence,
+      note: null,
+      first_month: d.month,
+      last_month: d.month,
+      created_at: at,
+      updated_at: at,
+    }))
+  })
+  const hits = events.flatMap((event) => {
+    const d = event.data
+    const at = occurredAt(event)
+    const carried: { item_id: number }[] = d.carried_items ?? []
+    return [...(d.opened as Opened[]), ...carried].map(({ item_id }) => ({ item_id, capture_id: d.capture_id, client_id: d.client_id, query_id: d.query_id, engine: d.engine, month: d.month, at }))
+  })
+  // Either key: the id (a redelivery) or (client_id, item_key) (a replay over a later item with the key).
+  for (const rows of inChunks(items, CHUNK)) await db.insertInto('aeo_items').values(rows).onConflict((oc) => oc.doNothing()).execute()
+  for (const rows of inChunks(hits, CHUNK)) {
+    await db
+      .insertInto('aeo_item_hits')
+      .values(rows.map(({ at: _, ...hit }) => hit))
+      .onConflict((oc) => oc.columns(['item_id', 'capture_id']).doNothing())
+      .execute()
+  }
+  if (hits.length === 0) return
+  const widened = sql<{ id: number; first: string; last: string; at: Date }>`(
+    select id, min(month) as first, max(month) as last, max(at) as at
+    from unnest(${hits.map((h) => h.item_id)}::bigint[], ${hits.map((h) => h.month)}::text[], ${hits.map((h) => h.at.toISOString())}::timestamptz[]) as u(id, month, at)
+    group by id)`
+  await db
+    .updateTable('aeo_items')
+    .from(widened.as('w'))
+    .set({
+      first_month: sql`least(aeo_items.first_month, w.first)`,
+      last_month: sql`greatest(aeo_items.last_month, w.last)`,
+      updated_at: sql`greatest(aeo_items.updated_at, w.at)`,
+    })
+    .whereRef('aeo_items.id', '=', 'w.id')
+    .execute()
+}
 
 /**
  * aeo_items and aeo_item_hits: the client's tracker items, and one hit per (item, capture that found it).
  * Every write is keyed by ids carried in the event (never looked up by item_key), so a replayed event
  * cannot attach to an item opened later under the same key.
+ * Each stretch of tracked captures in a batch is a few statements (see track).
  */
 export const aeoTrackerProjector: Projector = {
   name: 'aeo_tracker',
+  applyBatch: applyTrackerEvents,
   handlers: {
-    async AeoCaptureTracked(db, event) {
-      const d = event.data
-      const at = occurredAt(event)
-      if (d.opened.length > 0) {
-        await db
-          .insertInto('aeo_items')
-          .values(
-            d.opened.map((o: { item_id: number; item_key: string; tier: 'A' | 'B' | 'C' | 'X'; title: string; evidence: string }) => ({
-              id: o.item_id,
-              client_id: d.client_id,
-              org_id: event.metadata.org_id,
-              item_key: o.item_key,
-              tier: o.tier,
-              title: o.title,
-              status: 'open',
-              evidence: o.evidence,
-              note: null,
-              first_month: d.month,
-              last_month: d.month,
-              created_at: at,
-              updated_at: at,
-            })),
-          )
-          // Either key: the id (a redelivery) or (client_id, item_key) (a replay over a later item with the key).
-          .onConflict((oc) => oc.doNothing())
-          .execute()
-      }
-      const carried: { item_id: number }[] = d.carried_items ?? []
-      const itemIds = [...d.opened.map((o: { item_id: number }) => o.item_id), ...carried.map((c) => c.item_id)]
-      if (itemIds.length === 0) return
-      await db
-        .insertInto('aeo_item_hits')
-        .values(itemIds.map((item_id) => ({ item_id, capture_id: d.capture_id, client_id: d.client_id, query_id: d.query_id, engine: d.engine, month: d.month })))
-        .onConflict((oc) => oc.columns(['item_id', 'capture_id']).doNothing())
-        .execute()
-      await db
-        .updateTable('aeo_items')
-        .set({
-          first_month: sql`least(first_month, ${d.month})`,
-          last_month: sql`greatest(last_month, ${d.month})`,
-          updated_at: sql`greatest(updated_at, ${at})`,
-        })
-        .where('id', 'in', itemIds)
-        .execute()
-    },
+    AeoCaptureTracked: (db, event) => track(db, [event]),
     async AeoItemStatusChanged(db, event) {
       const d = event.data
       await db
@@ -144,4 +167,10 @@ export const aeoTrackerProjector: Projector = {
         .execute()
     },
   },
+}
+
+/** The batch form: each stretch of AeoCaptureTracked at once (see stretches.ts), anything else by its handler. */
+async function applyTrackerEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+  const handlers = aeoTrackerProjector.handlers
+  await inStretches(events, (type) => Object.hasOwn(handlers, type), 'AeoCaptureTracked', (stretch) => track(db, stretch), (event) => handlers[event.type]!(db, event))
 }
