@@ -12,39 +12,18 @@ import { RealisticLogWriter } from '../../ops/bench/scenarios/support/event-log.
 import { aeoCapturesProjector } from '../../projections/aeo/captures/projector.js'
 import { aeoQuestionsProjector } from '../../projections/aeo/questions/projector.js'
 import { aeoTrackerProjector } from '../../projections/aeo/tracker/projector.js'
-import { applyEvents } from '../../projections/checkpoint.js'
 import { projectors as mainProjectors } from '../../projections/index.js'
 import type { Projector } from '../../projections/projector.js'
 import { startTestSystem } from '../support/system.js'
-import { createScratchSchemas, dumpTable, inRolledBackTransaction, readLog, schemaDb, writeRealisticLog } from './helpers.js'
+import { cutIntoBatches, projectBatches, readLog, withRedeliveries, writeRealisticLog } from './helpers.js'
 
 const TABLES = ['aeo_queries', 'aeo_captures', 'aeo_summary_counts', 'aeo_summary_competitors', 'aeo_summary_spellings', 'aeo_summary_months', 'aeo_items', 'aeo_item_hits']
 const BATCHED = new Set([aeoQuestionsProjector.name, aeoCapturesProjector.name, aeoTrackerProjector.name])
 /** Every projector, the three under test through their handlers only. */
 const perEvent: Projector[] = mainProjectors.map((p) => (BATCHED.has(p.name) ? { name: p.name, handlers: p.handlers } : p))
 
-type Db = Parameters<typeof inRolledBackTransaction>[0]
-
-async function project(db: Db, schema: string, projectors: readonly Projector[], batches: readonly (readonly RecordedEvent[])[]) {
-  return inRolledBackTransaction(db, async (trx) => {
-    await createScratchSchemas(trx, [schema])
-    for (const batch of batches) await applyEvents(schemaDb(trx, schema), projectors, batch)
-    const dump: Record<string, unknown[]> = {}
-    for (const table of TABLES) dump[table] = await dumpTable(trx, schema, table)
-    return dump
-  })
-}
-
-function cut<T>(items: readonly T[], sizes: readonly number[]): T[][] {
-  const batches: T[][] = []
-  let at = 0
-  for (let k = 0; at < items.length; k++) {
-    const size = sizes[k % sizes.length]!
-    batches.push(items.slice(at, at + size))
-    at += size
-  }
-  return batches
-}
+const project = (db: Parameters<typeof projectBatches>[0], schema: string, projectors: readonly Projector[], batches: readonly (readonly RecordedEvent[])[]) =>
+  projectBatches(db, schema, projectors, batches, TABLES)
 
 t.test('the realistic log: any cut into batches, with redeliveries, gives the handlers\' rows', async (t) => {
   const ts = await startTestSystem(t)
@@ -57,9 +36,7 @@ t.test('the realistic log: any cut into batches, with redeliveries, gives the ha
 
   await fc.assert(
     fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }), fc.array(fc.nat(), { maxLength: 20 }), async (sizes, repeats) => {
-      const again = new Set(repeats.map((r) => r % events.length))
-      const delivered = events.flatMap((e, i) => (again.has(i) ? [e, e] : [e]))
-      const got = await project(db, 'ct_cut', mainProjectors, cut(delivered, sizes))
+      const got = await project(db, 'ct_cut', mainProjectors, cutIntoBatches(withRedeliveries(events, repeats), sizes))
       return JSON.stringify(got) === JSON.stringify(expected)
     }),
     { numRuns: 10 },
@@ -77,7 +54,7 @@ t.test('the bench\'s log: long stretches of monthly rounds, in pages, give the h
   const expected = await project(db, 'bl_handlers', perEvent, events.map((e) => [e]))
   const carried = (expected.aeo_item_hits as { item_id: number }[]).length - (expected.aeo_items as unknown[]).length
   t.ok(carried > 0, `items are carried across months (${carried} hits beyond the first)`)
-  t.same(await project(db, 'bl_pages', mainProjectors, cut(events, [1000])), expected, 'pages of 1,000 events')
+  t.same(await project(db, 'bl_pages', mainProjectors, cutIntoBatches(events, [1000])), expected, 'pages of 1,000 events')
   // The stretch is chunked: one ingest twice in the same batch (a redelivery) still counts once.
   t.same(await project(db, 'bl_twice', mainProjectors, [events.flatMap((e) => [e, e])]), expected, 'every event delivered twice in one batch')
 })

@@ -6,24 +6,16 @@
 import fc from 'fast-check'
 import t from 'tap'
 import type { RecordedEvent } from '../../commands/event-store/port.js'
-import { applyEvents } from '../../projections/checkpoint.js'
 import { aeoRunsProjector } from '../../projections/aeo/runs/projector.js'
 import type { Projector } from '../../projections/projector.js'
 import { startTestSystem } from '../support/system.js'
-import { dumpTable, projectOnce, readLog, writeRealisticLog, inRolledBackTransaction, createScratchSchemas, schemaDb } from './helpers.js'
+import { cutIntoBatches, projectBatches, readLog, withRedeliveries, writeRealisticLog } from './helpers.js'
 
 const TABLES = ['aeo_cadences', 'aeo_runs', 'aeo_agents']
 const perEvent: Projector = { name: aeoRunsProjector.name, handlers: aeoRunsProjector.handlers }
 
-async function project(db: Parameters<typeof projectOnce>[0], schema: string, projector: Projector, batches: readonly (readonly RecordedEvent[])[]) {
-  return inRolledBackTransaction(db, async (trx) => {
-    await createScratchSchemas(trx, [schema])
-    for (const batch of batches) await applyEvents(schemaDb(trx, schema), [projector], batch)
-    const dump: Record<string, unknown[]> = {}
-    for (const table of TABLES) dump[table] = await dumpTable(trx, schema, table)
-    return dump
-  })
-}
+const project = (db: Parameters<typeof projectBatches>[0], schema: string, projector: Projector, batches: readonly (readonly RecordedEvent[])[]) =>
+  projectBatches(db, schema, [projector], batches, TABLES)
 
 t.test('batch form equals the handlers', async (t) => {
   const ts = await startTestSystem(t)
@@ -36,17 +28,7 @@ t.test('batch form equals the handlers', async (t) => {
 
   await fc.assert(
     fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }), fc.array(fc.nat(), { maxLength: 20 }), async (sizes, repeats) => {
-      // Redeliveries: some events delivered twice, in place.
-      const again = new Set(repeats.map((r) => r % events.length))
-      const delivered = events.flatMap((e, i) => (again.has(i) ? [e, e] : [e]))
-      const batches: RecordedEvent[][] = []
-      let at = 0
-      for (let k = 0; at < delivered.length; k++) {
-        const size = sizes[k % sizes.length]!
-        batches.push(delivered.slice(at, at + size))
-        at += size
-      }
-      const got = await project(db, 'runs_cut', aeoRunsProjector, batches)
+      const got = await project(db, 'runs_cut', aeoRunsProjector, cutIntoBatches(withRedeliveries(events, repeats), sizes))
       return JSON.stringify(got) === JSON.stringify(expected)
     }),
     { numRuns: 15 },

@@ -132,6 +132,44 @@ export async function projectOnce(
   })
 }
 
+/**
+ * Applies `batches` in order to a scratch schema (rolled back afterwards), as the runner would deliver them,
+ * and returns the rows of `tables`: for checking a projector's batch form against its handlers.
+ */
+export async function projectBatches(
+  db: Kysely<any>,
+  schema: string,
+  projectors: readonly Projector[],
+  batches: readonly (readonly RecordedEvent[])[],
+  tables: readonly string[],
+): Promise<Record<string, unknown[]>> {
+  return inRolledBackTransaction(db, async (trx) => {
+    await createScratchSchemas(trx, [schema])
+    for (const batch of batches) await applyEvents(schemaDb(trx, schema), projectors, batch)
+    const dump: Record<string, unknown[]> = {}
+    for (const table of tables) dump[table] = await dumpTable(trx, schema, table)
+    return dump
+  })
+}
+
+/** `items` cut into consecutive batches whose sizes cycle through `sizes` (each at least 1). */
+export function cutIntoBatches<T>(items: readonly T[], sizes: readonly number[]): T[][] {
+  const batches: T[][] = []
+  let at = 0
+  for (let k = 0; at < items.length; k++) {
+    const size = sizes[k % sizes.length]!
+    batches.push(items.slice(at, at + size))
+    at += size
+  }
+  return batches
+}
+
+/** Redeliveries: the events at the positions `repeats` names (modulo the length) delivered twice, in place. */
+export function withRedeliveries<T>(events: readonly T[], repeats: readonly number[]): T[] {
+  const again = new Set(repeats.map((r) => r % events.length))
+  return events.flatMap((e, i) => (again.has(i) ? [e, e] : [e]))
+}
+
 /** Runs `fn` in a transaction that is always rolled back (scratch work: nothing to clean up, no commits). */
 export async function inRolledBackTransaction<T>(db: Kysely<any>, fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
   const rollback = new Error('roll back')
