@@ -2,38 +2,25 @@ import { sql } from 'kysely'
 import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import type { Projector } from '../../projector.js'
 import { occurredAt } from '../../projector.js'
-import { inChunks, inStretches } from '../../stretches.js'
+import { executeWrite } from '../../live-write.js'
+import { inStretches } from '../../stretches.js'
 import type { ReadDb } from '../../tables.js'
+import { unnestRows } from '../../unnest.js'
 
 type Opened = { item_id: number; item_key: string; tier: 'A' | 'B' | 'C' | 'X'; title: string; evidence: string }
-
-/** Rows per statement: 13 parameters per item row, 6 per hit row (see inChunks). */
-const CHUNK = 2000
 
 /**
  * AeoCaptureTracked × n, in log order: the items they opened (one insert, in order, so an item key opened
  * twice keeps the first as one by one would), every hit, then each touched item's months and time widened
  * once by the least and greatest over all its hits, which is what widening them event by event leaves.
+ * Each statement takes its rows as one array per column (unnest.ts): a VALUES list costs a parameter per
+ * cell, which for a rebuild page's thousands of hits was most of the projector's time on both sides.
  */
 async function track(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   const items = events.flatMap((event) => {
     const d = event.data
     const at = occurredAt(event)
-    return (d.opened as Opened[]).map((o) => ({
-      id: o.item_id,
-      client_id: d.client_id,
-      org_id: event.metadata.org_id,
-      item_key: o.item_key,
-      tier: o.tier,
-      title: o.title,
-      status: 'open',
-      evidence: o.evidence,
-      note: null,
-      first_month: d.month,
-      last_month: d.month,
-      created_at: at,
-      updated_at: at,
-    }))
+    return (d.opened as Opened[]).map((o) => ({ ...o, client_id: d.client_id, org_id: event.metadata.org_id, month: d.month, at }))
   })
   const hits = events.flatMap((event) => {
     const d = event.data
@@ -41,30 +28,74 @@ async function track(db: ReadDb, events: readonly RecordedEvent[]): Promise<void
     const carried: { item_id: number }[] = d.carried_items ?? []
     return [...(d.opened as Opened[]), ...carried].map(({ item_id }) => ({ item_id, capture_id: d.capture_id, client_id: d.client_id, query_id: d.query_id, engine: d.engine, month: d.month, at }))
   })
-  // Either key: the id (a redelivery) or (client_id, item_key) (a replay over a later item with the key).
-  for (const rows of inChunks(items, CHUNK)) await db.insertInto('aeo_items').values(rows).onConflict((oc) => oc.doNothing()).execute()
-  for (const rows of inChunks(hits, CHUNK)) {
-    await db
-      .insertInto('aeo_item_hits')
-      .values(rows.map(({ at: _, ...hit }) => hit))
-      .onConflict((oc) => oc.columns(['item_id', 'capture_id']).doNothing())
-      .execute()
+  if (items.length > 0) {
+    // Either key: the id (a redelivery) or (client_id, item_key) (a replay over a later item with the key).
+    await executeWrite(db, db
+      .insertInto('aeo_items')
+      .columns(['id', 'client_id', 'org_id', 'item_key', 'tier', 'title', 'status', 'evidence', 'note', 'first_month', 'last_month', 'created_at', 'updated_at'])
+      .expression(
+        unnestRows([
+          [items.map((i) => i.item_id), 'bigint'],
+          [items.map((i) => i.client_id), 'bigint'],
+          [items.map((i) => i.org_id), 'bigint'],
+          [items.map((i) => i.item_key), 'text'],
+          [items.map((i) => i.tier), 'text'],
+          [items.map((i) => i.title), 'text'],
+          [items.map(() => 'open'), 'text'],
+          [items.map((i) => i.evidence), 'text'],
+          [items.map(() => null), 'text'],
+          [items.map((i) => i.month), 'text'],
+          [items.map((i) => i.month), 'text'],
+          [items.map((i) => i.at), 'timestamptz'],
+          [items.map((i) => i.at), 'timestamptz'],
+        ]),
+      )
+      .onConflict((oc) => oc.doNothing()))
   }
   if (hits.length === 0) return
-  const widened = sql<{ id: number; first: string; last: string; at: Date }>`(
-    select id, min(month) as first, max(month) as last, max(at) as at
-    from unnest(${hits.map((h) => h.item_id)}::bigint[], ${hits.map((h) => h.month)}::text[], ${hits.map((h) => h.at.toISOString())}::timestamptz[]) as u(id, month, at)
-    group by id)`
-  await db
+  await executeWrite(db, db
+    .insertInto('aeo_item_hits')
+    .columns(['item_id', 'capture_id', 'client_id', 'query_id', 'engine', 'month'])
+    .expression(
+      unnestRows([
+        [hits.map((h) => h.item_id), 'bigint'],
+        [hits.map((h) => h.capture_id), 'bigint'],
+        [hits.map((h) => h.client_id), 'bigint'],
+        [hits.map((h) => h.query_id), 'bigint'],
+        [hits.map((h) => h.engine), 'text'],
+        [hits.map((h) => h.month), 'text'],
+      ]),
+    )
+    .onConflict((oc) => oc.columns(['item_id', 'capture_id']).doNothing()))
+  // Each item once, with the least and greatest month and the latest time over its hits in the stretch.
+  const widened = new Map<number, { first: string; last: string; at: Date }>()
+  for (const h of hits) {
+    const w = widened.get(h.item_id)
+    if (!w) widened.set(h.item_id, { first: h.month, last: h.month, at: h.at })
+    else {
+      if (h.month < w.first) w.first = h.month
+      if (h.month > w.last) w.last = h.month
+      if (h.at > w.at) w.at = h.at
+    }
+  }
+  const ids = [...widened.keys()]
+  const spans = [...widened.values()]
+  await executeWrite(db, db
     .updateTable('aeo_items')
-    .from(widened.as('w'))
+    .from(
+      sql<{ id: number; first: string; last: string; at: Date }>`(${unnestRows([
+        [ids, 'bigint'],
+        [spans.map((w) => w.first), 'text'],
+        [spans.map((w) => w.last), 'text'],
+        [spans.map((w) => w.at), 'timestamptz'],
+      ])})`.as<'w'>(sql`w(id, first, last, at)`),
+    )
     .set({
       first_month: sql`least(aeo_items.first_month, w.first)`,
       last_month: sql`greatest(aeo_items.last_month, w.last)`,
       updated_at: sql`greatest(aeo_items.updated_at, w.at)`,
     })
-    .whereRef('aeo_items.id', '=', 'w.id')
-    .execute()
+    .whereRef('aeo_items.id', '=', 'w.id'))
 }
 
 /**
