@@ -23,10 +23,10 @@ export interface Projector {
   readonly applyBatch?: BatchHandler
   /**
    * Reads no table but its own, and no projector that runs beside it reads or writes its tables. A rebuild's
-   * building phase applies the standalone projectors' writes (in list order) on a connection of their own,
-   * beside those of every other projector listed before the last standalone one, so that PostgreSQL executes
-   * both at once (projections/rebuild-page.ts); the projectors listed after the last standalone one run after
-   * its writes and may read them.
+   * building phase applies each standalone projector's writes on a connection of its own, beside each other
+   * and beside those of every other projector listed before the last standalone one, so that PostgreSQL
+   * executes them at once (projections/rebuild-page.ts); the projectors listed after the last standalone one
+   * run after their writes and may read them.
    */
   readonly standalone?: boolean
 }

@@ -5,11 +5,12 @@ import type { Projector } from './projector.js'
 import type { ReadDb } from './tables.js'
 
 /**
- * The projectors of a rebuild page in three parts: `side`, the standalone ones (see Projector.standalone);
- * `before`, the others listed before the last standalone one; `after`, those listed after it.
+ * The projectors of a rebuild page in three parts: `lanes`, the standalone ones (see Projector.standalone),
+ * each on a connection of its own; `before`, the others listed before the last standalone one; `after`,
+ * those listed after it.
  */
 export interface PageSplit {
-  readonly side: readonly Projector[]
+  readonly lanes: readonly Projector[]
   readonly before: readonly Projector[]
   readonly after: readonly Projector[]
 }
@@ -20,28 +21,28 @@ export function splitForRebuild(projectors: readonly Projector[]): PageSplit {
     if (p.standalone === true) last = i
   })
   return {
-    side: projectors.filter((p) => p.standalone === true),
+    lanes: projectors.filter((p) => p.standalone === true),
     before: projectors.slice(0, last + 1).filter((p) => p.standalone !== true),
     after: projectors.slice(last + 1),
   }
 }
 
 /**
- * One page of a rebuild's building phase (the fresh schema, which nothing serves yet), on two connections so
- * that PostgreSQL works on two statements at once: the page's transaction on `main` moves the checkpoint and
- * applies the `before` projectors while `side` applies the standalone ones in a statement of their own (its
- * own transaction); once both are done, `after` runs in the page's transaction (it sees the side's rows, as
- * it would in list order), which then commits.
+ * One page of a rebuild's building phase (the fresh schema, which nothing serves yet), on several connections
+ * so that PostgreSQL works on several statements at once while this process builds the next: the page's
+ * transaction on `main` moves the checkpoint and applies the `before` projectors while each lane applies its
+ * standalone projector in statements of its own (its own transaction); once all are done, `after` runs in the
+ * page's transaction (it sees the lanes' rows, as it would in list order), which then commits.
  *
- * The effect equals applyBatch's, except that the side's rows commit a moment before the rest of the page:
+ * The effect equals applyBatch's, except that the lanes' rows commit a moment before the rest of the page:
  * harmless here, because a rebuild that fails or crashes is never resumed, it starts over from position zero
  * on a freshly dropped schema. (The live runner and the rebuild's final catch-up under the swap lock keep
- * one transaction per batch.) Returns false, like applyBatch, when the checkpoint had moved; the side's
+ * one transaction per batch.) Returns false, like applyBatch, when the checkpoint had moved; the lanes'
  * rows of the page may be written then, and the caller abandons the schema.
  */
 export async function applyRebuildPage(
   db: Kysely<any>,
-  side: Kysely<any>,
+  lanes: readonly Kysely<any>[],
   schema: string,
   group: string,
   split: PageSplit,
@@ -51,17 +52,23 @@ export async function applyRebuildPage(
   if (events.length === 0) return true
   return db.connection().execute(async (conn) => {
     let applied = false
-    // Started first: its statement runs while this connection works through the other projectors.
-    const sideWrites = applyEvents(side.withSchema(schema) as ReadDb, split.side, events)
-    sideWrites.catch(() => {})
+    // Started first: their statements run while this connection works through the other projectors. Every
+    // lane is waited for, even after one failed, so no statement is still running when the caller lets go
+    // of the connections.
+    const laneWrites = Promise.allSettled(split.lanes.map((projector, i) => applyEvents(lanes[i]!.withSchema(schema) as ReadDb, [projector], events))).then(
+      (results) => {
+        for (const result of results) if (result.status === 'rejected') throw result.reason
+      },
+    )
+    laneWrites.catch(() => {})
     try {
       await sql.raw(`begin; select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY})`).execute(conn)
       applied = await applyBatchLocked(conn, schema, group, split.before, events, expectedStart)
-      await sideWrites
+      await laneWrites
       if (applied) await applyEvents(conn.withSchema(schema) as ReadDb, split.after, events)
     } catch (error) {
       await sql.raw('rollback').execute(conn).catch(() => {})
-      await sideWrites.catch(() => {})
+      await laneWrites.catch(() => {})
       throw error
     }
     await sql.raw(applied ? 'commit' : 'rollback').execute(conn)

@@ -75,15 +75,15 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
 
       let position: Position | null = null
       const split = splitForRebuild(projectors)
-      // A second connection for the standalone projectors' writes, held for the whole building phase.
-      await db.connection().execute(async (side) => {
+      // A connection per standalone projector (its lane), held for the whole building phase.
+      await withConnections(db, split.lanes.length, async (lanes) => {
         let next = readAhead(store, position, batchSize)
         for (;;) {
           const page = await next
           if (page.length === 0) break
           // The next page is read while this one is applied: reading and writing overlap.
           next = readAhead(store, page[page.length - 1]!.position, batchSize)
-          if (!(await applyRebuildPage(db, side, NEXT_SCHEMA, group, split, page, position))) {
+          if (!(await applyRebuildPage(db, lanes, NEXT_SCHEMA, group, split, page, position))) {
             throw new Error('The rebuild schema was changed by someone else; aborting')
           }
           position = page[page.length - 1]!.position
@@ -133,4 +133,10 @@ async function readPage(store: EventStore, after: Position | null, limit: number
   const page = []
   for await (const event of store.readAll({ after: after ?? undefined, maxCount: limit })) page.push(event)
   return page
+}
+
+/** Runs `work` holding `count` connections of the pool, each for the whole call. */
+function withConnections<T>(db: Kysely<any>, count: number, work: (connections: Kysely<any>[]) => Promise<T>, held: Kysely<any>[] = []): Promise<T> {
+  if (held.length === count) return work(held)
+  return db.connection().execute((conn) => withConnections(db, count, work, [...held, conn]))
 }

@@ -24,6 +24,8 @@ async function touch(db: ReadDb, event: RecordedEvent): Promise<void> {
  */
 export const clientsProjector: Projector = {
   name: 'clients',
+  // Standalone: it reads only its own tables, and only the sandbox reset (listed after it) touches them.
+  standalone: true,
   applyBatch: applyClientEvents,
   handlers: {
     async ClientAdded(db, event) {

@@ -46,6 +46,8 @@ async function insertQuestions(db: ReadDb, events: readonly RecordedEvent[]): Pr
  */
 export const aeoQuestionsProjector: Projector = {
   name: 'aeo_questions',
+  // Standalone: it reads only its own table, and only the sandbox reset (listed after it) touches it.
+  standalone: true,
   // A question set is added many questions at a time: each stretch of additions is one insert (stretches.ts).
   async applyBatch(db, events) {
     const handlers = aeoQuestionsProjector.handlers

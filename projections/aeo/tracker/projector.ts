@@ -106,6 +106,8 @@ async function track(db: ReadDb, events: readonly RecordedEvent[]): Promise<void
  */
 export const aeoTrackerProjector: Projector = {
   name: 'aeo_tracker',
+  // Standalone: it reads only its own tables, and only the sandbox reset (listed after it) touches them.
+  standalone: true,
   applyBatch: applyTrackerEvents,
   handlers: {
     AeoCaptureTracked: (db, event) => track(db, [event]),
