@@ -168,8 +168,11 @@ const APPEND_ONE_STATEMENTS = Object.fromEntries(
   MODES.map((mode) => [mode, { name: `rr_es_append_one_${mode}`, text: appendOneSql(mode) }]),
 ) as Record<AppendMode, { readonly name: string; readonly text: string }>
 
+// recorded_at as whole milliseconds since the epoch (exact: extract gives a numeric), which becomes a Date
+// without pg parsing a timestamp's text per row (about 1 µs each; a rebuild reads a million rows).
 const SELECT_COLUMNS = `event_id, type, data, metadata, stream_name, stream_revision::text as stream_revision,
-  transaction_id::text as txid, global_position::text as seq, recorded_at`
+  transaction_id::text as txid, global_position::text as seq,
+  (extract(epoch from date_trunc('milliseconds', recorded_at)) * 1000)::float8 as recorded_ms`
 
 /**
  * The two reads every write pays for (the command handler's stream read; the projection runner's page of the
@@ -194,7 +197,7 @@ interface EventRow {
   stream_revision: string
   txid: string
   seq: string
-  recorded_at: Date
+  recorded_ms: number
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -206,7 +209,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     stream: row.stream_name,
     revision: BigInt(row.stream_revision),
     position: formatPosition(row.txid, row.seq),
-    recordedAt: row.recorded_at,
+    recordedAt: new Date(row.recorded_ms),
   }
 }
 
