@@ -29,7 +29,7 @@ export function splitForRebuild(projectors: readonly Projector[]): PageSplit {
 
 /**
  * One page of a rebuild's building phase (the fresh schema, which nothing serves yet), on several connections
- * so that PostgreSQL works on several statements at once while this process builds the next: the page's
+ * so that PostgreSQL works on several statements at once while this process builds the others: the page's
  * transaction on `main` moves the checkpoint and applies the `before` projectors while each lane applies its
  * standalone projector in statements of its own (its own transaction); once all are done, `after` runs in the
  * page's transaction (it sees the lanes' rows, as it would in list order), which then commits.

@@ -135,7 +135,10 @@ async function readPage(store: EventStore, after: Position | null, limit: number
   return page
 }
 
-/** Runs `work` holding `count` connections of the pool, each for the whole call. */
+/**
+ * Runs `work` holding `count` connections of the pool, each for the whole call. The pool must have room for
+ * them and the rebuild's three others (its lock, a page's transaction, the read ahead): openPool's 20 does.
+ */
 function withConnections<T>(db: Kysely<any>, count: number, work: (connections: Kysely<any>[]) => Promise<T>, held: Kysely<any>[] = []): Promise<T> {
   if (held.length === count) return work(held)
   return db.connection().execute((conn) => withConnections(db, count, work, [...held, conn]))
