@@ -18,3 +18,12 @@ const asParameter = ([values]: UnnestColumn): string => arrayLiteral(values)
 export function unnestRows<Row>(columns: readonly UnnestColumn[]): RawBuilder<Row> {
   return sql<Row>`select * from unnest(${sql.join(columns.map((column) => sql`${asParameter(column)}::${sql.raw(column[1])}[]`))})`
 }
+
+/**
+ * The same rows as a relation to join (`update … from`): `(select * from unnest(…)) as alias(names…)`, its
+ * columns named in the order given.
+ */
+export function unnestRelation<Row, Alias extends string>(alias: Alias, columns: readonly (readonly [name: keyof Row & string, ...column: UnnestColumn])[]) {
+  const names = sql.join(columns.map(([name]) => sql.id(name)))
+  return sql<Row>`(${unnestRows(columns.map(([, values, type]) => [values, type] as const))})`.as<Alias>(sql`${sql.id(alias)}(${names})`)
+}

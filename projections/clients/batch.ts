@@ -4,7 +4,7 @@ import { nextStatusTimes } from '../../domain/clients/values.js'
 import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import { executeWrite } from '../live-write.js'
-import { unnestRows } from '../unnest.js'
+import { unnestRelation, unnestRows } from '../unnest.js'
 
 /**
  * The clients projector for a whole batch: the rows the batch touches are read once, the events are folded
@@ -248,12 +248,13 @@ export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEven
         ))
   }
   if (touches.size > 0) {
-    const ids = [...touches.keys()]
-    const times = [...touches.values()].map((at) => at.toISOString())
-    const latest = sql<{ id: number; at: Date }>`(select * from unnest(${ids}::bigint[], ${times}::timestamptz[]) as u(id, at))`
+    const latest = unnestRelation<{ id: number; at: Date }, 't'>('t', [
+      ['id', [...touches.keys()], 'bigint'],
+      ['at', [...touches.values()], 'timestamptz'],
+    ])
     await executeWrite(db, db
       .updateTable('clients')
-      .from(latest.as('t'))
+      .from(latest)
       .set({ updated_at: sql`greatest(clients.updated_at, t.at)` })
       .whereRef('clients.id', '=', 't.id'))
   }
@@ -295,12 +296,13 @@ export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEven
         .onConflict((oc) => oc.column('id').doNothing()))
   }
   if (removedLocations.size > 0) {
-    const ids = [...removedLocations.keys()]
-    const times = [...removedLocations.values()].map((at) => at.toISOString())
-    const removals = sql<{ id: number; removed_at: Date }>`(select * from unnest(${ids}::bigint[], ${times}::timestamptz[]) as u(id, removed_at))`
+    const removals = unnestRelation<{ id: number; removed_at: Date }, 'r'>('r', [
+      ['id', [...removedLocations.keys()], 'bigint'],
+      ['removed_at', [...removedLocations.values()], 'timestamptz'],
+    ])
     await executeWrite(db, db
         .updateTable('client_locations')
-        .from(removals.as('r'))
+        .from(removals)
         .set((eb) => ({ removed_at: eb.ref('r.removed_at') }))
         .whereRef('client_locations.id', '=', 'r.id')
         .where('client_locations.removed_at', 'is', null))

@@ -5,7 +5,7 @@ import { occurredAt } from '../../projector.js'
 import { executeWrite } from '../../live-write.js'
 import { inStretches } from '../../stretches.js'
 import type { ReadDb } from '../../tables.js'
-import { unnestRows } from '../../unnest.js'
+import { unnestRelation, unnestRows } from '../../unnest.js'
 
 type Opened = { item_id: number; item_key: string; tier: 'A' | 'B' | 'C' | 'X'; title: string; evidence: string }
 
@@ -83,12 +83,12 @@ async function track(db: ReadDb, events: readonly RecordedEvent[]): Promise<void
   await executeWrite(db, db
     .updateTable('aeo_items')
     .from(
-      sql<{ id: number; first: string; last: string; at: Date }>`(${unnestRows([
-        [ids, 'bigint'],
-        [spans.map((w) => w.first), 'text'],
-        [spans.map((w) => w.last), 'text'],
-        [spans.map((w) => w.at), 'timestamptz'],
-      ])})`.as<'w'>(sql`w(id, first, last, at)`),
+      unnestRelation<{ id: number; first: string; last: string; at: Date }, 'w'>('w', [
+        ['id', ids, 'bigint'],
+        ['first', spans.map((w) => w.first), 'text'],
+        ['last', spans.map((w) => w.last), 'text'],
+        ['at', spans.map((w) => w.at), 'timestamptz'],
+      ]),
     )
     .set({
       first_month: sql`least(aeo_items.first_month, w.first)`,
