@@ -73,15 +73,22 @@ export function setSessionCookie(reply: FastifyReply, settings: PeopleSettings, 
  * else (an absolute URL, `//host`, a backslash trick, control characters) is refused with null, and the
  * caller falls back to the account page.
  *
+ * What is judged is the normalised path this returns, not the raw value: URL parsing resolves dot segments
+ * (`.`, `..`, `%2e%2e`), so `/..//evil.example/x` becomes `//evil.example/x`, which a browser follows as a
+ * scheme-relative URL to another origin. The raw checks stay as a first, cheap refusal.
+ *
  * Up to RETURN_TO_MAX_LENGTH characters: an OAuth authorize URL (a state and a redirect URI of up to 2,000
  * each, a PKCE challenge, scopes) fits, and so does its percent-encoded copy in `/login?return_to=…` within
  * the 16 KiB request line Node accepts.
  */
 export const RETURN_TO_MAX_LENGTH = 4096
 
+/** A path a browser resolves against this origin: one leading '/', never '//' (scheme-relative) or a backslash (read as '/'). */
+const isSameOriginPath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\')
+
 export function safeReturnTo(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > RETURN_TO_MAX_LENGTH) return null
-  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null
+  if (!isSameOriginPath(value)) return null
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return null
   let parsed: URL
@@ -91,7 +98,8 @@ export function safeReturnTo(value: unknown): string | null {
     return null
   }
   if (parsed.origin !== 'http://same-origin.invalid') return null
-  return `${parsed.pathname}${parsed.search}${parsed.hash}`
+  const normalised = `${parsed.pathname}${parsed.search}${parsed.hash}`
+  return isSameOriginPath(normalised) ? normalised : null
 }
 
 /** Where to send a person who must sign in first: `/login?return_to=<this path>`. */

@@ -213,6 +213,22 @@ t.test('return_to: same-origin relative paths only', async (t) => {
   t.notMatch(page.body, /evil/, 'an unsafe return_to is not even carried in the form')
 })
 
+t.test('return_to: dot segments that normalise into another origin are refused (issue 22 item 1)', async (t) => {
+  // Each starts with a single '/', but URL parsing resolves its dot segments into '//host/…', which a
+  // browser follows as a scheme-relative URL to another origin.
+  for (const bad of ['/..//evil.example/phish', '/.//evil.example/x', '/a/..//evil.example/x', '/%2e%2e//evil.example/x', '/%2E%2E//evil.example/x', '/.%2e//evil.example/x', '/a/b/../..//evil.example/x', '/%2e//evil.example/x']) {
+    t.equal(safeReturnTo(bad), null, `refused: ${bad}`)
+    t.equal(loginUrl(bad), '/login', `not carried to the sign-in page: ${bad}`)
+  }
+  t.equal(safeReturnTo('/a/../account?x=1#f'), '/account?x=1#f', 'dot segments that stay on this origin are normalised and kept')
+  t.equal(safeReturnTo('/..'), '/', 'above the root is the root')
+
+  now += 60_000
+  const phish = await signIn(new Browser(ts.app), 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now), '/..//evil.example/phish')
+  t.equal(phish.statusCode, 303)
+  t.equal(phish.headers.location, '/account', 'signed in, and sent to the account page, not to //evil.example')
+})
+
 t.test('password reset: single use, short-lived, stored hashed', async (t) => {
   const b = new Browser(ts.app)
   now += 60_000

@@ -242,6 +242,13 @@ t.test('IdP-initiated (unsolicited) responses when the provider allows them; the
     RelayState: 'https://evil.example/',
   })
   t.equal(offsite.headers.get('location'), '/account', 'an off-site RelayState is ignored')
+  // Dot segments that normalise into '//evil.example/…' (issue 22 item 1): the same guard as return_to.
+  const dotted = await postForm(new CookieBrowser(), acsOf(open), {
+    SAMLResponse: idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'y', attributes: { mail: 'dora@acme.test' }, inResponseTo: null }),
+    RelayState: '/..//evil.example/phish',
+  })
+  t.equal(dotted.status, 303)
+  t.equal(dotted.headers.get('location'), '/account', 'a RelayState that normalises to another origin is ignored')
   const missing = await postForm(new CookieBrowser(), acsOf(open), { SAMLResponse: idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'dora@acme.test', inResponseTo: null }) })
   t.equal(missing.status, 403, 'no mail attribute: no email')
   t.equal((await failures()).at(-1).reason, 'email_missing')
