@@ -35,6 +35,24 @@ export const WebsiteUrl = z
 export const SettingKey = z.string().trim().min(1).max(100).regex(/^[a-zA-Z0-9_.-]+$/, 'letters, digits, _ . -')
 export const SettingValue = z.string().max(10_000)
 
+/**
+ * A client's settings as one object of key to text (add_client's `settings`). Not `z.record`: zod builds a
+ * record's output by assignment, and assigning `__proto__` sets the prototype instead of a key, so that one
+ * key vanished silently while set_client_setting stored it. The object is read as a Map (whose keys are
+ * only keys), validated key by key with the same SettingKey and SettingValue as set_client_setting, and
+ * turned back into an object by Object.fromEntries, which defines own keys. `__proto__`, `constructor` and
+ * `prototype` are therefore ordinary keys on both paths. Documented as the record it is.
+ */
+const SettingsRecord = z.record(SettingKey, SettingValue)
+const { $schema: _dialect, ...settingsJsonSchema } = z.toJSONSchema(SettingsRecord, { io: 'input' })
+export const Settings = z
+  .preprocess(
+    (value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? new Map(Object.entries(value)) : value),
+    z.map(SettingKey, SettingValue, { error: 'expected an object of setting key to text value' }),
+  )
+  .transform((settings): Record<string, string> => Object.fromEntries(settings))
+  .meta(settingsJsonSchema)
+
 /** Case- and whitespace-insensitive identity of a service or location name within one client. */
 export function nameKey(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, ' ')

@@ -10,7 +10,7 @@ import {
   updateClient,
 } from '../../commands/clients.js'
 import type { ClientState } from '../../domain/clients/client.js'
-import { ClientStatus, SettingKey, SettingValue, Slug, WebsiteUrl, locationDisplayName, parseLocationName, type StatusTimes } from '../../domain/clients/values.js'
+import { ClientStatus, SettingKey, SettingValue, Settings, Slug, WebsiteUrl, locationDisplayName, parseLocationName, type StatusTimes } from '../../domain/clients/values.js'
 import { NotFoundError } from '../../domain/shared/errors.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import {
@@ -73,7 +73,7 @@ const ClientInput = z.strictObject({
   locations: z.array(LocationInput).max(500).default([]),
   slug: Slug.default(''),
   status: ClientStatus.default('active'),
-  settings: z.record(SettingKey, SettingValue).default({}),
+  settings: Settings.default({}),
 })
 
 const ClientViewSchema = z.object({
