@@ -676,7 +676,8 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
         .filter(Boolean)
         .join('\n\n'),
       contact: { name: 'RankRelay', url: `${ctx.baseUrl}/developers.md` },
-      license: { name: 'Proprietary', identifier: 'LicenseRef-RankRelay' },
+      // The LICENSE file at the repository root; the SPDX identifier is what package.json and the SDK say too.
+      license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: ctx.baseUrl, description: 'This service' }],

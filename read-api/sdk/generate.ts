@@ -23,6 +23,11 @@ const STATIC_FILES = [
 
 const STATIC_ROOT = new URL('../../sdk/python/', import.meta.url)
 
+/** The project's LICENSE (Apache-2.0), shipped inside the SDK as the licence requires of a redistribution. */
+const LICENSE_FILE = new URL('../../LICENSE', import.meta.url)
+/** The SPDX identifier of that licence, as package.json and the OpenAPI document's info.license give it. */
+const LICENSE_SPDX = 'Apache-2.0'
+
 /**
  * Attributes of BaseClient (sdk/python/rankrelay/_base.py): an RPC of one of these names gets the suffix
  * `_rpc` instead of shadowing the client's own method (it stays callable as call("<name>")).
@@ -233,7 +238,10 @@ function pkgInfo(readmeText: string): string {
     `Version: ${SDK_VERSION}`,
     `Summary: RankRelay API client (API ${API_VERSION}), generated from the RPC registry`,
     'Requires-Python: >=3.8',
+    // Metadata 2.1 has no License-Expression: the SPDX identifier goes in License, and the classifier says it too.
+    `License: ${LICENSE_SPDX}`,
     `Keywords: rankrelay,api-${API_VERSION}`,
+    'Classifier: License :: OSI Approved :: Apache Software License',
     'Classifier: Programming Language :: Python :: 3',
     'Classifier: Typing :: Typed',
     'Description-Content-Type: text/markdown',
@@ -255,6 +263,7 @@ version = "${SDK_VERSION}"
 description = "RankRelay API client (API ${API_VERSION}), generated from the RPC registry"
 readme = "README.md"
 requires-python = ">=3.8"
+license = { text = "${LICENSE_SPDX}" }
 dependencies = []
 `
 }
@@ -268,6 +277,7 @@ export function generatePythonSdk(registry: RpcRegistry): { files: SdkFile[]; fi
     text('PKG-INFO', pkgInfo(readmeText)),
     text('pyproject.toml', pyproject()),
     text('README.md', readmeText),
+    { path: 'LICENSE', data: readFileSync(LICENSE_FILE) },
     ...STATIC_FILES.map((path) => ({ path, data: readFileSync(new URL(path, STATIC_ROOT)) })),
     text(`${SDK_NAME}/_version.py`, versionModule(fingerprint)),
     text(`${SDK_NAME}/_methods.py`, methodsModule(registry)),

@@ -13,7 +13,7 @@ from email.parser import Parser
 _ROOT = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE = "rankrelay"
 # Every file of the source tree, for build_sdist (the package directory is walked).
-_TOP_FILES = ("PKG-INFO", "pyproject.toml", "backend.py", "README.md")
+_TOP_FILES = ("PKG-INFO", "pyproject.toml", "backend.py", "README.md", "LICENSE")
 # A fixed time for archive members (1980-01-01, the earliest a zip can store), so builds are reproducible.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
