@@ -6,6 +6,7 @@ import { InsufficientScopeError } from './caller.js'
 import { registerPublicDocs } from './docs/routes.js'
 import type { PublicDocsSettings } from './docs/context.js'
 import { ApiError, envelope, toApiError } from './errors.js'
+import { RETRY_AFTER_SECONDS } from './platform/retry-later.js'
 import { dbRoutes } from './routes/db.js'
 import { eventRoutes } from './routes/events.js'
 import { exportRoutes } from './routes/exports.js'
@@ -104,7 +105,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = fromFastify(error, deps.bodyLimit) ?? toApiError(error)
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
+    // An unreachable database is logged once per outage by the outage watch, not once per request.
+    if (apiError.status >= 500 && apiError.code !== 'store_unavailable') request.log.error({ err: error }, 'request failed')
+    const retryAfter = RETRY_AFTER_SECONDS[apiError.code]
+    if (retryAfter !== undefined && !reply.hasHeader('Retry-After')) reply.header('Retry-After', String(retryAfter))
     // RFC 6750 + RFC 9728: a 401 names the scheme and where the resource metadata is, and says whether a
     // presented token was refused; a 403 insufficient_scope names the scope to re-consent for.
     const baseUrl = () => baseUrlOf(request, deps.publicDocs?.baseUrl)

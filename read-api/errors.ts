@@ -1,4 +1,5 @@
 import { DomainError } from '../domain/shared/errors.js'
+import { transientCodeOf } from './platform/retry-later.js'
 
 /**
  * The one registry of error codes: status, message and the hint an agent should act on. Handlers throw
@@ -24,7 +25,7 @@ export const ERRORS = {
   already_exists: { status: 409, message: 'Already exists', hint: undefined },
   client_deleted: { status: 409, message: 'The client is deleted', hint: 'Restore it first with set_client_status(client_id, "active")' },
   slug_taken: { status: 409, message: 'Another client of the organization has this slug', hint: 'Choose another slug' },
-  concurrency_conflict: { status: 409, message: 'The record changed concurrently', hint: 'Retry the request' },
+  concurrency_conflict: { status: 409, message: 'The record changed concurrently', hint: 'Retry the request after Retry-After seconds' },
   // AI Visibility: runs (cadence, queue, agents, claims)
   aeo_run_not_claimed: {
     status: 409,
@@ -281,6 +282,11 @@ export const ERRORS = {
   },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
+  store_unavailable: {
+    status: 503,
+    message: 'The database is unavailable',
+    hint: 'Retry after Retry-After seconds; the service reconnects by itself (GET /api/v1/health answers 200 again when it has)',
+  },
 } as const satisfies Record<string, { status: number; message: string; hint: string | undefined }>
 
 export type ErrorCode = keyof typeof ERRORS
@@ -321,6 +327,9 @@ export function toApiError(error: unknown): ApiError {
     const mapped = new ApiError('validation_failed', `${error.code}: ${error.message}${error.detail ? ` (${error.detail})` : ''}`)
     return mapped
   }
+  // A lost race or an unreachable database: the caller may retry (the error handler adds Retry-After).
+  const transient = transientCodeOf(error)
+  if (transient) return new ApiError(transient)
   return new ApiError('internal_error')
 }
 

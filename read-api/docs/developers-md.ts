@@ -119,6 +119,7 @@ export function developersMd(ctx: DocsContext): string {
     '- Body: a JSON object of the keyword arguments (unknown keys are refused); answer `200 {"result": <value>}`.',
     '- Errors: `{error, code, detail?, hint?}` with the HTTP status of the code ([table](#errors)). Act on `code`; `hint` says what to try next.',
     '- Writes answer once the read models show them (read-your-writes); `X-Read-Your-Writes: timeout` says the wait was cut short.',
+    '- A write that lost the race for its record to other writers on every retry answers 409 `concurrency_conflict` with `Retry-After` (seconds): send it again then.',
     '- `Idempotency-Key` (at most 200 characters) on `POST /api/v1/rpc/*` and `POST /api/v1/jobs`: a retry with the same key and body replays the first answer (`Idempotency-Replayed: true`) for 24 hours; the same key with another body is 409 `idempotency_key_reused`.',
     `- **Pagination**: methods marked *paginated* accept \`limit\` (1 to the method's maximum, at most ${limits.pagination.max_limit}) and \`offset\` (rows to skip, in the method's order). A \`limit\` over the maximum is refused with 400 \`validation_failed\` naming it, never silently clamped. Other methods return the full set.`,
     '- Every `/api/v1` response carries `X-Service-API-Version`, `X-Request-Id` and the rate-limit headers `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (seconds until the per-minute window resets); over the limit, 429 `rate_limited` with `Retry-After`.',
