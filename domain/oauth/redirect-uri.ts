@@ -5,7 +5,7 @@
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
 
-export type RedirectUriProblem = 'not_absolute' | 'fragment' | 'credentials' | 'scheme' | 'too_long'
+export type RedirectUriProblem = 'not_absolute' | 'fragment' | 'credentials' | 'scheme' | 'too_long' | 'whitespace' | 'control' | 'backslash' | 'dot_segment' | 'not_canonical'
 
 export interface RedirectUriVerdict {
   readonly ok: boolean
@@ -23,17 +23,42 @@ function parse(text: string): URL | null {
 
 const isLoopbackHttp = (url: URL) => url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
 
+// C0 controls, DEL and C1 controls: URL parsing strips some (TAB, CR, LF) silently, so the stored text and
+// what a browser is sent to would differ.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/** A `.` or `..` path segment, also percent-encoded (`%2e`), which WHATWG URL parsing resolves away. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i
+
+/** The path of an absolute URL's text as written: after the authority, before the query or fragment. */
+const rawPath = (text: string) => text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/, 1)[0]!
+
 /**
  * Whether a client may register this redirect URI: an absolute https URL, or http on a loopback host (a
  * native app's local listener). Never a fragment (the code must not leak into one), never user:password@,
  * never another scheme (no custom schemes, no javascript:, no data:).
+ *
+ * And only in the one form it will be compared in: redirect URIs are matched as exact strings, while
+ * browsers and other parsers read surrounding whitespace, control characters, backslashes (a '/' to WHATWG)
+ * and dot segments their own way. So the text must be exactly what URL parsing gives back (`href`): no
+ * upper-case host, default port, missing '/' path or unencoded character either. Each refusal names why.
  */
 export function checkRedirectUri(text: string): RedirectUriVerdict {
   if (text.length > 2000) return { ok: false, problem: 'too_long', reason: 'longer than 2000 characters' }
+  if (text !== text.trim()) return { ok: false, problem: 'whitespace', reason: 'a redirect URI must not begin or end with whitespace' }
+  if (CONTROL.test(text)) return { ok: false, problem: 'control', reason: 'a redirect URI must not contain control characters (CR, LF, TAB, …)' }
+  if (text.includes('\\')) return { ok: false, problem: 'backslash', reason: 'a redirect URI must not contain a backslash' }
   const url = parse(text)
   if (!url || !url.host) return { ok: false, problem: 'not_absolute', reason: 'not an absolute URL' }
   if (text.includes('#')) return { ok: false, problem: 'fragment', reason: 'a redirect URI must not have a fragment' }
   if (url.username || url.password) return { ok: false, problem: 'credentials', reason: 'a redirect URI must not carry credentials' }
+  if (rawPath(text).split('/').some((segment) => DOT_SEGMENT.test(segment))) {
+    return { ok: false, problem: 'dot_segment', reason: 'a redirect URI must not contain . or .. path segments' }
+  }
+  if (url.href !== text) {
+    return { ok: false, problem: 'not_canonical', reason: `a redirect URI must be written as URL parsing gives it back: ${url.href}` }
+  }
   if (url.protocol === 'https:') return { ok: true }
   if (isLoopbackHttp(url)) return { ok: true }
   return {

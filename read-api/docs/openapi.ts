@@ -323,8 +323,13 @@ function restOperations(): RestOperation[] {
           content: json({
             type: 'object',
             properties: {
-              client_name: { type: 'string' },
-              redirect_uris: { type: 'array', items: { type: 'string' } },
+              client_name: { type: 'string', description: 'Shown on the consent page: 1 to 200 characters, no control or bidirectional formatting characters (invalid_client_metadata).' },
+              redirect_uris: {
+                type: 'array',
+                items: { type: 'string' },
+                description:
+                  'https, or http on a loopback host; written exactly as URL parsing gives it back (no surrounding whitespace, control characters, backslashes, dot segments or fragment), else invalid_redirect_uri.',
+              },
               token_endpoint_auth_method: { const: 'none' },
             },
             required: ['client_name', 'redirect_uris'],

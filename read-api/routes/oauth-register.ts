@@ -16,8 +16,9 @@ const text = (body: Json, name: string): string | null => (typeof body[name] ===
 /**
  * POST /oauth/register: RFC 7591 dynamic registration of public clients. JSON in, JSON out (201 with the
  * client's metadata and its `client_id`); refusals are RFC 7591 errors: invalid_redirect_uri for a redirect
- * URI that is not https or http on loopback (or has a fragment), invalid_client_metadata for anything else
- * we do not do (a client secret, other grant or response types, another auth method).
+ * URI that is not https or http on loopback, or not in its one canonical form (domain/oauth/redirect-uri.ts),
+ * invalid_client_metadata for anything else we do not do (a client secret, other grant or response types,
+ * another auth method, a client_name with control or bidi characters).
  */
 export async function oauthRegisterRoutes(app: FastifyInstance, deps: OAuthRegisterDeps): Promise<void> {
   app.post('/oauth/register', async (request: FastifyRequest, reply) => {

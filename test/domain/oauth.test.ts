@@ -36,6 +36,65 @@ t.test('redirect URIs a client may register', async (t) => {
   t.throws(() => checkClientMetadata({ client_name: ' ', redirect_uris: ['https://a.example/cb'], client_uri: null, logo_uri: null, software_id: null, software_version: null }), { code: 'invalid_client_metadata' })
 })
 
+t.test('redirect URIs are registered only in the form they are matched in (issue 22 item 11)', async (t) => {
+  // Each of these would be stored raw and later compared byte for byte, or is read differently by another
+  // parser (a backslash is '/' to a browser, dot segments are resolved away): refused with a reason.
+  for (const [bad, problem] of [
+    [' https://app.example/cb', 'whitespace'],
+    ['https://app.example/cb\n', 'whitespace'],
+    ['https://app.example/cb ', 'whitespace'],
+    ['https://app.example/c\r\nb', 'control'],
+    ['https://app.example/c\tb', 'control'],
+    ['https://app.example/c\u0000b', 'control'],
+    ['https://app.example/c\u007fb', 'control'],
+    ['https://app.example\\@evil.example/cb', 'backslash'],
+    ['https://app.example/a\\b', 'backslash'],
+    ['https://app.example/a/../cb', 'dot_segment'],
+    ['https://app.example/./cb', 'dot_segment'],
+    ['https://app.example/a/%2e%2e/cb', 'dot_segment'],
+    ['https://app.example/a/.%2E', 'dot_segment'],
+    ['http://127.0.0.1:5555/..', 'dot_segment'],
+    ['https://APP.example/cb', 'not_canonical'],
+    ['https://app.example', 'not_canonical'],
+    ['https://app.example:443/cb', 'not_canonical'],
+    ['https://app.example/a b', 'not_canonical'],
+    ['https://bücher.example/cb', 'not_canonical'],
+  ] as const) {
+    const verdict = checkRedirectUri(bad)
+    t.equal(verdict.ok, false, `${JSON.stringify(bad)} refused`)
+    t.equal(verdict.problem, problem, `${JSON.stringify(bad)}: ${problem}`)
+    t.type(verdict.reason, 'string')
+  }
+  for (const ok of ['https://app.example/cb/..x/.well', 'https://app.example/a.b/c', 'https://app.example/cb?next=/../x', 'https://xn--bcher-kva.example/cb', 'https://app.example/a%20b']) {
+    t.ok(checkRedirectUri(ok).ok, `${ok} accepted: no dot segment in the path, canonical`)
+  }
+})
+
+t.test('client_name: no bidi controls or other control characters (issue 22 item 11)', async (t) => {
+  const metadata = (client_name: string) => ({ client_name, redirect_uris: ['https://a.example/cb'], client_uri: null, logo_uri: null, software_id: null, software_version: null })
+  for (const [name, why] of [
+    ['Good App\u202Egnp.exe', 'right-to-left override'],
+    ['Good\u202A App', 'left-to-right embedding'],
+    ['Good\u202B App', 'right-to-left embedding'],
+    ['Good\u202C App', 'pop directional formatting'],
+    ['Good\u202D App', 'left-to-right override'],
+    ['Good\u2066 App', 'left-to-right isolate'],
+    ['Good\u2067 App', 'right-to-left isolate'],
+    ['Good\u2068 App', 'first strong isolate'],
+    ['Good\u2069 App', 'pop directional isolate'],
+    ['Good\u200E App', 'left-to-right mark'],
+    ['Good\u200F App', 'right-to-left mark'],
+    ['Good\u061C App', 'Arabic letter mark'],
+    ['Good\nApp', 'a newline'],
+    ['Good\u0000App', 'NUL'],
+    ['Good\u0085App', 'a C1 control'],
+    ['Good\u007fApp', 'DEL'],
+  ] as const) {
+    t.throws(() => checkClientMetadata(metadata(name)), { code: 'invalid_client_metadata', detail: /client_name/ }, why)
+  }
+  t.doesNotThrow(() => checkClientMetadata(metadata('Claude Desktop – 日本語 عربي')), 'letters of any script are fine')
+})
+
 t.test('redirect URI matching: exact, except the port of an http loopback URI', async (t) => {
   const registered = ['https://app.example/cb', 'http://127.0.0.1:5555/cb']
   t.ok(redirectUriMatches(registered, 'https://app.example/cb'))
