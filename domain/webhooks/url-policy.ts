@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js'
 import { DomainError } from '../shared/errors.js'
+import { embeddedIPv4 } from './embedded-ipv4.js'
 
 /**
  * Where a webhook may point (spec Events, rule 5): https only (http for localhost), and never at an address
@@ -44,15 +45,17 @@ export function parseAllowList(text: string): AllowList | null {
 function allowedAddress(address: ipaddr.IPv4 | ipaddr.IPv6, allow: AllowList): boolean {
   return allow.ranges.some(([range, bits]) => {
     if (range.kind() === address.kind()) return address.match(range, bits)
-    // 127.0.0.1 allowed also allows ::ffff:127.0.0.1, and the other way round.
-    if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) return (address as ipaddr.IPv6).toIPv4Address().match(range, bits)
-    return false
+    // 127.0.0.1 allowed also allows ::ffff:127.0.0.1 (a form a socket delivers to the same address).
+    const embedded = address.kind() === 'ipv6' ? embeddedIPv4(address as ipaddr.IPv6) : null
+    return embedded !== null && embedded.transparent && embedded.ipv4.match(range, bits)
   })
 }
 
 /**
  * Why connecting to this address is refused, or null when it is allowed: only globally routable unicast
- * addresses are, plus the allow-list. An IPv4-mapped IPv6 address is judged as the IPv4 address it maps.
+ * addresses are, plus the allow-list. An IPv6 address that carries an IPv4 address (mapped, compatible,
+ * NAT64, 6to4: embedded-ipv4.ts) is judged as that IPv4 address first. This is the one rule for URLs at
+ * registration and for every address at connect time (commands/network/safe-lookup.ts).
  * Never throws (an unparsable address is refused).
  */
 export function refusalOfAddress(text: string, allow: AllowList): string | null {
@@ -63,7 +66,12 @@ export function refusalOfAddress(text: string, allow: AllowList): string | null 
     return `${text} is not an IP address`
   }
   if (allowedAddress(address, allow)) return null
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address()
+  const embedded = address.kind() === 'ipv6' ? embeddedIPv4(address as ipaddr.IPv6) : null
+  if (embedded !== null) {
+    const ipv4Range = embedded.ipv4.range()
+    if (ipv4Range !== 'unicast') return `${text} carries IPv4 ${embedded.ipv4}: ${embedded.ipv4} is in a ${ipv4Range} range`
+    if (embedded.transparent) return null
+  }
   const range = address.range()
   return range === 'unicast' ? null : `${text} is in a ${range} range`
 }

@@ -57,6 +57,19 @@ const HOSTILE = [
   'https://[fc00::abcd]/',
   'https://[64:ff9b::a00:1]/',
   'https://[2002:a00:1::]/',
+  // IPv4-compatible IPv6 (::/96): the WHATWG parser writes [::127.0.0.1] as [::7f00:1], which ipaddr.js calls
+  // plain unicast; the low 32 bits are the IPv4 address (issue 22, item 6)
+  'https://[::127.0.0.1]/',
+  'https://[::7f00:1]/',
+  'https://[::a9fe:a9fe]/',
+  'https://[::10.0.0.1]/',
+  'https://[::192.168.1.1]/',
+  'https://[::100.64.0.1]/',
+  'https://[::0.0.0.1]/',
+  // the other forms that embed an IPv4 address, each wrapping a private one
+  'https://[::ffff:0:a00:1]/',
+  'https://[64:ff9b::127.0.0.1]/',
+  'https://[2002:7f00:1::1]/',
   // local names, schemes, credentials
   'https://intranet/',
   'https://printer.local/',
@@ -97,6 +110,20 @@ t.test('addresses a name resolves to are judged the same way', async (t) => {
   }
   t.equal(refusalOfAddress('93.184.216.34', EMPTY_ALLOW_LIST), null)
   t.equal(refusalOfAddress('2606:4700::1111', EMPTY_ALLOW_LIST), null)
+})
+
+t.test('an IPv6 address that embeds an IPv4 address is judged as that IPv4 address', async (t) => {
+  for (const address of ['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::a00:1', '::ffff:a00:1', '::ffff:0:a00:1', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '2002:c0a8:101::']) {
+    const reason = refusalOfAddress(address, EMPTY_ALLOW_LIST)
+    t.not(reason, null, `${address} refused`)
+  }
+  t.match(refusalOfAddress('::a9fe:a9fe', EMPTY_ALLOW_LIST), /169\.254\.169\.254 .*linkLocal/, 'the reason names the IPv4 address and its range')
+  t.match(refusalOfAddress('::7f00:1', EMPTY_ALLOW_LIST), /127\.0\.0\.1 .*loopback/)
+  t.equal(refusalOfAddress('::5db8:d822', EMPTY_ALLOW_LIST), null, 'an IPv4-compatible public address is the public address 93.184.216.34')
+  t.equal(refusalOfAddress('::ffff:5db8:d822', EMPTY_ALLOW_LIST), null, 'so is its IPv4-mapped form')
+  t.not(refusalOfAddress('::1', EMPTY_ALLOW_LIST), null, '::1 is IPv6 loopback, not 0.0.0.1')
+  t.not(refusalOfAddress('64:ff9b::5db8:d822', EMPTY_ALLOW_LIST), null, 'NAT64 and 6to4 stay refused whatever they wrap')
+  t.not(refusalOfAddress('2002:5db8:d822::1', EMPTY_ALLOW_LIST), null)
 })
 
 t.test('WEBHOOK_ALLOWED_HOSTS admits exactly what it names, http included', async (t) => {

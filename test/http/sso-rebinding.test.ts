@@ -22,3 +22,13 @@ t.test('an issuer name that rebinds to loopback between the check and the connec
   t.same(answers, ['rebind.test → 93.184.216.34', 'rebind.test → 93.184.216.34', 'rebind.test → 127.0.0.1'], 'checked, then refused at the connect')
   t.same(await ts.call('list_org_sso_providers', {}, org.key), [], 'nothing added')
 })
+
+t.test('an issuer in IPv4-compatible IPv6 form, literal or resolved, is refused like the IPv4 address it carries', async (t) => {
+  const ts = await startTestSystem(t, { sso: { resolve: async () => ['::7f00:1'] } })
+  const org = await orgWithKey(ts, 'Acme')
+  for (const issuer of ['https://[::127.0.0.1]', 'https://[::a9fe:a9fe]', 'https://[::10.0.0.1]', 'https://idp.example.com']) {
+    const error = expectError(t, await ts.rpc('add_org_sso_provider', { label: 'Compat', issuer, client_id: 'x' }, org.key), 400, 'sso_issuer_invalid')
+    t.match(error.detail, /address not allowed|refused by the URL policy/, `${issuer}: ${error.detail}`)
+  }
+  t.same(await ts.call('list_org_sso_providers', {}, org.key), [], 'nothing added')
+})

@@ -62,3 +62,15 @@ t.test('a name that resolves to a private address is refused at registration', a
   const loop = expectError(t, await ts.rpc('register_webhook', { url: 'https://loop.example.com/' }, acme.key), 400, 'webhook_url_refused')
   t.match(loop.detail, /loopback/)
 })
+
+t.test('an IPv4-compatible IPv6 address is judged as the IPv4 address it carries, literal or resolved', async (t) => {
+  const ts = await startTestSystem(t, { webhooks: { serviceKey: TEST_SERVICE_KEY, resolve: async () => ['::a9fe:a9fe'] } })
+  const acme = await orgWithKey(ts, 'Acme')
+  for (const url of ['https://[::127.0.0.1]/', 'https://[::a9fe:a9fe]/', 'https://[::10.0.0.1]/']) {
+    const error = expectError(t, await ts.rpc('register_webhook', { url }, acme.key), 400, 'webhook_url_refused')
+    t.match(error.detail, /is in a (loopback|linkLocal|private) range/, `${url}: ${error.detail}`)
+  }
+  const named = expectError(t, await ts.rpc('register_webhook', { url: 'https://metadata.example.com/' }, acme.key), 400, 'webhook_url_refused')
+  t.match(named.detail, /169\.254\.169\.254 is in a linkLocal range/)
+  t.same(await ts.call('list_webhooks', {}, acme.key), [], 'nothing registered')
+})
