@@ -7,7 +7,7 @@ import type { McpDeps } from './context.js'
 import { requireCredentialAllowsMessages } from './credential-check.js'
 import { MCP_PATH, protectedResourceRoute } from './protected-resource.js'
 import { mcpMeteredMethods } from './metering.js'
-import { meterCalls } from '../platform/rate-limit.js'
+import { countMoreCalls, meterCalls } from '../platform/rate-limit.js'
 import { mcpServer } from './server.js'
 
 /** Hop-by-hop and body-framing headers: meaningless on the in-memory request handed to the SDK. */
@@ -46,16 +46,20 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
 
 /**
  * POST /api/v1/mcp: the MCP server over stateless Streamable HTTP (JSON responses). Authentication,
- * rate limits and the request id are the platform's own hooks, as for /api/v1/rpc/*; usage is metered here
- * per message, under the RPC's own name for a tool call (read-api/mcp/metering.ts); each
+ * rate limits and the request id are the platform's own hooks, as for /api/v1/rpc/* (a JSON-RPC batch counts
+ * one call per message, here); usage is metered here per message, under the RPC's own name for a tool call (read-api/mcp/metering.ts); each
  * request gets a fresh SDK server and transport (`sessionIdGenerator: undefined`), so no state is kept and
  * any API process can answer any request. GET (an SSE stream) and DELETE (a session) answer 405.
  */
 export async function mcpRoutes(app: FastifyInstance, deps: McpDeps): Promise<void> {
   app.post(MCP_PATH, async (request, reply) => {
     const caller = await callerOf(request, deps.read)
-    // Metered before any refusal, as REST meters every authenticated call the rate limit lets through.
-    await meterCalls(deps.db, request, caller, mcpMeteredMethods(request.body, deps.registry), deps.settings.rateLimits.now)
+    const methods = mcpMeteredMethods(request.body, deps.registry)
+    // Every message of a batch is a call against the per-key limit (the platform's hook counted the HTTP request
+    // as one): a batch that does not fit in what is left of the window is refused whole, 429 before any runs.
+    await countMoreCalls(request, methods.length - 1, `this batch of ${methods.length} messages`)
+    // Metered before any other refusal, as REST meters every authenticated call the rate limit lets through.
+    await meterCalls(deps.db, request, caller, methods, deps.settings.rateLimits.now)
     requireCredentialAllowsMessages(request.body, deps.registry, caller)
     const server = mcpServer({ deps, caller, request, reply })
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })

@@ -39,6 +39,25 @@ interface Standing {
 }
 
 const WINDOW_MS = 60_000
+
+/**
+ * For each request the limiter counted: how to count further calls it carries against the same window (an MCP
+ * JSON-RPC batch is one HTTP request but many calls; see countMoreCalls).
+ */
+const moreCallCounters = new WeakMap<FastifyRequest, (extra: number, what: string) => Promise<void>>()
+
+/**
+ * Counts `extra` more calls of a request the limiter has already counted once (the further messages of an MCP
+ * batch) against the same key's (or address's) window, so a batch of n calls costs what n REST calls cost: a
+ * batch must not be a way around the per-key limit. If the window's count then exceeds the limit, throws 429
+ * rate_limited (the headers and Retry-After follow): the caller refuses the whole request, none of its calls
+ * having run, and the calls stay counted, as a refused REST call does. Does nothing for a request the limiter
+ * did not count (outside /api/v1, or the counter was unavailable: the request goes on uncounted, as there).
+ */
+export async function countMoreCalls(request: FastifyRequest, extra: number, what: string): Promise<void> {
+  if (extra <= 0) return
+  await moreCallCounters.get(request)?.(extra, what)
+}
 /** Usage rows are kept a little longer than get_org_usage can ask for (366 days). */
 const USAGE_RETENTION_DAYS = 400
 
@@ -228,12 +247,12 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     // (A row it refuses is left to each request, which then fails as before.)
     let caller: Caller | undefined
     try {
-      caller = counted.row ? callerOfKey(counted.row) : undefined
+      caller = counted.row ? callerOfKey(counted.row, counted.row.key_hash) : undefined
     } catch {
       caller = undefined
     }
     // The verdict every request of the batch hands to its route (settleCaller), also built once per statement.
-    const verdict = caller ? Promise.resolve(caller) : (async () => callerOfKey(counted.row))()
+    const verdict = caller ? Promise.resolve(caller) : (async () => callerOfKey(counted.row, key.slice(0, at)))()
     // A refusal (unknown or revoked key) is handled by each request that awaits it; marked handled here too,
     // so that it never counts as an unhandled rejection in the turns before the first request picks it up.
     verdict.catch(() => undefined)
@@ -278,8 +297,9 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
       }
     }
     const limit = caller?.rateLimitPerMinute ?? deps.rateLimits.defaultPerMinute
+    // The same row the key's statement counts in (`api_key:<id>`), or the address's.
+    const bucket = caller ? `${caller.actor.kind}:${caller.actor.id}` : `ip:${request.ip}`
     try {
-      const bucket = caller ? `${caller.actor.kind}:${caller.actor.id}` : `ip:${request.ip}`
       // An unknown or revoked key counted nothing in its statement: it is counted by address, like no key.
       used ??= await counter.submit(`${bucket}|${minute}`, {
         limit,
@@ -302,12 +322,23 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     }
     const resetSeconds = Math.max(1, Math.ceil(((minute + 1) * WINDOW_MS - at) / 1000))
     standings.set(request, { limit, remaining: Math.max(0, limit - used), resetSeconds })
-    if (used > limit) {
-      throw new ApiError(
-        'rate_limited',
-        `${caller ? 'this key' : 'this address'} is limited to ${limit} requests per minute; the window resets in ${resetSeconds} s`,
-      )
-    }
+    const limited = `${caller ? 'this key' : 'this address'} is limited to ${limit} requests per minute`
+    if (used > limit) throw new ApiError('rate_limited', `${limited}; the window resets in ${resetSeconds} s`)
+    // Further calls the route finds in the body are counted in the same window and minute (one statement).
+    moreCallCounters.set(request, async (extra, what) => {
+      let after: number
+      try {
+        const counts = await count(deps.db, bucket, minute, Array.from({ length: extra }, () => ({ limit, usage: null, sweep: null })))
+        after = counts.at(-1)!
+      } catch (error) {
+        request.log.warn({ err: error }, 'rate limit counter unavailable; calls not counted')
+        return
+      }
+      standings.set(request, { limit, remaining: Math.max(0, limit - after), resetSeconds })
+      if (after > limit) {
+        throw new ApiError('rate_limited', `${limited}, and ${what} counts ${extra + 1} calls: more than were left; the window resets in ${resetSeconds} s`)
+      }
+    })
   })
 
   addOnSendStep(app, (request, reply) => {
