@@ -154,6 +154,11 @@ export const ERRORS = {
     message: 'The public sandbox is read-only',
     hint: 'Use your own key; the sandbox is read-only (every read method works with the sandbox key)',
   },
+  sandbox_disabled: {
+    status: 401,
+    message: 'The public sandbox is not enabled on this service',
+    hint: 'The published sandbox key only works where the operator runs the sandbox (SANDBOX_ENABLED=true); use your own key here',
+  },
   // API platform: rate limits and usage
   rate_limited: {
     status: 429,

@@ -1,5 +1,5 @@
 import { hashApiKey } from '../../commands/api-keys.js'
-import { isSandboxKeyHash } from '../platform/sandbox.js'
+import { isSandboxKeyHash, unknownKeyError } from '../platform/sandbox.js'
 import { parseScopes } from '../../domain/api-keys/scopes.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { Caller } from '../caller.js'
@@ -46,12 +46,13 @@ export async function authenticateApiKey(read: ReadDb, authorization: string | u
   const token = match?.[1]
   if (!token) throw new ApiError('unauthorized', 'no bearer token in the Authorization header')
   if (!token.startsWith('rrk_')) throw new ApiError('unauthorized', 'unknown or revoked credentials')
-  return callerOfKey(await lookUp(read, hashApiKey(token)))
+  const keyHash = hashApiKey(token)
+  return callerOfKey(await lookUp(read, keyHash), keyHash)
 }
 
-/** The caller of a looked-up key row (undefined: unknown or revoked, 401). */
-export function callerOfKey(row: KeyRow | undefined): Caller {
-  if (!row) throw new ApiError('unauthorized', 'unknown or revoked credentials')
+/** The caller of a looked-up key row (undefined: unknown or revoked, 401; the sandbox key says the sandbox is off). */
+export function callerOfKey(row: KeyRow | undefined, keyHash: string): Caller {
+  if (!row) throw unknownKeyError(keyHash)
   return {
     actor: { kind: 'api_key', id: row.id },
     orgId: row.org_id,

@@ -165,5 +165,24 @@ t.test('keys other than the published one are not sandbox keys', async (t) => {
   const ts = await startTestSystem(t)
   const { key } = await orgWithKey(ts, 'Reader', 'read')
   expectError(t, await ts.rpc('add_client', clientPayload('X'), key), 403, 'insufficient_scope', 'a read-only org key')
-  expectError(t, await ts.rpc('get_client', { client_id: 1 }, SANDBOX_KEY), 401, 'unauthorized', 'the sandbox key before any sandbox exists')
+  expectError(t, await ts.rpc('get_client', { client_id: 1 }, SANDBOX_KEY), 401, 'sandbox_disabled', 'the sandbox key before any sandbox exists')
+})
+
+t.test('the sandbox key on a service without the sandbox: 401 sandbox_disabled saying SANDBOX_ENABLED; other unknown keys as before (issue 22 item 19)', async (t) => {
+  const ts = await startTestSystem(t)
+  const body = expectError(t, await ts.rpc('get_all_clients', {}, SANDBOX_KEY), 401, 'sandbox_disabled', 'REST')
+  t.match(body.hint, /SANDBOX_ENABLED/, 'the hint names the switch')
+  t.match(body.hint, /own key/, 'and says what to do instead')
+  const mcp = await ts.app.inject({
+    method: 'POST',
+    url: '/api/v1/mcp',
+    headers: { authorization: `Bearer ${SANDBOX_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  })
+  t.equal(expectError(t, mcp, 401, 'sandbox_disabled', 'MCP').hint, body.hint, 'MCP: the same answer')
+  t.ok(mcp.headers['www-authenticate'], 'still a bearer challenge')
+
+  // Nothing about real keys: an unknown or revoked rrk_ key answers exactly as before.
+  const unknown = expectError(t, await ts.rpc('get_all_clients', {}, 'rrk_not_a_real_key_0000000000000000'), 401, 'unauthorized', 'an unknown key')
+  t.notMatch(unknown.hint ?? '', /sandbox|SANDBOX/i, 'no word about the sandbox for other keys')
 })
