@@ -310,3 +310,42 @@ t.test('claims, completion, failure and the agent views', async (t) => {
     }
   })
 })
+
+t.test('capabilities_json may be the object itself, validated exactly like the JSON string (issue 22 item 19)', async (t) => {
+  const { ts, acme } = await setup(t)
+  const { clientId } = await clientWithQuestions(ts, acme.key, 'Acme Plumbing', 2)
+  await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['claude'], geo_state: 'TX' }, acme.key)
+  t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key), 2)
+
+  const asObject = await ts.call<Claimed[]>('claim_aeo_runs', { agent_id: 'obj', capabilities_json: { engines: ['Claude'], geo: 'TX', max_per_day: 10 }, limit: 1 }, acme.key)
+  t.equal(asObject.length, 1, 'an object claims')
+  t.equal(asObject[0]!.engine, 'claude')
+  const asString = await ts.call<Claimed[]>('claim_aeo_runs', { agent_id: 'str', capabilities_json: caps(['claude'], 'TX'), limit: 1 }, acme.key)
+  t.equal(asString.length, 1, 'a string still claims')
+
+  // The same refusals, with the same codes and field names, for an object as for its JSON text.
+  const refusals: [unknown, number, string, RegExp][] = [
+    [{ engines: ['bing'] }, 400, 'aeo_engine_unsupported', /capabilities_json\.engines\.0: unsupported engine/],
+    [{ geo: 'TX' }, 400, 'validation_failed', /capabilities_json\.engines/],
+    [{ engines: ['claude'], max_per_day: -1 }, 400, 'validation_failed', /capabilities_json\.max_per_day/],
+    [{ engines: ['claude'], colour: 'red' }, 400, 'validation_failed', /^capabilities_json: Unrecognized key: "colour"/],
+  ]
+  for (const [value, status, code, detail] of refusals) {
+    const object = expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: value }, acme.key), status, code, `object ${JSON.stringify(value)}`)
+    const text = expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: JSON.stringify(value) }, acme.key), status, code, `string ${JSON.stringify(value)}`)
+    t.match(object.detail, detail)
+    t.equal(object.detail, text.detail, 'the same detail either way')
+  }
+  for (const value of [['claude'], 42, null]) {
+    const refused = expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: value }, acme.key), 400, 'validation_failed', `not an object: ${JSON.stringify(value)}`)
+    t.match(refused.detail, /^capabilities_json: expected an object/)
+  }
+
+  // The OpenAPI document (and so describe_rpc and the MCP tool, which convert the same schema) shows both forms.
+  const openapi = (await ts.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json()
+  const params = openapi.paths['/api/v1/rpc/claim_aeo_runs'].post.requestBody.content['application/json'].schema
+  const forms = params.properties.capabilities_json.anyOf as { type: string; properties?: Record<string, unknown>; required?: string[] }[]
+  t.same(forms.map((f) => f.type), ['string', 'object'], 'a JSON string or an object')
+  t.same(Object.keys(forms[1]!.properties ?? {}).sort(), ['engines', 'geo', 'max_per_day'], "the object's fields")
+  t.same(forms[1]!.required, ['engines'])
+})

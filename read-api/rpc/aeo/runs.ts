@@ -40,13 +40,27 @@ const Capabilities = z.strictObject({
   max_per_day: z.number().int().positive().max(1_000_000).nullable().default(null),
 })
 
-/** capabilities_json is a JSON string; anything malformed is a 400 naming the field. */
-function parseCapabilities(json: string): z.infer<typeof Capabilities> {
-  let value: unknown
-  try {
-    value = JSON.parse(json)
-  } catch {
-    throw new ApiError('validation_failed', 'capabilities_json: not valid JSON; expected {"engines": [...], "geo": "TX" | "any", "max_per_day": n}')
+/**
+ * capabilities_json as a parameter: the JSON text of the capabilities (the catalogue's form) or, since a JSON
+ * string inside JSON is an easy thing to get wrong, the object itself. Both go through parseCapabilities, so
+ * they are refused alike (same codes, same field names); the parameter schema only tells the two forms apart,
+ * and documents the object's fields.
+ */
+const { $schema: _dialect, ...capabilitiesJsonSchema } = z.toJSONSchema(Capabilities, { io: 'input', unrepresentable: 'any' })
+const CapabilitiesParam = z.union([
+  z.string().max(10_000).describe('The capabilities as JSON text'),
+  z.record(z.string(), z.unknown()).meta({ ...capabilitiesJsonSchema, description: 'The capabilities as an object' }),
+], { error: 'expected an object {engines, geo, max_per_day} or its JSON text' })
+
+/** The capabilities from either form; anything malformed is a 400 naming the field. */
+function parseCapabilities(param: z.infer<typeof CapabilitiesParam>): z.infer<typeof Capabilities> {
+  let value: unknown = param
+  if (typeof param === 'string') {
+    try {
+      value = JSON.parse(param)
+    } catch {
+      throw new ApiError('validation_failed', 'capabilities_json: not valid JSON; expected {"engines": [...], "geo": "TX" | "any", "max_per_day": n}')
+    }
   }
   const parsed = Capabilities.safeParse(value)
   if (!parsed.success) {
@@ -54,7 +68,8 @@ function parseCapabilities(json: string): z.infer<typeof Capabilities> {
       issueCode(parsed.error),
       describeIssues(parsed.error)
         .split('; ')
-        .map((issue) => `capabilities_json.${issue.replace(/^\(body\)/, '').replace(/^\./, '')}`)
+        // "(body): …" is about the object itself: "capabilities_json: …", not "capabilities_json.: …".
+        .map((issue) => (issue.startsWith('(body)') ? `capabilities_json${issue.slice('(body)'.length)}` : `capabilities_json.${issue}`))
         .join('; '),
     )
   }
@@ -239,8 +254,8 @@ export const aeoRunsRpcs = [
     // cost more than half of each claim's time under 20 concurrent agents.
     readYourWrites: false,
     summary:
-      'Claim up to limit (default 1) queued runs for agent_id, atomically and disjointly across agents. capabilities_json is a JSON string {engines, geo ("TX" or "any"), max_per_day}. Each run comes with the prompt and the client name; finish it with complete_aeo_run or fail_aeo_run before lease_expires_at. Registers the agent on first claim. A run that failed is not claimable before its retry_at. Answers without waiting for the read models (X-Read-Your-Writes: skipped): get_aeo_runs may show a claimed run as queued for a moment.',
-    params: z.strictObject({ agent_id: AgentId, capabilities_json: z.string().max(10_000), limit: z.number().int().min(1).max(100).default(1) }),
+      'Claim up to limit (default 1) queued runs for agent_id, atomically and disjointly across agents. capabilities_json is {engines, geo ("TX" or "any"), max_per_day}, as an object or as its JSON text. Each run comes with the prompt and the client name; finish it with complete_aeo_run or fail_aeo_run before lease_expires_at. Registers the agent on first claim. A run that failed is not claimable before its retry_at. Answers without waiting for the read models (X-Read-Your-Writes: skipped): get_aeo_runs may show a claimed run as queued for a moment.',
+    params: z.strictObject({ agent_id: AgentId, capabilities_json: CapabilitiesParam, limit: z.number().int().min(1).max(100).default(1) }),
     result: z.array(ClaimedRunView),
     async handler(ctx) {
       const capabilities = parseCapabilities(ctx.params.capabilities_json)
