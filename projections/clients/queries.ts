@@ -141,15 +141,12 @@ export function statusesFor(filter: ClientListFilter): string[] {
   return statuses
 }
 
-export async function listClients(db: ReadDb, orgId: number, statuses: readonly string[]): Promise<ClientRow[]> {
+/** The organization's clients with these statuses in id order; only the page asked for when one is given. */
+export async function listClients(db: ReadDb, orgId: number, statuses: readonly string[], page?: { limit: number; offset: number }): Promise<ClientRow[]> {
   if (statuses.length === 0) return []
-  return db
-    .selectFrom('clients')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('status', 'in', [...statuses])
-    .orderBy('id')
-    .execute()
+  let query = db.selectFrom('clients').selectAll().where('org_id', '=', orgId).where('status', 'in', [...statuses]).orderBy('id')
+  if (page) query = query.limit(page.limit).offset(page.offset)
+  return query.execute()
 }
 
 export async function countActiveClients(db: ReadDb, orgId: number): Promise<number> {

@@ -218,6 +218,9 @@ export const clientRpcs = [
       include_paused: z.boolean().default(true),
       include_staging: z.boolean().default(true),
     }),
+    // Agents page through long lists with limit/offset everywhere else; the default still answers every
+    // client of an agency of ordinary size in one call, as before.
+    paginated: { maxLimit: 1000, defaultLimit: 1000 },
     result: z.array(ClientViewSchema),
     async handler(ctx) {
       const p = ctx.params
@@ -227,7 +230,7 @@ export const clientRpcs = [
         includePaused: p.include_paused,
         includeStaging: p.include_staging,
       })
-      return clientViews(ctx.read, await listClients(ctx.read, requireOrgId(ctx.orgId), statuses))
+      return clientViews(ctx.read, await listClients(ctx.read, requireOrgId(ctx.orgId), statuses, ctx.page ?? undefined))
     },
   }),
   rpc({

@@ -548,3 +548,17 @@ t.test('concurrent get_client reads (gathered into one statement per organizatio
   t.equal((responses[asked.length]!.json() as { result: ClientView }).result.id, theirs, 'the other organization reads its own')
   expectError(t, responses[asked.length + 1]!, 404, 'not_found', 'and not ours')
 })
+
+t.test('get_all_clients pages with limit and offset, in id order (issue 22 item 19)', async (t) => {
+  const { ts, org } = await setup(t)
+  const ids: number[] = []
+  for (const name of ['Page One', 'Page Two', 'Page Three', 'Page Four']) ids.push(await ts.call<number>('add_client', clientPayload(name), org.key))
+  const page = async (params: Record<string, unknown>) => (await ts.call<ClientView[]>('get_all_clients', params, org.key)).map((c) => c.id)
+  t.same(await page({}), ids, 'no limit: every client')
+  t.same(await page({ limit: 2 }), ids.slice(0, 2), 'limit 2')
+  t.same(await page({ limit: 2, offset: 2 }), ids.slice(2, 4), 'the next page')
+  t.same(await page({ limit: 2, offset: 4 }), [], 'past the end')
+  t.same(await page({ limit: 1, offset: 1, active_only: true }), [ids[1]], 'filters and pages together')
+  expectError(t, await ts.rpc('get_all_clients', { limit: 0 }, org.key), 400, 'validation_failed', 'limit 0')
+  expectError(t, await ts.rpc('get_all_clients', { limit: 1001 }, org.key), 400, 'validation_failed', 'over the maximum')
+})
