@@ -74,7 +74,11 @@ interface GroupSummary {
   readonly writer: string
 }
 
-/** The job's result: the set and a summary of each group (counts, not the copy: get_ad_copy_set has it). */
+/**
+ * The job's result: the set and each group with its proposed copy (`copy`: the headlines and descriptions
+ * themselves, which is what a reader of a finished job looks for) beside the counts the result always had.
+ * get_ad_copy_set has the rest (final URL, keywords, approval).
+ */
 function resultOf(setId: number, clientId: number, status: string, groups: readonly GroupSummary[], omitted: number, modelError: string | null): Record<string, unknown> {
   const writers = [...new Set(groups.map((g) => g.writer))]
   return {
@@ -90,6 +94,7 @@ function resultOf(setId: number, clientId: number, status: string, groups: reado
       headlines: g.headlines.length,
       descriptions: g.descriptions.length,
       writer: g.writer,
+      copy: { headlines: [...g.headlines], descriptions: [...g.descriptions] },
     })),
     /** Service × area pairs left out past the per-set maximum. */
     omitted_pairs: omitted,

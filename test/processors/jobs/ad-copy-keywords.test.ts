@@ -87,6 +87,14 @@ t.test('ad_copy: a proposed set per service × location, within the limits, appr
     t.equal(group.writer, 'built-in')
   }
   t.ok(set.ad_groups[0]!.headlines.includes('Drain Cleaning in Austin'), 'copy from the service and area')
+  // The result carries the proposed text itself, beside the counts it always had (issue 22 item 19).
+  const resultGroups = (result as { ad_groups: { ad_group_id: number; headlines: number; descriptions: number; copy: { headlines: string[]; descriptions: string[] } }[] }).ad_groups
+  t.same(
+    resultGroups.map((g) => ({ id: g.ad_group_id, headlines: g.headlines, descriptions: g.descriptions, copy: g.copy })),
+    set.ad_groups.map((g) => ({ id: g.ad_group_id, headlines: g.headlines.length, descriptions: g.descriptions.length, copy: { headlines: g.headlines, descriptions: g.descriptions } })),
+    'the result: each group\'s headlines and descriptions, and their counts',
+  )
+  t.same(await adCopyHandler(jobContext(ts, { kind: 'ad_copy', jobId, orgId: org.orgId, clientId: client, payload: {} })), result, 'a re-run answers the same result, copy included')
   t.ok(set.ad_groups[0]!.descriptions.some((d) => d.includes('Hydro-jetting')), "copy from the service's description")
   t.same(await ts.call('list_ad_copy_ad_groups', { set_id: set.set_id, client_id: client }, org.key), set.ad_groups, 'list_ad_copy_ad_groups: the same groups')
   t.same((await ts.call<AdGroup[]>('list_ad_copy_ad_groups', { set_id: set.set_id, client_id: client, limit: 1, offset: 2 }, org.key)).map((g) => g.name), ['Emergency Plumber – Austin, TX'], 'pages')
