@@ -1,6 +1,5 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { runBench } from './bench/run.js'
 import { ConfigError, loadConfig } from './config.js'
 import { DataDirInUseError } from './data-dir.js'
 import { migrate } from './commands/migrate.js'
@@ -109,6 +108,9 @@ async function main(argv: string[]): Promise<number> {
     case 'bench': {
       const repeat = Number(values.repeat)
       if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new UsageError('--repeat must be 1 to 20')
+      // Loaded only here: the bench uses devDependencies (autocannon, emmett), which the Docker image
+      // (npm ci --omit=dev) does not have, and a static import would stop every command there.
+      const { runBench } = await import('./bench/run.js')
       await runBench({ names: positionals, repeat, quick: values.quick!, output: path.resolve(values.output!), serverUrl: process.env.BENCH_DATABASE_URL })
       return 0
     }

@@ -4,9 +4,11 @@
  * a small non-root image that Docker can health-check. Docker cannot run here, so the files are read and
  * checked for what matters: the compose file as Compose would interpolate it, the Dockerfile's instructions.
  */
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { parse } from 'yaml'
 import { generateServiceKeyText, resolveServiceKey } from '../../commands/secrets/service-key.js'
@@ -121,4 +123,16 @@ t.test('Dockerfile: multi-stage, production dependencies only, non-root, health-
   t.ok(runtime.instructions.some((i) => /^ENV\s.*HOST=0\.0\.0\.0/.test(i)), 'HOST=0.0.0.0 in the image')
   const ignore = (await read('.dockerignore').catch(() => '')).split('\n').map((l) => l.trim())
   for (const entry of ['node_modules', '.git', '.data', 'ops/.env']) t.ok(ignore.includes(entry), `.dockerignore keeps ${entry} out of the build context`)
+})
+
+t.test('the image’s dependencies are enough: the CLI loads without any devDependency', async (t) => {
+  // Every module `serve` needs is imported statically by ops/cli.ts, so loading it (help exits at once)
+  // resolves them all; the hook makes a devDependency import fail as it would in the image.
+  const result = spawnSync(process.execPath, ['--import', './test/support/production-dependencies-only.mjs', '--import', 'tsx', 'ops/cli.ts', 'help'], {
+    cwd: fileURLToPath(root),
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  t.equal(result.status, 0, `exits 0 (stderr: ${result.stderr.slice(0, 400)})`)
+  t.match(result.stdout, /RankRelay operations/)
 })
