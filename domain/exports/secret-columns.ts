@@ -1,6 +1,7 @@
 /**
- * THE deny-list of the organization export: read-model columns that never leave the service in an export
- * zip (spec "Export workflow": secrets excluded). Secrets proper are never in the read models at all
+ * THE deny-list of what leaves the service for an auditor or an export: read-model columns in an export zip
+ * (spec "Export workflow": secrets excluded) and event fields in `ops replay` (domain/exports/redact.ts), one
+ * rule for both, so a copy of the log carries no more than a copy of the read models. Secrets proper are never in the read models at all
  * (DESIGN: API keys and tokens are stored as sha256, signing secrets encrypted in the log), so what is left
  * to exclude is what derives from them:
  *
@@ -31,12 +32,25 @@ export const SECRET_COLUMNS: Readonly<Record<string, readonly string[]>> = {
 /** Column names that look like a credential or something derived from one. */
 export const SECRET_NAME = /secret|passw|token|hash|hint|cipher|encrypt|nonce|salt|credential|signature|private|otp/i
 
-/** Columns that match SECRET_NAME but are plain data, with the reason. None so far. */
-export const NOT_SECRET: Readonly<Record<string, readonly string[]>> = {}
+/**
+ * Fields that match SECRET_NAME but are plain data, by table or event type, with the reason:
+ * - OAuthClientRegistered.token_endpoint_auth_method: always the literal `none` (public clients); it names
+ *   how a client authenticates, not a token.
+ * - UserTotpEnrolled / UserSignedIn .totp_step: the TOTP time step a code was accepted at (a clock reading
+ *   kept so no code is accepted twice), not the secret nor a code.
+ */
+export const NOT_SECRET: Readonly<Record<string, readonly string[]>> = {
+  OAuthClientRegistered: ['token_endpoint_auth_method'],
+  UserTotpEnrolled: ['totp_step'],
+  UserSignedIn: ['totp_step'],
+}
 
-/** Whether `table.column` is kept out of exports. */
-export function isSecretColumn(table: string, column: string): boolean {
-  if (SECRET_COLUMNS[table]?.includes(column)) return true
-  if (NOT_SECRET[table]?.includes(column)) return false
-  return SECRET_NAME.test(column)
+/**
+ * Whether field `name` of `scope` (a read-model table in an export, an event type in a replay) is kept out.
+ * Nested event fields are judged by their own name in the event's scope.
+ */
+export function isSecretField(scope: string, name: string): boolean {
+  if (SECRET_COLUMNS[scope]?.includes(name)) return true
+  if (NOT_SECRET[scope]?.includes(name)) return false
+  return SECRET_NAME.test(name)
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
-import { isSecretColumn } from '../../domain/exports/secret-columns.js'
+import { isSecretField } from '../../domain/exports/secret-columns.js'
 import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
 import { CLIENT_TABLES } from '../sandbox/projector.js'
 
@@ -69,7 +69,7 @@ export async function orgTableCatalog(db: Kysely<any>, schema: string): Promise<
       unreached.push(name)
       continue
     }
-    const excluded = all.filter((column) => isSecretColumn(name, column))
+    const excluded = all.filter((column) => isSecretField(name, column))
     const pk = keys.filter((k) => k.table_name === name).map((k) => k.column_name)
     tables.push({ name, columns: all.filter((c) => !excluded.includes(c)), excluded, scope, orderBy: pk.length > 0 ? pk : all })
   }

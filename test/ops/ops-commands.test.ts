@@ -2,6 +2,7 @@
  * Ops commands while the service runs, against the same DATA_DIR (they attach to the embedded PostgreSQL the
  * service started): replay (NDJSON for auditors), create-platform-key and rebuild (blue/green, no downtime).
  */
+import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
@@ -83,6 +84,13 @@ t.test('ops commands against a running service', async (t) => {
     t.match(replayA[3], { type: 'ApiKeyCreated', stream: `api_key-${orgKey.id}` })
     t.match(replayA[4], { type: 'ClientUpdated', stream: `client-${clientA}`, revision: 2, metadata: { actor: { kind: 'api_key', id: orgKey.id } } })
     t.notOk(a.stdout.includes(orgKey.key), 'no plaintext key in the history')
+    // The replay leaves out what the export leaves out (domain/exports/redact.ts): no key hash or hint.
+    t.notOk(a.stdout.includes(createHash('sha256').update(orgKey.key).digest('hex')), 'no key hash in the history')
+    t.notOk(a.stdout.includes(orgKey.key.slice(0, 10)), 'no key hint either')
+    t.same((replayA[3] as ReplayLine & { redacted?: string[] }).redacted, ['key_hash', 'key_hint'], 'the line names what was left out')
+    const secretLike = (value: unknown): string[] =>
+      value !== null && typeof value === 'object' ? Object.entries(value).flatMap(([name, inner]) => [...(/secret|passw|token|hash|hint|cipher|nonce|salt/i.test(name) ? [name] : []), ...secretLike(inner)]) : []
+    t.same(replayA.flatMap((line) => secretLike(line.data)), [], 'no secret-like field in any line')
     for (let i = 1; i < replayA.length; i++) t.ok(before(replayA[i - 1]!.position, replayA[i]!.position), `positions increase (${i})`)
     t.match(a.stderr, new RegExp(`replay: ${replayA.length} events of organization ${orgA}`), 'a summary on stderr, not mixed into the NDJSON')
 
