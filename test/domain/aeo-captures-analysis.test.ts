@@ -148,7 +148,7 @@ t.test('item_keys are stable: the same situation in other words, order and month
   for (const finding of [...a.findings, ...reworded.findings]) {
     t.ok(/^[a-z]+:[a-z0-9:.-]+$/.test(finding.item_key) && finding.item_key.length <= 200, `${finding.item_key} is a plain key`)
   }
-  t.equal(ANALYSIS_VERSION, 2, "2: place-led local names (\"Austin Pipe Pros\") are businesses")
+  t.equal(ANALYSIS_VERSION, 3, '2: place-led local names ("Austin Pipe Pros") are businesses; 3: a sentence end splits names')
 })
 
 t.test('entities: labels, places, platforms and sentences are not businesses', async (t) => {
@@ -178,6 +178,19 @@ t.test('entities: a place-led local name ("Austin Pipe Pros") is a business; the
   ].join('\n')
   const context = { contextWords: ['Drain cleaning', 'Austin', 'TX', 'Round Rock'], placeNames: ['Austin, TX', 'Round Rock, TX'] }
   t.strictSame(namedBusinesses(text, context).map((b) => b.name), ['Austin Pipe Pros', 'Acme Plumbing', 'Round Rock Plumbing Co'])
+})
+
+t.test('entities: a sentence end splits names; abbreviations and initials inside a name do not (issue 22 item 18)', async (t) => {
+  const text =
+    'For a burst pipe, call Reliant Plumbing. Austin Plumbing is also well reviewed. Smith Bros. Plumbing and J.R. Rooter Services serve Round Rock; so does St. Louis Plumbing Co. in Pflugerville.'
+  // No places in this context: "Austin Plumbing" is then a business of its own (with the client's places it is a label, below).
+  t.strictSame(
+    namedBusinesses(text, { contextWords: [], placeNames: [] }).map((b) => [b.name, b.mentions]),
+    [['Reliant Plumbing', 1], ['Austin Plumbing', 1], ['Smith Bros. Plumbing', 1], ['J.R. Rooter Services', 1], ['St. Louis Plumbing Co', 1]],
+  )
+  const report = analyze(f.input(text))
+  t.strictSame(names(report), ['Reliant Plumbing', 'Smith Bros. Plumbing', 'J.R. Rooter Services', 'St. Louis Plumbing Co'], 'through the analysis: no business spans two sentences')
+  t.match(report.scorecard, { named: false, named_count: 4 })
 })
 
 t.test('sentences split on end punctuation and lines, markdown removed', async (t) => {

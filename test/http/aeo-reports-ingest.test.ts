@@ -81,3 +81,27 @@ t.test('summary and report over ingested captures', async (t) => {
   t.equal(download.statusCode, 200)
   t.equal(download.headers.etag, `"${filed.files[0].sha256}"`)
 })
+
+t.test('a sentence end splits competitor names in the summary and the report (issue 22 item 18)', async (t) => {
+  const ts = await startTestSystem(t, { clock: () => NOW })
+  const org = await orgWithKey(ts, 'Acme Agency')
+  const key = org.key
+  // Dallas, so that "Austin Plumbing" is another business rather than the client's place and service.
+  const client = await ts.call<number>(
+    'add_client',
+    { client: { name: 'Summit Plumbing', website_url: 'https://www.summitplumbing.example.com', services: ['Drain cleaning'], locations: ['Dallas, TX'] } },
+    key,
+  )
+  const query = await ts.call<number>('add_aeo_query', { client_id: client, prompt: 'best drain cleaning company near me' }, key)
+  const answer_text = 'For drain cleaning, call Reliant Plumbing. Austin Plumbing is also well reviewed, and Summit Plumbing is newer.'
+  await ts.call('ingest_aeo_capture', { client_id: client, query_id: query, engine: 'claude', month: '2026-02', answer_text, citations: [] }, key)
+
+  const [capture] = await ts.call<any[]>('get_aeo_captures', { client_id: client, month: '2026-02' }, key)
+  t.strictSame(capture.report_json.entity_table.map((e: any) => e.name), ['Reliant Plumbing', 'Austin Plumbing'], 'the analysis: two businesses')
+  const summary = await ts.call('get_aeo_summary', { client_id: client, month: '2026-02' }, key)
+  t.strictSame(summary.share_of_voice.competitors.map((c: any) => [c.name, c.mentions]), [['Austin Plumbing', 1], ['Reliant Plumbing', 1]], 'the summary counts each')
+  const report = await ts.call('aeo_report_html', { client_id: client, month: '2026-02' }, key)
+  t.match(report.html, 'Reliant Plumbing')
+  t.match(report.html, 'Austin Plumbing')
+  t.notMatch(report.html, /Reliant Plumbing\. Austin Plumbing/, 'the report names no merged business')
+})

@@ -9,7 +9,7 @@ import { findingsOf, type Finding } from './findings.js'
 import { findName, nameKey, sentences } from './text.js'
 
 /** Bump on any change that can change a report; reanalyze_aeo_client brings old captures up to it. */
-export const ANALYSIS_VERSION = 2
+export const ANALYSIS_VERSION = 3
 
 /** Sentences kept in the claim map (the first ones; an answer is rarely about the client more often). */
 export const MAX_CLAIMS = 50

@@ -84,8 +84,16 @@ const LEADING_WORDS = new Set(
   this that our your their its my we you they it is are was be see check ask get for example including such as plus or nor so
   yes no meanwhile however additionally alternatively finally overall`.split(/\s+/),
 )
+/**
+ * Abbreviations that end with a period inside a name ("St. Louis Plumbing", "Smith Bros. Plumbing"). Any other
+ * word ending with a period ends a sentence, and a name never runs across one: "Reliant Plumbing. Austin
+ * Plumbing" is two businesses, not one.
+ */
+const NAME_ABBREVIATIONS = ['St', 'Ste', 'Mt', 'Ft', 'Dr', 'Mr', 'Mrs', 'Ms', 'Jr', 'Sr', 'Bros', 'Co', 'Inc', 'Corp', 'Ltd']
+/** A capitalized word of a name: initials ("J.R."), an abbreviation with its period, or a word with periods only inside ("Kinetico.com"). */
+const NAME_WORD = `(?:(?:[A-Z]\\.)+|(?:${NAME_ABBREVIATIONS.join('|')})\\.|[A-Z](?:[\\w'’&-]|\\.(?=[\\w'’&-]))*)`
 const PROSE_NAME = new RegExp(
-  `(?<![A-Za-z0-9&'’.-])((?:[A-Z][\\w'’.&-]*)(?:\\s+(?:&|and|of|the|[A-Z][\\w'’.&-]*)){0,5}\\s+(?:${BUSINESS_WORDS.join('|')}))(?![A-Za-z0-9])`,
+  `(?<![A-Za-z0-9&'’.-])(${NAME_WORD}(?:\\s+(?:&|and|of|the|${NAME_WORD})){0,5}\\s+(?:${BUSINESS_WORDS.join('|')}))(?![A-Za-z0-9])`,
   'g',
 )
 

@@ -21,7 +21,8 @@ export interface GeminiAdapterOptions extends AdapterOptions {
   /**
    * Grounding chunk URIs starting with one of these are redirects; each is resolved (one request, the
    * redirect not followed) to the page it points to, so that the source's domain is the real one. A
-   * redirect that cannot be resolved is kept as it is. Empty: never resolve.
+   * redirect that cannot be resolved becomes the site its chunk's title names (Gemini's titles are domains),
+   * or is kept as it is when the title is not a host name. Empty: never resolve.
    */
   readonly redirectPrefixes?: readonly string[]
   /** Bound on resolving one redirect (default 5 s). */
@@ -152,9 +153,23 @@ async function resolveRedirect(
       return source.title === undefined ? { url: resolved } : { url: resolved, title: source.title }
     }
   } catch {
-    // Keep the redirect: the source is still known by its title.
+    // Unresolvable (expired, refused, timed out): named by its title below.
   }
-  return source
+  return siteOfTitle(source)
+}
+
+/** A host name as Gemini writes it in a grounding chunk's title ("tsbpe.texas.gov"). */
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i
+
+/**
+ * An unresolved redirect as the site its chunk's title names: Gemini puts the page's domain in the title, and
+ * the redirect's own host (vertexaisearch.cloud.google.com) would otherwise be the source's domain in every
+ * source table. The redirect itself expires within days and stays in the raw record. A title that is not a
+ * host name (a page title) leaves the redirect as it is.
+ */
+function siteOfTitle(source: { url: string; title?: string }): { url: string; title?: string } {
+  const title = source.title?.trim()
+  return title && HOST_NAME.test(title) ? { url: `https://${title.toLowerCase()}/`, title } : source
 }
 
 function malformed(detail: string): EngineError {

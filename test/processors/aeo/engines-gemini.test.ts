@@ -1,7 +1,9 @@
 import t, { type Test } from 'tap'
+import { analyze } from '../../../domain/aeo/analysis/analyze.js'
 import { EngineError } from '../../../processors/aeo/engines/adapter.js'
 import { createGeminiAdapter } from '../../../processors/aeo/engines/gemini.js'
 import { DEFAULT_MODELS } from '../../../processors/aeo/settings.js'
+import { acme, bestOf } from '../../domain/aeo-analysis-fixtures.js'
 import { fixture, fixtureText, startProviderServer, type ProviderServer, type RecordedRequest } from './provider-server.js'
 
 const PROMPT = 'best emergency plumber in Austin, TX'
@@ -64,8 +66,8 @@ t.test('a grounded answer: the request, supported chunks cited, the others retri
     { url: 'https://www.sdplumbing.com/', title: 'sdplumbing.com' },
   ].sort(byChunkOrder), 'cited: the chunks groundingSupports point at, resolved to the real pages')
   t.same(answer.retrieved, [
-    { url: `${server.origin}/grounding-api-redirect/AUZIYQDexpired000000000000000000000000000000000000000000000000000`, title: 'tsbpe.texas.gov' },
-  ], 'retrieved: chunks no support points at; a redirect that no longer resolves is kept as it is')
+    { url: 'https://tsbpe.texas.gov/', title: 'tsbpe.texas.gov' },
+  ], 'retrieved: chunks no support points at; a redirect that no longer resolves becomes the site its title names (issue 22 item 18)')
   t.equal(answer.model, 'gemini-2.5-flash', 'modelVersion from the response')
   t.equal(answer.searched, true)
   const record = answer.record as Record<string, any>
@@ -81,6 +83,21 @@ function byChunkOrder(a: { title: string }, b: { title: string }): number {
   const order = ['radiantplumbing.com', 'abacusplumbing.net', 'sdplumbing.com', 'yelp.com']
   return order.indexOf(a.title) - order.indexOf(b.title)
 }
+
+t.test('a cited redirect that cannot be resolved names the site in its title, so the source table does too (issue 22 item 18)', async (t) => {
+  const { server, adapter, grounded } = await setup(t)
+  server.enqueue(generate, { body: grounded })
+  // Radiant's redirect fails once (Google answers 500); the others resolve.
+  server.enqueue((r) => r.method === 'HEAD' && r.url.endsWith('/AUZIYQHk3b9Xq2vR7mT1pL8wN4cJ6dF0sA5eG3hK9uY2iO7zB1xC4vM8nQ6rT0wE'), { status: 500, body: '' })
+  const answer = await adapter.ask(PROMPT)
+  t.same(answer.citations[0], { url: 'https://radiantplumbing.com/', title: 'radiantplumbing.com' }, "the chunk's title, not the redirect")
+  const report = analyze({ answerText: answer.answer_text, citations: answer.citations, retrieved: answer.retrieved, client: acme, question: bestOf })
+  t.same(
+    report.source_table.map((s) => [s.domain, s.class]).sort(),
+    [['abacusplumbing.net', 'competitor'], ['radiantplumbing.com', 'competitor'], ['sdplumbing.com', 'competitor'], ['yelp.com', 'directory']],
+    'the real sites, each competitor linked to its business; no redirect host',
+  )
+})
 
 t.test('without redirect resolution the grounding URIs are kept as given', async (t) => {
   const { server, adapter, grounded } = await setup(t, false)
