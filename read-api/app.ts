@@ -26,6 +26,7 @@ import { signedInMember } from './people/session.js'
 import type { PeopleSettings } from './people/settings.js'
 import { addOnSendStep } from './platform/on-send-steps.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
+import { parseJsonBody } from './platform/json-body.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
 import { sdkRoutes } from './sdk/routes.js'
@@ -82,16 +83,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   })
 
-  // JSON bodies only (anything else is 415): an empty body is an empty parameter object; malformed JSON is a
-  // coded 400.
+  // JSON bodies only (anything else is 415): an empty body is an empty parameter object; malformed JSON, JSON
+  // nested too deep and refused text are coded 400s (platform/json-body.ts).
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8')
-    if (text.trim() === '') return done(null, undefined)
     try {
-      done(null, JSON.parse(text))
+      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')))
     } catch (error) {
-      done(new ApiError('invalid_json', (error as Error).message), undefined)
+      done(error as ApiError, undefined)
     }
   })
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
+import { unacceptableTextReason } from '../../domain/shared/values.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import { requireScope, resolveOrg, type Caller } from '../caller.js'
@@ -55,9 +56,13 @@ export function parseFilter(column: string, spec: ColumnSpec, raw: string): stri
     case 'uuid':
       if (!UUID.test(raw)) throw bad('a UUID')
       return raw.toLowerCase()
-    case 'text':
+    case 'text': {
       if (raw.length > MAX_FILTER_TEXT) throw bad(`at most ${MAX_FILTER_TEXT} characters`)
+      // The same rule as every text parameter of the API (a NUL would reach PostgreSQL and fail there as a 500).
+      const reason = unacceptableTextReason(raw)
+      if (reason !== null) throw new ApiError('validation_failed', `where_${column}: ${reason}`)
       return raw
+    }
     case 'text[]':
     case 'json':
       throw new ApiError('db_filter_invalid', `where_${column}: a ${spec.type === 'json' ? 'JSON' : 'list'} column cannot be filtered by equality`)
