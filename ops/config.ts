@@ -94,6 +94,10 @@ const Env = z.object({
   // organization (spec Authentication 7, "public signup is open"); off: only providers with allow_signup.
   SSO_PUBLIC_SIGNUP: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_BACKOFF_BASE_MS),
+  // Observability: the bearer token GET /metrics requires (without it, loopback scrapers only), and the
+  // OpenTelemetry collector traces go to (OTLP over HTTP; unset: tracing off, its SDK never loaded).
+  METRICS_TOKEN: z.string().regex(/^\S{16,}$/, 'expected 16 or more characters without spaces (openssl rand -hex 32)').optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().regex(/^https?:\/\//, 'expected an http:// or https:// URL, e.g. http://otel-collector:4318').optional(),
 })
 
 export interface Config {
@@ -124,6 +128,13 @@ export interface Config {
   readonly webhooks: WebhookConfig
   /** SSO_ALLOWED_HOSTS: identity-provider addresses allowed despite the address policy; SSO_PUBLIC_SIGNUP. */
   readonly sso: { readonly allowList: AllowList; readonly publicSignup: boolean }
+  /** METRICS_TOKEN and OTEL_EXPORTER_OTLP_ENDPOINT (undefined: not set). */
+  readonly observability: ObservabilityConfig
+}
+
+export interface ObservabilityConfig {
+  readonly metricsToken: string | undefined
+  readonly otlpEndpoint: string | undefined
 }
 
 /** SERVICE_ENCRYPTION_KEY (undefined: see commands/secrets/service-key.ts resolveServiceKey), WEBHOOK_ALLOWED_HOSTS, WEBHOOK_BACKOFF_BASE_MS. */
@@ -198,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     languageModel,
     webhooks: { serviceKey: e.SERVICE_ENCRYPTION_KEY, allowList: e.WEBHOOK_ALLOWED_HOSTS, backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS },
     sso: { allowList: e.SSO_ALLOWED_HOSTS, publicSignup: e.SSO_PUBLIC_SIGNUP },
+    observability: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
   }
 }
 

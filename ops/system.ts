@@ -65,6 +65,8 @@ export interface SystemOptions {
   readonly people?: { readonly deliverPasswordReset?: PasswordResetDelivery }
   /** Single sign-on: the identity-provider address allow-list (SSO_ALLOWED_HOSTS), resolver and SSO_PUBLIC_SIGNUP; defaults: none, DNS, off. */
   readonly sso?: { readonly allowList?: AllowList; readonly resolve?: Resolver; readonly publicSignup?: boolean }
+  /** METRICS_TOKEN (GET /metrics); none: loopback scrapers only. */
+  readonly metricsToken?: string | undefined
 }
 
 /** Webhook settings; every part has a default (an ephemeral service key: only `serve` must keep its key). */
@@ -210,6 +212,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           idempotency: options.idempotency,
           blobs,
           jobKinds: new Set(Object.keys(jobHandlers)),
+          metricsToken: options.metricsToken,
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))

@@ -15,6 +15,7 @@ import { errorBox, html, sendPage } from './people/html.js'
 import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
+import { installMetrics } from './routes/metrics.js'
 import { mcpRoutes } from './mcp/route.js'
 import { peopleRoutes } from './people/routes.js'
 import { ssoRoutes } from './sso/routes.js'
@@ -40,6 +41,8 @@ export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, Writ
   readonly publicDocs?: PublicDocsSettings
   /** The job kinds this service runs (ops wires the processors' handler map); none when absent. */
   readonly jobKinds?: ReadonlySet<string>
+  /** METRICS_TOKEN: the bearer token GET /metrics requires; without it only loopback scrapers are answered. */
+  readonly metricsToken?: string | undefined
 }
 
 /** The consent page's view of sign-in (read-api/people): the member of the session cookie, and the forms' CSRF token. */
@@ -77,6 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimit,
     requestIdHeader: false,
+    // One name for it everywhere: the X-Request-Id answered, the events' metadata.request_id, the log field.
+    requestIdLogLabel: 'request_id',
     genReqId: (request) => {
       const given = request.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
@@ -133,6 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('serviceClock', deps.write.clock)
   registerIdempotency(app, deps)
   registerWritesSwitch(app, deps)
+  // GET /metrics, and a root hook that counts every response (so before the routes).
+  installMetrics(app, { read: deps.read, db: deps.db, store: deps.write.store, registry: deps.registry, metricsToken: deps.metricsToken })
   await app.register(async (scope) => healthRoutes(scope, deps))
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await app.register(async (scope) => fileRoutes(scope, deps))

@@ -20,6 +20,11 @@ export const ERRORS = {
   insufficient_scope: { status: 403, message: 'The key lacks the scope this call needs', hint: 'Use a key with the scope named in detail' },
   platform_only: { status: 403, message: 'Only a platform (partner) key may call this method', hint: 'Ask the platform administrator' },
   forbidden: { status: 403, message: 'Not permitted', hint: undefined },
+  metrics_forbidden: {
+    status: 403,
+    message: 'Metrics are for the operator’s scraper',
+    hint: 'Send Authorization: Bearer <METRICS_TOKEN>; without METRICS_TOKEN set, scrape from the same host (loopback, not through a proxy)',
+  },
   not_found: { status: 404, message: 'Not found', hint: 'Check the id; records of other organizations are not visible' },
   route_not_found: { status: 404, message: 'No such endpoint', hint: 'RPC calls are POST /api/v1/rpc/<method>' },
   already_exists: { status: 409, message: 'Already exists', hint: undefined },

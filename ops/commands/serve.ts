@@ -58,6 +58,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     ...extras,
     webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },
     sso: { allowList: config.sso.allowList, publicSignup: config.sso.publicSignup },
+    metricsToken: config.observability.metricsToken,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

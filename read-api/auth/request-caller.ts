@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ReadDb } from '../../projections/tables.js'
 import type { Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
+import { bindCallerToLog } from '../platform/log-context.js'
 import { authenticateApiKey } from './api-keys.js'
 import { authenticateOAuthToken } from './oauth-tokens.js'
 
@@ -34,7 +35,7 @@ export function callerOf(request: FastifyRequest, read: ReadDb): Promise<Caller>
   if (!caller) {
     caller = authenticate(request, read)
     // Hooks may ask and not await the verdict; the route reports it.
-    caller.catch(() => undefined)
+    caller.then((c) => bindCallerToLog(request, c), () => undefined)
     callers.set(request, caller)
   }
   return caller
@@ -55,6 +56,6 @@ export function apiKeyTokenOf(request: FastifyRequest): string | undefined {
 
 /** Records the request's caller when it was resolved elsewhere (see `apiKeyTokenOf`); later `callerOf` calls answer it. */
 export function settleCaller(request: FastifyRequest, caller: Promise<Caller>): void {
-  caller.catch(() => undefined)
+  caller.then((c) => bindCallerToLog(request, c), () => undefined)
   callers.set(request, caller)
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { callerOf } from '../auth/request-caller.js'
 import { invokeRpc, type InvokeRpcDeps } from '../platform/invoke-rpc.js'
+import { bindRpcToLog } from '../platform/log-context.js'
 import { sharedAnswerJson } from '../platform/shared-answer.js'
 
 // Kept here too: RPC modules that validate nested input import them from this file.
@@ -17,6 +18,7 @@ export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promi
   // Idempotency-Key: answers of write methods are recorded and replayed; reads validate the key and run.
   const isWrite = (request: { params: unknown }) => deps.registry.get((request.params as { method: string }).method)?.definition.access === 'write'
   app.post<{ Params: { method: string } }>('/api/v1/rpc/:method', { config: { idempotency: isWrite } }, async (request, reply) => {
+    bindRpcToLog(request, request.params.method)
     const caller = await callerOf(request, deps.read)
     const outcome = await invokeRpc(deps, { request, reply, caller, method: request.params.method, params: request.body })
     if (outcome.readYourWrites) reply.header('X-Read-Your-Writes', outcome.readYourWrites)

@@ -39,6 +39,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     languageModel: { provider: 'builtin' },
     webhooks: { serviceKey: undefined, allowList: EMPTY_ALLOW_LIST, backoffBaseMs: 60_000 },
     sso: { allowList: EMPTY_ALLOW_LIST, publicSignup: false },
+    observability: { metricsToken: undefined, otlpEndpoint: undefined },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -68,6 +69,8 @@ t.test('every setting is read and typed', async (t) => {
     WEBHOOK_BACKOFF_BASE_MS: '50',
     SSO_ALLOWED_HOSTS: '127.0.0.1,idp.internal',
     SSO_PUBLIC_SIGNUP: 'true',
+    METRICS_TOKEN: 'scrape-token-0123456789abcdef',
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
   })
   t.same(config, {
     port: 9090,
@@ -91,7 +94,10 @@ t.test('every setting is read and typed', async (t) => {
     languageModel: { provider: 'builtin' },
     webhooks: { serviceKey: parseServiceKey(SERVICE_KEY), allowList: parseAllowList('127.0.0.1,receiver.test,10.0.0.0/8'), backoffBaseMs: 50 },
     sso: { allowList: parseAllowList('127.0.0.1,idp.internal'), publicSignup: true },
+    observability: { metricsToken: 'scrape-token-0123456789abcdef', otlpEndpoint: 'http://otel-collector:4318' },
   })
+  t.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN/, 'a guessable metrics token is refused')
+  t.throws(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }), /OTEL_EXPORTER_OTLP_ENDPOINT/, 'the collector needs an http(s) URL')
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
   t.equal(loadConfig({ PORT: '0' }).port, 0, 'PORT=0 (any free port) is allowed')

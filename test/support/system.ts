@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { LanguageModel } from '../../processors/language-model/port.js'
-import pino from 'pino'
+import pino, { type Logger } from 'pino'
 import type { AeoSettings } from '../../commands/aeo/settings.js'
 import type { AeoProcessorSettings } from '../../processors/aeo/settings.js'
 import type { RateLimitSettings } from '../../read-api/platform/rate-limit.js'
@@ -54,6 +54,10 @@ export interface TestSystemOptions {
   readonly publicDocs?: SystemOptions['publicDocs']
   /** Single sign-on: the identity-provider allow-list (SSO_ALLOWED_HOSTS) and resolver. */
   readonly sso?: SystemOptions['sso']
+  /** METRICS_TOKEN for GET /metrics (default none: loopback scrapers only). */
+  readonly metricsToken?: string
+  /** The service's logger (default: silent, or TEST_LOG_LEVEL); the log tests pass one that writes to a stream they read. */
+  readonly log?: Logger
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -61,7 +65,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
   const database = await createTestDatabase(t)
   const system = await openSystem({
     databaseUrl: database.url,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.aeo ? { aeo: options.aeo } : {}),
@@ -74,6 +78,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.people ? { people: options.people } : {}),
     ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
     ...(options.sso ? { sso: options.sso } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()
