@@ -38,7 +38,7 @@ export async function setCadence(
   deps: WriteDeps,
   context: CommandContext,
   input: SetCadenceInput,
-): Promise<{ cadence: CadenceView; position: Position | null }> {
+): Promise<{ cadence: CadenceView; position: Position | null; orgId: number }> {
   const owner = await loadClient(deps.store, input.clientId)
   assertVisible(owner, input.callerOrgId, input.clientId)
   if (owner.status === 'deleted' && input.enabled) {
@@ -59,5 +59,6 @@ export async function setCadence(
     context,
     () => owner.orgId,
   )
-  return { cadence: cadenceView(outcome.state), position: outcome.position }
+  // The client's organization: whose agents may answer its runs (the caller may be a platform key).
+  return { cadence: cadenceView(outcome.state), position: outcome.position, orgId: owner.orgId }
 }

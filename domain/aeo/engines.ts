@@ -11,6 +11,11 @@ export type Engine = (typeof ENGINES)[number]
 /** Engines the server-API agent answers itself (an API key per engine enables it). */
 export const SERVER_ENGINES = ['claude', 'openai', 'gemini'] as const satisfies readonly Engine[]
 
+/** A stored engine name (canonical already) as an Engine; read models keep them as text. */
+export function isEngine(name: string): name is Engine {
+  return (ENGINES as readonly string[]).includes(name)
+}
+
 const ALIASES: Readonly<Record<string, Engine>> = { chatgpt: 'chatgpt-web' }
 
 /** The canonical engine for a name given by a caller, or undefined when it is not supported. */

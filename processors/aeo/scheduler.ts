@@ -4,6 +4,7 @@ import { cancelQueuedRuns, enqueueDueRuns, expireStaleClaims, type QueueDeps } f
 import type { CancelReason } from '../../domain/aeo/runs/run.js'
 import { enrolledClientIds } from '../../projections/aeo/runs/queries.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
+import { warnOfUnansweredEngines } from './engine-availability.js'
 import { subscriptionProcessor } from '../subscription.js'
 import { sleep } from '../../commands/sleep.js'
 
@@ -137,6 +138,8 @@ export function schedulerProcessors(deps: ProcessorDeps): Processor[] {
       types: new Set(['AeoQuestionUpdated', 'AeoQuestionDeleted', 'ClientStatusChanged', 'AeoCadenceSet']),
       handle: async (event) => {
         await cancelForEvent(deps, event)
+        // After the cancel: a retried delivery (the cancel failed) would otherwise log the enrolment twice.
+        await warnOfUnansweredEngines(deps, event)
       },
     }),
   ]

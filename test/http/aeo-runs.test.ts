@@ -48,7 +48,8 @@ t.test('cadence: enrol, read back, change, and the errors', async (t) => {
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId }, acme.key), {}, 'never enrolled: {}')
   const set = await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['Claude', 'chatgpt', 'claude'], geo_state: 'TX' }, acme.key)
   const expected = { enabled: true, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' }
-  t.same(set, expected, 'engines canonical and once each; enabled by default')
+  t.same(set, { ...expected, warnings: set.warnings }, 'engines canonical and once each; enabled by default')
+  t.same(set.warnings.map((w: { engine: string }) => w.engine), ['claude', 'chatgpt-web'], 'no engine key and no agent here: both warned of (issue 22 item 15)')
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId }, acme.key), expected)
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId, org_id: acme.orgId }), expected, 'a platform key passes org_id')
 
@@ -73,7 +74,7 @@ t.test('cadence: enrol, read back, change, and the errors', async (t) => {
   expectError(t, await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude'] }, acme.key), 409, 'client_deleted')
   t.same(
     await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX', enabled: false }, acme.key),
-    { ...expected, enabled: false },
+    { ...expected, enabled: false, warnings: [] },
     'a deleted client can still be disabled',
   )
 })

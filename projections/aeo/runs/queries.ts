@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
+import { isEngine } from '../../../domain/aeo/engines.js'
 import { agentKey } from '../../../domain/aeo/runs/agent.js'
+import { engineWarnings, type EngineWarning } from '../../../domain/aeo/runs/engine-warnings.js'
 import type { AgentRef } from '../../../domain/aeo/runs/run.js'
 import type { ReadDb } from '../../tables.js'
 import type { AeoRunStatus } from '../tables.js'
@@ -155,6 +157,18 @@ export async function agentsView(db: ReadDb, orgId: number | null, now: Date, on
   })
 }
 
+/**
+ * The engines an organization's runs can be claimed for: those in the current capabilities of any agent that
+ * may claim them (the organization's own and the platform's, such as the built-in server-api, which claims
+ * exactly the engines it has keys for); orgId null: every agent's. An agent seen once counts, online or not: an
+ * operator device may claim only now and then.
+ */
+export async function claimedEngines(db: ReadDb, orgId: number | null): Promise<Set<string>> {
+  let agents = db.selectFrom('aeo_agents').select('engines')
+  if (orgId !== null) agents = agents.where((eb) => eb.or([eb('agent_org_id', '=', orgId), eb('agent_org_id', 'is', null)]))
+  return new Set((await agents.execute()).flatMap((a) => a.engines))
+}
+
 export interface QueueOverview {
   stats: RunStats
   oldest_queued_at: string | null
@@ -163,12 +177,14 @@ export interface QueueOverview {
   engines: { engine: string; queued: number; claimed: number; running: number; agents_online: number }[]
   clients: { client_id: number; name: string; queued: number; claimed: number; running: number; done: number; failed: number }[]
   agents_online: number
+  /** Engines of the enabled cadences or of queued runs that no agent has claimed with (by name). */
+  warnings: EngineWarning[]
 }
 
 /** get_aeo_queue_overview: the queue by engine and by client, with the agents online per engine. */
 export async function queueOverview(db: ReadDb, orgId: number | null, now: Date, onlineSeconds: number): Promise<QueueOverview> {
   const scoped = <Q extends { where: (...args: any[]) => Q }>(q: Q, column: string) => (orgId === null ? q : q.where(column, '=', orgId))
-  const [stats, oldest, engines, clients, agents] = await Promise.all([
+  const [stats, oldest, engines, clients, agents, answered, enrolled] = await Promise.all([
     runStats(db, { orgId }),
     scoped(
       db
@@ -209,7 +225,19 @@ export async function queueOverview(db: ReadDb, orgId: number | null, now: Date,
       .where('last_seen_at', '>=', new Date(now.getTime() - onlineSeconds * 1000))
       .where((eb) => (orgId === null ? eb.val(true) : eb.or([eb('agent_org_id', '=', orgId), eb('agent_org_id', 'is', null)])))
       .execute(),
+    claimedEngines(db, orgId),
+    scoped(
+      db
+        .selectFrom('aeo_cadences as k')
+        .innerJoin('clients as c', 'c.id', 'k.client_id')
+        .select(sql<string>`unnest(k.engines)`.as('engine'))
+        .where('k.enabled', '=', true)
+        .where('c.status', '=', 'active'),
+      'c.org_id',
+    ).execute(),
   ])
+  // Engines that will be asked for (enrolled) or already are (queued), once each, by name.
+  const wanted = [...new Set([...enrolled.map((e) => e.engine), ...engines.filter((e) => e.queued > 0).map((e) => e.engine)])].sort()
   return {
     stats,
     oldest_queued_at: iso(oldest?.at ?? null),
@@ -217,6 +245,7 @@ export async function queueOverview(db: ReadDb, orgId: number | null, now: Date,
     engines: engines.map((e) => ({ ...e, agents_online: agents.filter((a) => a.engines.includes(e.engine)).length })),
     clients,
     agents_online: agents.length,
+    warnings: engineWarnings(wanted.filter(isEngine), answered),
   }
 }
 

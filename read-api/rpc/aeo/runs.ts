@@ -4,11 +4,12 @@ import { claimRuns } from '../../../commands/aeo/claims.js'
 import { cancelQueuedRuns, completeRun, enqueueDueRuns, failRun, startRun, type QueueDeps, type RunDeps } from '../../../commands/aeo/runs.js'
 import { MAX_RETRY_AFTER_SECONDS } from '../../../domain/aeo/runs/backoff.js'
 import { uniqueEngines } from '../../../domain/aeo/runs/cadence.js'
+import { engineWarnings } from '../../../domain/aeo/runs/engine-warnings.js'
 import { EngineInput, EngineValue } from '../../../domain/aeo/engines.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
 import { Id, Month } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
-import { agentsView, cadenceOf, doneToday, enrolledClientIds, queueOverview, runsOfClient, runStats } from '../../../projections/aeo/runs/queries.js'
+import { agentsView, cadenceOf, claimedEngines, doneToday, enrolledClientIds, queueOverview, runsOfClient, runStats } from '../../../projections/aeo/runs/queries.js'
 import { ApiError } from '../../errors.js'
 import { describeIssues, issueCode } from '../../routes/rpc.js'
 import { rpc, type RpcContext } from '../../registry.js'
@@ -77,6 +78,13 @@ function parseCapabilities(param: z.infer<typeof CapabilitiesParam>): z.infer<ty
 }
 
 const CadenceView = z.object({ enabled: z.boolean(), samples_per_month: z.number().int(), engines: z.array(z.string()), geo_state: z.string().nullable() })
+
+/** An engine nothing will answer (domain/aeo/runs/engine-warnings.ts): which, why, and what to do. */
+const EngineWarningView = z.object({
+  engine: z.string(),
+  reason: z.enum(['no API key configured', 'no agent seen claiming it']),
+  hint: z.string(),
+})
 
 const ClaimedRunView = z.object({
   id: Id,
@@ -153,6 +161,7 @@ const QueueOverview = z.object({
     }),
   ),
   agents_online: z.number().int(),
+  warnings: z.array(EngineWarningView),
 })
 
 /** The agent a call acts as: its id under the caller's organization (a platform key's agents are platform agents). */
@@ -165,7 +174,7 @@ export const aeoRunsRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      'Enrol a client in AI Visibility: samples_per_month per active question and engine, the engines (claude, openai, gemini, chatgpt-web; chatgpt means chatgpt-web), an optional geo_state, enabled (default true). Returns the cadence. Disabling it cancels the queued runs.',
+      'Enrol a client in AI Visibility: samples_per_month per active question and engine, the engines (claude, openai, gemini, chatgpt-web; chatgpt means chatgpt-web), an optional geo_state, enabled (default true). Returns the cadence and warnings: each enrolled engine nothing will answer, with why (a server engine: no API key configured; chatgpt-web: no agent seen claiming it) and a hint; its runs are queued anyway and wait. Disabling it cancels the queued runs.',
     params: z.strictObject({
       client_id: Id,
       samples_per_month: z.number().int().min(1).max(100),
@@ -173,10 +182,10 @@ export const aeoRunsRpcs = [
       geo_state: z.string().trim().min(1).max(100).nullable().optional(),
       enabled: z.boolean().default(true),
     }),
-    result: CadenceView,
+    result: CadenceView.extend({ warnings: z.array(EngineWarningView) }),
     async handler(ctx) {
       const p = ctx.params
-      const { cadence } = await setCadence(ctx.write, ctx.command, {
+      const { cadence, orgId } = await setCadence(ctx.write, ctx.command, {
         callerOrgId: ctx.orgId,
         clientId: p.client_id,
         samplesPerMonth: p.samples_per_month,
@@ -184,7 +193,9 @@ export const aeoRunsRpcs = [
         geoState: p.geo_state ?? null,
         enabled: p.enabled,
       })
-      return cadence
+      // A disabled cadence queues nothing, so there is nothing to warn about.
+      const warnings = cadence.enabled ? engineWarnings(cadence.engines, await claimedEngines(ctx.read, orgId)) : []
+      return { ...cadence, warnings }
     },
   }),
   rpc({
@@ -367,7 +378,7 @@ export const aeoRunsRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: 'The run queue of the organization (a platform key without org_id: of all): counts by status, by engine with the agents online for it, by client, the oldest queued run, and waiting_retry (queued runs that failed and wait for their retry time).',
+    summary: 'The run queue of the organization (a platform key without org_id: of all): counts by status, by engine with the agents online for it, by client, the oldest queued run, waiting_retry (queued runs that failed and wait for their retry time), and warnings: each engine enrolled or queued that no agent has claimed with, why and what to do.',
     params: z.strictObject({}),
     result: QueueOverview,
     handler: async (ctx) => queueOverview(ctx.read, ctx.orgId, ctx.write.clock(), ctx.settings.aeo.agentOnlineSeconds),
