@@ -2,6 +2,8 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config.js'
 import { DataDirInUseError } from './data-dir.js'
+import { NoStoreError } from './store-target.js'
+import type { OpsOptions } from './commands/open.js'
 import { migrate } from './commands/migrate.js'
 import { createPlatformKey } from './commands/platform-key.js'
 import { rebuild } from './commands/rebuild.js'
@@ -44,7 +46,9 @@ Commands:
                                        service sends no email itself.
   help                                 This text.
 
-Every command works while the service runs, against the same DATA_DIR or DATABASE_URL.
+Every command works while the service runs, against the same DATA_DIR or DATABASE_URL, and says on stderr
+which store it attached to. Only serve creates a store where there is none; any other command refuses
+(exit 1) unless given --init.
 
 Settings (environment): PORT (8080), HOST (127.0.0.1), BASE_URL, DATA_DIR (./.data), DATABASE_URL,
 EVENTSTORE_URL, LOG_LEVEL (info), PLATFORM_KEY, READ_YOUR_WRITES_TIMEOUT_MS (5000), BODY_LIMIT_BYTES (1048576),
@@ -74,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
       reason: { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
+      init: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: true,
@@ -84,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command !== 'bench' && command !== 'sandbox' && command !== 'writes' && positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`)
   const config = loadConfig()
+  const ops: OpsOptions = { init: values.init! }
   switch (command) {
     case 'serve': {
       const role = values.role ?? 'all'
@@ -92,18 +98,18 @@ async function main(argv: string[]): Promise<number> {
       return -1 // keeps running
     }
     case 'rebuild':
-      await rebuild(config)
+      await rebuild(config, ops)
       return 0
     case 'replay': {
       const org = Number(values.org)
       if (!values.org || !Number.isInteger(org) || org <= 0) throw new UsageError('replay needs --org <organization id>')
-      return replay(config, org, values.from)
+      return replay(config, org, values.from, ops)
     }
     case 'create-platform-key':
-      await createPlatformKey(config, values.name!)
+      await createPlatformKey(config, values.name!, ops)
       return 0
     case 'migrate':
-      await migrate(config)
+      await migrate(config, ops)
       return 0
     case 'bench': {
       const repeat = Number(values.repeat)
@@ -118,16 +124,16 @@ async function main(argv: string[]): Promise<number> {
       const [action, ...more] = positionals
       if (!(WRITES_ACTIONS as readonly string[]).includes(action ?? '') || more.length > 0) throw new UsageError('writes needs one of: on, off, status')
       if (values.reason !== undefined && action !== 'off') throw new UsageError('--reason goes with writes off')
-      await writes(config, action as WritesAction, values.reason)
+      await writes(config, action as WritesAction, values.reason, ops)
       return 0
     }
     case 'create-user':
-      return createUserCommand(config, { org: values.org, email: values.email, role: values.role, password: values.password })
+      return createUserCommand(config, { org: values.org, email: values.email, role: values.role, password: values.password }, ops)
     case 'reset-password':
-      return resetPasswordCommand(config, values.email)
+      return resetPasswordCommand(config, values.email, ops)
     case 'sandbox':
       if (positionals.length !== 1) throw new UsageError('sandbox needs one action: sandbox reset')
-      return sandboxCommand(config, positionals[0])
+      return sandboxCommand(config, positionals[0], ops)
     default:
       throw new UsageError(`Unknown command "${command}"`)
   }
@@ -148,7 +154,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`${error.message}\n\n${HELP}`)
       process.exit(2)
     }
-    if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof PeopleCommandError) {
+    if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof NoStoreError || error instanceof PeopleCommandError) {
       process.stderr.write(`${error.message}\n`)
       process.exit(1)
     }

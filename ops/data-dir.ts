@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { isAlive, startEmbeddedPostgres } from './embedded-postgres.js'
 import { ensureDatabase } from './postgres.js'
+import { NoStoreError } from './store-target.js'
 
 /**
  * The data directory of the embedded default: `pg/` (the PostgreSQL cluster), `credentials.json` (its
@@ -98,16 +100,29 @@ export async function startDataDir(dataDir: string, command: string, log: (line:
   }
 }
 
+export interface AttachedDataDir extends DataDirDatabase {
+  /** How the command reached the cluster, for the line it prints (ops/store-target.ts). */
+  readonly how: string
+}
+
+/** A cluster initdb finished: PostgreSQL writes PG_VERSION into every data directory it creates. */
+const hasCluster = (dataDir: string) => existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))
+
 /**
  * For ops commands: attach to the PostgreSQL of the service running on this data directory, or, when
- * none runs, start it for the duration of the command.
+ * none runs, start it for the duration of the command. A directory without a cluster is refused
+ * (NoStoreError: a wrong or missing DATA_DIR must not become a new, empty store the command then reports
+ * on) unless `init` is given; nothing is written to the directory before that decision.
  */
-export async function attachDataDir(dataDir: string, command: string, log: (line: string) => void): Promise<DataDirDatabase> {
+export async function attachDataDir(dataDir: string, command: string, log: (line: string) => void, options: { init: boolean }): Promise<AttachedDataDir> {
   for (let waited = 0; waited < 60_000; waited += 250) {
     const owner = await readOwner(dataDir)
     if (!owner || owner.pid <= 0 || !isAlive(owner.pid)) break
-    if (owner.port) return { url: urlFor(owner.port, await password(dataDir)), close: async () => {} }
+    if (owner.port) return { url: urlFor(owner.port, await password(dataDir)), close: async () => {}, how: `the embedded PostgreSQL of the service running as pid ${owner.pid}` }
     await new Promise((r) => setTimeout(r, 250)) // the owner is still starting its cluster
   }
-  return startDataDir(dataDir, command, log)
+  const existed = hasCluster(dataDir)
+  if (!existed && !options.init) throw new NoStoreError(`DATA_DIR=${dataDir}`, 'no PostgreSQL cluster in it')
+  const database = await startDataDir(dataDir, command, log)
+  return { ...database, how: existed ? 'embedded PostgreSQL, started for this command' : 'embedded PostgreSQL, created by --init' }
 }

@@ -5,7 +5,7 @@ import { ROLES, type Role } from '../../domain/people/roles.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { Config } from '../config.js'
 import { createLogger } from '../logger.js'
-import { openForOps } from './open.js'
+import { openForOps, type OpsOptions } from './open.js'
 
 /** A refusal the operator can act on: printed without a stack trace, exit 1. */
 export class PeopleCommandError extends Error {}
@@ -19,16 +19,21 @@ const loginUrl = (config: Config) => `${config.baseUrl}/login`
  * the recovery codes. Uses the service key `serve` uses (SERVICE_ENCRYPTION_KEY, or the one under DATA_DIR),
  * so the sealed TOTP secret opens in the service.
  */
-export async function createUserCommand(config: Config, input: { org: string | undefined; email: string | undefined; role: string | undefined; password: string | undefined }): Promise<number> {
+export async function createUserCommand(
+  config: Config,
+  input: { org: string | undefined; email: string | undefined; role: string | undefined; password: string | undefined },
+  ops: OpsOptions,
+): Promise<number> {
   const orgId = Number(input.org)
   if (!input.org || !Number.isInteger(orgId) || orgId <= 0) throw new PeopleUsageError('create-user needs --org <organization id>')
   if (!input.email) throw new PeopleUsageError('create-user needs --email <address>')
   const role = (input.role ?? 'owner') as Role
   if (!(ROLES as readonly string[]).includes(role)) throw new PeopleUsageError(`--role must be one of ${ROLES.join(', ')}`)
-  const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel)
-  const { system, close } = await openForOps(config, 'create-user', log)
+  // Attached first: resolving the key may write one into DATA_DIR, which only an existing store may get.
+  const { system, close } = await openForOps(config, 'create-user', log, ops)
   try {
+    const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })
     // Projects only if no service holds the projection lock (a running service projects it itself).
     system.runner.start()
     const deps: PeopleDeps = { ...system.write, serviceKey }
@@ -62,10 +67,10 @@ export async function createUserCommand(config: Config, input: { org: string | u
  * member and prints it, for the operator to hand over (the service sends no email). Prints nothing usable for
  * an unknown email or a member who cannot sign in, and says so.
  */
-export async function resetPasswordCommand(config: Config, email: string | undefined): Promise<number> {
+export async function resetPasswordCommand(config: Config, email: string | undefined, ops: OpsOptions): Promise<number> {
   if (!email) throw new PeopleUsageError('reset-password needs --email <address>')
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel)
-  const { system, close } = await openForOps(config, 'reset-password', log)
+  const { system, close } = await openForOps(config, 'reset-password', log, ops)
   try {
     system.runner.start()
     const issued = await requestPasswordReset(system.write, systemContext('ops reset-password'), { email })

@@ -2,7 +2,7 @@ import type { Config } from '../config.js'
 import { createLogger } from '../logger.js'
 import { MAIN_GROUP, projectors } from '../../projections/index.js'
 import { rebuildReadModels, type RebuildProgress } from '../../projections/rebuild.js'
-import { openForOps } from './open.js'
+import { openForOps, type OpsOptions } from './open.js'
 
 function describe(p: RebuildProgress): string {
   const total = p.eventsTotal === null ? '' : ` of ${p.eventsTotal.toLocaleString('en-US')}`
@@ -12,9 +12,9 @@ function describe(p: RebuildProgress): string {
 }
 
 /** `npm run ops -- rebuild`: blue/green rebuild of every read model while the service keeps serving. */
-export async function rebuild(config: Config): Promise<void> {
+export async function rebuild(config: Config, ops: OpsOptions): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel)
-  const { system, close } = await openForOps(config, 'rebuild', log)
+  const { system, close } = await openForOps(config, 'rebuild', log, ops)
   try {
     const started = Date.now()
     const final = await rebuildReadModels({

@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { redactSecretFields } from '../../domain/exports/redact.js'
 import type { Config } from '../config.js'
 import { createLogger } from '../logger.js'
-import { openForOps } from './open.js'
+import { openForOps, type OpsOptions } from './open.js'
 
 /**
  * `npm run ops -- replay --org <id> [--from <position>]`: an organization's history as NDJSON on stdout,
@@ -10,9 +10,9 @@ import { openForOps } from './open.js'
  * Fields the organization export leaves out (secrets' digests, hints, sealed secrets) are left out here too
  * and named in the line's `redacted`.
  */
-export async function replay(config: Config, orgId: number, from: string | undefined): Promise<number> {
+export async function replay(config: Config, orgId: number, from: string | undefined, ops: OpsOptions): Promise<number> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel)
-  const { system, close } = await openForOps(config, 'replay', log)
+  const { system, close } = await openForOps(config, 'replay', log, ops)
   try {
     if (from !== undefined) {
       try {

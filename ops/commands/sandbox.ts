@@ -2,20 +2,20 @@ import type { Config } from '../config.js'
 import { createLogger } from '../logger.js'
 import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import { resetSandbox } from '../sandbox/seed.js'
-import { openForOps } from './open.js'
+import { openForOps, type OpsOptions } from './open.js'
 
 /**
  * `npm run ops -- sandbox reset`: creates the public sandbox if needed, or retires its fixture and seeds a
  * fresh one; other organizations are untouched. Works while the service runs: its projection runner
  * applies what this writes (or this command's own runner does, when no service is running).
  */
-export async function sandboxCommand(config: Config, action: string | undefined): Promise<number> {
+export async function sandboxCommand(config: Config, action: string | undefined, ops: OpsOptions): Promise<number> {
   if (action !== 'reset') {
     process.stderr.write('Usage: npm run ops -- sandbox reset\n')
     return 2
   }
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel)
-  const { system, close } = await openForOps(config, 'sandbox reset', log)
+  const { system, close } = await openForOps(config, 'sandbox reset', log, ops)
   try {
     // Projects only if no other process holds the group's lock (a running service does).
     system.runner.start()

@@ -1,7 +1,7 @@
 import { readWritesState, setWritesState, WRITES_REFRESH_MS, type WritesState } from '../../read-api/platform/writes-switch.js'
 import type { Config } from '../config.js'
 import { createLogger } from '../logger.js'
-import { openForOps } from './open.js'
+import { openForOps, type OpsOptions } from './open.js'
 
 export const WRITES_ACTIONS = ['on', 'off', 'status'] as const
 export type WritesAction = (typeof WRITES_ACTIONS)[number]
@@ -16,9 +16,9 @@ function describe(state: WritesState): string {
  * service may be running; this attaches to the same database). After a flip it waits out the processes'
  * refresh interval, so that when it returns, no API process admits a new write (writes already running finish).
  */
-export async function writes(config: Config, action: WritesAction, reason: string | undefined): Promise<void> {
+export async function writes(config: Config, action: WritesAction, reason: string | undefined, ops: OpsOptions): Promise<void> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel)
-  const { system, close } = await openForOps(config, `writes ${action}`, log)
+  const { system, close } = await openForOps(config, `writes ${action}`, log, ops)
   try {
     const db = system.database.db
     if (action === 'status') {

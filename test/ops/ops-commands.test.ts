@@ -87,12 +87,14 @@ t.test('ops commands against a running service', async (t) => {
     // The replay leaves out what the export leaves out (domain/exports/redact.ts): no key hash or hint.
     t.notOk(a.stdout.includes(createHash('sha256').update(orgKey.key).digest('hex')), 'no key hash in the history')
     t.notOk(a.stdout.includes(orgKey.key.slice(0, 10)), 'no key hint either')
-    t.same((replayA[3] as ReplayLine & { redacted?: string[] }).redacted, ['key_hash', 'key_hint'], 'the line names what was left out')
+    const keyCreated = replayA.find((line) => line.type === 'ApiKeyCreated') as (ReplayLine & { redacted?: string[] }) | undefined
+    t.same(keyCreated?.redacted, ['key_hash', 'key_hint'], 'the line names what was left out')
     const secretLike = (value: unknown): string[] =>
       value !== null && typeof value === 'object' ? Object.entries(value).flatMap(([name, inner]) => [...(/secret|passw|token|hash|hint|cipher|nonce|salt/i.test(name) ? [name] : []), ...secretLike(inner)]) : []
     t.same(replayA.flatMap((line) => secretLike(line.data)), [], 'no secret-like field in any line')
     for (let i = 1; i < replayA.length; i++) t.ok(before(replayA[i - 1]!.position, replayA[i]!.position), `positions increase (${i})`)
     t.match(a.stderr, new RegExp(`replay: ${replayA.length} events of organization ${orgA}`), 'a summary on stderr, not mixed into the NDJSON')
+    t.match(a.stderr, `replay: attached to DATA_DIR=${box.dataDir} (the embedded PostgreSQL of the service running as pid `, 'it says what it attached to, on stderr')
 
     t.notOk(
       replayA.some((line) => line.stream === `organization-${orgB}` || line.stream === `client-${clientB}`),
@@ -152,7 +154,8 @@ t.test('ops commands against a running service', async (t) => {
     t.ok(done, `a final "Rebuilt … events" line on stdout: ${JSON.stringify(result.stdout)}`)
     const rebuiltEvents = Number((done?.[1] ?? '0').replace(/,/g, ''))
     t.equal(rebuiltEvents, healthBefore.counts.events, 'it rebuilt from every event in the log')
-    const progress = result.stderr.split('\n').filter((line) => line.startsWith('rebuild: '))
+    t.match(result.stderr, /^rebuild: attached to DATA_DIR=.* \(the embedded PostgreSQL of the service running as pid \d+\)\n/, 'first it says what it attached to')
+    const progress = result.stderr.split('\n').filter((line) => line.startsWith('rebuild: ') && !line.startsWith('rebuild: attached to '))
     t.ok(progress.length >= 2, 'progress lines on stderr')
     for (const line of progress) t.match(line, /^rebuild: (building|swapping|done) [\d,]+( of [\d,]+)? events.*, [\d,]+ events\/s/, `progress line: ${line}`)
     t.ok(progress.some((line) => line.startsWith('rebuild: swapping')), 'it reports the swap')
