@@ -7,7 +7,11 @@ import {
   type ClientCommand,
   type ClientState,
 } from '../domain/clients/client.js'
+import { createHash } from 'node:crypto'
+import { clientIdentity, clientIdentityKey, identityHolds } from '../domain/clients/identity.js'
 import { clientSlug, clientSlugStream } from '../domain/clients/slug.js'
+import { slugCandidates } from '../domain/clients/slug-from-name.js'
+import { DomainError } from '../domain/shared/errors.js'
 import { nextStatusTimes, type ClientStatus, type StatusTimes } from '../domain/clients/values.js'
 import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
 import type { EventStore, Position, RecordedEvent } from './event-store/port.js'
@@ -56,46 +60,153 @@ async function withSlug(
   return outcome
 }
 
+/**
+ * Claims the first free slug of `candidates` for the client (slug_taken moves on to the next one); '' when
+ * every one is taken (the client then has no slug, as a name without a slug gives).
+ */
+async function claimFreeSlug(deps: WriteDeps, context: CommandContext, orgId: number, candidates: readonly string[], clientId: number): Promise<string> {
+  for (const slug of candidates) {
+    try {
+      await slugCommand(deps, context, 'ClaimSlug', orgId, slug, clientId)
+      return slug
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'slug_taken')) throw error
+    }
+  }
+  return ''
+}
+
+/** slug_taken when another client holds the slug: the claim's own rule, asked without appending (the claim still decides races). */
+async function assertSlugFree(deps: WriteDeps, orgId: number, slug: string, clientId: number): Promise<void> {
+  const state = await loadState(deps.store, clientSlug, clientSlugStream(orgId, slug))
+  clientSlug.decide({ type: 'ClaimSlug', org_id: orgId, slug, client_id: clientId }, state)
+}
+
 async function releaseSlug(deps: WriteDeps, context: CommandContext, orgId: number, slug: string, clientId: number): Promise<void> {
   if (slug !== '') await slugCommand(deps, context, 'ReleaseSlug', orgId, slug, clientId)
+}
+
+/**
+ * The reservation stream of a client identity (domain/clients/identity.ts). The key holds a name and a URL
+ * of up to 2,000 characters, too long for a stream name (a primary key), so the stream is named by its digest.
+ */
+const clientIdentityStream = (orgId: number, key: string) => `client_identity-${orgId}-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`
+
+/** How long add_client waits for a client another add_client has claimed the identity for but not yet created. */
+const IDENTITY_WAIT_ATTEMPTS = 40
+const IDENTITY_WAIT_MS = 50
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * add_client's get-or-create: the id of the live client of the organization with this name and website, or
+ * null once this add_client holds the identity for `clientId` (then it creates the client). A holder that
+ * was renamed, moved or deleted is taken over; a holder whose creation is still under way (claimed a moment
+ * ago by a concurrent add_client) is waited for briefly, and taken over if it never appears (its add_client
+ * failed, say with slug_taken).
+ */
+async function holderOrClaim(
+  deps: WriteDeps,
+  context: CommandContext,
+  orgId: number,
+  key: string,
+  clientId: number,
+  beforeClaim: () => Promise<void>,
+): Promise<number | null> {
+  const stream = clientIdentityStream(orgId, key)
+  for (let attempt = 1; ; attempt++) {
+    const { owner } = await loadState(deps.store, clientIdentity, stream)
+    let stale: number | null = null
+    if (owner !== null && owner !== clientId) {
+      const holder = await loadClient(deps.store, owner)
+      if (identityHolds(holder, orgId, key)) return owner
+      if (!holder.exists && attempt < IDENTITY_WAIT_ATTEMPTS) {
+        await pause(IDENTITY_WAIT_MS)
+        continue
+      }
+      stale = owner
+    }
+    await beforeClaim()
+    const outcome = await handleCommand(deps, clientIdentity, stream, { type: 'ClaimIdentity', org_id: orgId, client_id: clientId, stale_owner: stale }, context, () => orgId)
+    if (outcome.state.owner === clientId) return null
+    // Another add_client claimed it in between: look at its holder again.
+  }
 }
 
 export interface NewClientInput {
   readonly orgId: number
   readonly name: string
   readonly websiteUrl: string
-  readonly slug: string
+  /** Undefined: derived from the name, the first free of "name", "name-2", … (domain/clients/slug-from-name.ts). */
+  readonly slug: string | undefined
   readonly status: ClientStatus
   readonly services: readonly { name: string; description: string }[]
   readonly locations: readonly { name: string; city: string; state: string; country: string }[]
   readonly settings: Record<string, string>
 }
 
+export interface AddedClient {
+  readonly clientId: number
+  /** True when a live client with the same name and website answered (get-or-create): nothing was written. */
+  readonly existing: boolean
+  readonly position: Position | null
+}
+
+/**
+ * add_client: get-or-create by name and website within the organization (domain/clients/identity.ts), then
+ * the client with its slug (given, or derived from the name), services, locations and settings.
+ */
 export async function addClient(
   deps: WriteDeps,
   context: CommandContext,
   input: NewClientInput,
-): Promise<{ clientId: number; position: Position | null }> {
+): Promise<AddedClient> {
   await assertOrganizationExists(deps, input.orgId)
   const clientId = await deps.ids.next('client')
+  // Get-or-create: the same name and website as a live client of the organization answers that client.
+  const identity = clientIdentityKey(input.name, input.websiteUrl)
+  // A given slug another client holds is refused before anything is written (a refusal changes nothing);
+  // after the get-or-create check, so that asking again for a client with its own slug answers the client.
+  const slugFree = async () => {
+    if (input.slug !== undefined && input.slug !== '' && input.status !== 'deleted') await assertSlugFree(deps, input.orgId, input.slug, clientId)
+  }
+  const holder = await holderOrClaim(deps, context, input.orgId, identity, clientId, slugFree)
+  if (holder !== null) return { clientId: holder, existing: true, position: null }
+  try {
+    return await createClient(deps, context, input, clientId)
+  } catch (error) {
+    // The client will never exist: free the identity at once, so the next add_client need not wait for it.
+    await handleCommand(deps, clientIdentity, clientIdentityStream(input.orgId, identity), { type: 'ReleaseIdentity', org_id: input.orgId, client_id: clientId }, context, () => input.orgId)
+    throw error
+  }
+}
+
+async function createClient(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: NewClientInput,
+  clientId: number,
+): Promise<AddedClient> {
   const serviceIds = await deps.ids.nextMany('service', input.services.length)
   const locationIds = await deps.ids.nextMany('location', input.locations.length)
-  const command: ClientCommand = {
+  const command = (slug: string): ClientCommand => ({
     type: 'AddClient',
     client_id: clientId,
     org_id: input.orgId,
     name: input.name,
     website_url: input.websiteUrl,
-    slug: input.slug,
+    slug,
     status: input.status,
     services: input.services.map((s, i) => ({ service_id: serviceIds[i]!, ...s })),
     locations: input.locations.map((l, i) => ({ location_id: locationIds[i]!, ...l })),
     settings: input.settings,
-  }
-  // A client created deleted holds no slug; restoring it claims the slug then.
-  const slug = input.status === 'deleted' ? '' : input.slug
-  const outcome = await withSlug(deps, context, input.orgId, slug, clientId, () => run(deps, context, command))
-  return { clientId, position: outcome.position }
+  })
+  // A client created deleted holds no slug (a derived one is not reserved either); restoring it claims the slug then.
+  const deleted = input.status === 'deleted'
+  const slug =
+    input.slug ?? (deleted ? (slugCandidates(input.name, clientId)[0] ?? '') : await claimFreeSlug(deps, context, input.orgId, slugCandidates(input.name, clientId), clientId))
+  // A derived slug is claimed already: withSlug's claim of it changes nothing, and it releases the slug if the write fails.
+  const outcome = await withSlug(deps, context, input.orgId, deleted ? '' : slug, clientId, () => run(deps, context, command(slug)))
+  return { clientId, existing: false, position: outcome.position }
 }
 
 type Caller = { readonly callerOrgId: number | null }
@@ -111,10 +222,32 @@ export async function updateClient(
   if (input.slug !== undefined) command.slug = input.slug
   const current = await loadClient(deps.store, input.clientId)
   assertVisible(current, input.callerOrgId, input.clientId)
+  const outcome = await updateWithSlug(deps, context, input, current, command)
+  await adoptIdentity(deps, context, current, outcome.state)
+  return outcome
+}
+
+async function updateWithSlug(deps: WriteDeps, context: CommandContext, input: { clientId: number; slug?: string }, current: ClientState, command: ClientCommand): Promise<Outcome> {
   if (input.slug === undefined || input.slug === current.slug || current.status === 'deleted') return run(deps, context, command)
   const outcome = await withSlug(deps, context, current.orgId, input.slug, input.clientId, () => run(deps, context, command))
   if (outcome.state.slug !== current.slug) await releaseSlug(deps, context, current.orgId, current.slug, input.clientId)
   return outcome
+}
+
+/**
+ * After a client took a new name or website, or was restored: it claims that identity for add_client's
+ * get-or-create, unless another live client already holds it (then both exist, and add_client answers the
+ * holder). Without this, add_client with the new name would make a second client.
+ */
+async function adoptIdentity(deps: WriteDeps, context: CommandContext, before: ClientState, after: ClientState): Promise<void> {
+  const key = clientIdentityKey(after.name, after.websiteUrl)
+  const unchanged = key === clientIdentityKey(before.name, before.websiteUrl) && before.status !== 'deleted'
+  if (unchanged || after.status === 'deleted') return
+  const stream = clientIdentityStream(after.orgId, key)
+  const { owner } = await loadState(deps.store, clientIdentity, stream)
+  if (owner === after.id) return
+  if (owner !== null && identityHolds(await loadClient(deps.store, owner), after.orgId, key)) return
+  await handleCommand(deps, clientIdentity, stream, { type: 'ClaimIdentity', org_id: after.orgId, client_id: after.id, stale_owner: owner }, context, () => after.orgId)
 }
 
 /** Deleting a client frees its slug; restoring it takes the slug back (slug_taken if another client has it now). */
@@ -127,7 +260,9 @@ export async function setClientStatus(
   const current = await loadClient(deps.store, input.clientId)
   assertVisible(current, input.callerOrgId, input.clientId)
   if (current.status === 'deleted' && input.status !== 'deleted') {
-    return withSlug(deps, context, current.orgId, current.slug, input.clientId, () => run(deps, context, command))
+    const outcome = await withSlug(deps, context, current.orgId, current.slug, input.clientId, () => run(deps, context, command))
+    await adoptIdentity(deps, context, current, outcome.state)
+    return outcome
   }
   const outcome = await run(deps, context, command)
   if (input.status === 'deleted' && current.status !== 'deleted') await releaseSlug(deps, context, current.orgId, current.slug, input.clientId)

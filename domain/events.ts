@@ -6,7 +6,7 @@ import { aeoAgentEventSchemas, aeoCadenceEventSchemas, aeoRunEventSchemas } from
 import { aeoTrackerEventSchemas } from './aeo/tracker/events.js'
 import { apiPlatformEventSchemas } from './api-platform/events.js'
 import { apiKeyEventSchemas } from './api-keys/events.js'
-import { clientEventSchemas, clientSlugEventSchemas } from './clients/events.js'
+import { clientEventSchemas, clientIdentityEventSchemas, clientSlugEventSchemas } from './clients/events.js'
 import { orgExportEventSchemas } from './exports/events.js'
 import { jobEventSchemas, jobSlotEventSchemas } from './jobs/events.js'
 import { keywordEventSchemas } from './keywords/events.js'
@@ -32,6 +32,7 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...apiKeyEventSchemas,
   ...clientEventSchemas,
   ...clientSlugEventSchemas,
+  ...clientIdentityEventSchemas,
   ...platformEventSchemas,
   ...aeoQuestionEventSchemas,
   ...aeoCadenceEventSchemas,

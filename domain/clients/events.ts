@@ -50,6 +50,17 @@ export type ClientSlugEvent =
   | { type: 'ClientSlugClaimed'; data: z.infer<typeof ClientSlugClaimed> }
   | { type: 'ClientSlugReleased'; data: z.infer<typeof ClientSlugReleased> }
 
+/** add_client's get-or-create claim (domain/clients/identity.ts); `replaced`: the holder it no longer matched. */
+export const ClientIdentityClaimed = z.object({ org_id: Id, client_id: Id, replaced: Id.nullable() })
+
+export const ClientIdentityReleased = z.object({ org_id: Id, client_id: Id })
+
+export const clientIdentityEventSchemas = { ClientIdentityClaimed, ClientIdentityReleased } as const
+
+export type ClientIdentityEvent =
+  | { type: 'ClientIdentityClaimed'; data: z.infer<typeof ClientIdentityClaimed> }
+  | { type: 'ClientIdentityReleased'; data: z.infer<typeof ClientIdentityReleased> }
+
 export const clientEventSchemas = {
   ClientAdded,
   ClientUpdated,

@@ -4,11 +4,13 @@ export const CLIENT_STATUSES = ['active', 'paused', 'deleted', 'staging'] as con
 export type ClientStatus = (typeof CLIENT_STATUSES)[number]
 export const ClientStatus = z.enum(CLIENT_STATUSES)
 
+export const MAX_SLUG_LENGTH = 100
+
 /** Lower-case letters, digits and single hyphens; empty means "no slug". */
 export const Slug = z
   .string()
   .trim()
-  .max(100)
+  .max(MAX_SLUG_LENGTH)
   .regex(/^([a-z0-9]+(-[a-z0-9]+)*)?$/, 'a slug is lower-case letters, digits and single hyphens')
 
 /** An absolute http(s) URL, normalized without a trailing slash on the bare origin. */

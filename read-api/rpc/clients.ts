@@ -71,7 +71,8 @@ const ClientInput = z.strictObject({
   website_url: WebsiteUrl,
   services: z.array(ServiceInput).max(200).default([]),
   locations: z.array(LocationInput).max(500).default([]),
-  slug: Slug.default(''),
+  /** Omitted: derived from the name ("Acme Plumbing" → acme-plumbing, then -2, -3 … while taken); "" for none. */
+  slug: Slug.optional(),
   status: ClientStatus.default('active'),
   settings: Settings.default({}),
 })
@@ -169,7 +170,8 @@ export const clientRpcs = [
     domain,
     access: 'write',
     orgScoped: true,
-    summary: 'Create a client (a tracked website) with its services, locations, slug, status and settings. Returns the new client id.',
+    summary:
+      'Create a client (a tracked website) with its services, locations, slug, status and settings. Returns the new client id. Get-or-create by name (case- and space-insensitive) and website_url: when a live client of the organization has both, its id is answered and nothing changes. Without slug, one is derived from the name (lower-case ASCII and hyphens, -2, -3 … when taken in the organization); slug "" means none.',
     params: z.strictObject({ client: ClientInput }),
     result: Id,
     async handler(ctx) {

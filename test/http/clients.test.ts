@@ -110,9 +110,10 @@ t.test('add_client with services, locations, settings and slug reads back everyw
   t.equal(await ts.call('get_client_id_by_slug', { slug: 'acme-plumbing' }, org.key), id)
 })
 
-t.test('a client with no slug, services or locations has empty ones', async (t) => {
+t.test('a client with no slug (slug ""), services or locations has empty ones', async (t) => {
   const { ts, org } = await setup(t)
-  const id = await ts.call<number>('add_client', clientPayload('Bare'), org.key)
+  // Without slug, add_client derives one from the name (clients-get-or-create.test.ts); "" asks for none.
+  const id = await ts.call<number>('add_client', clientPayload('Bare', { slug: '' }), org.key)
   const client = await ts.call<ClientView>('get_client', { client_id: id }, org.key)
   t.equal(client.slug, '')
   t.same(client.services, [])
@@ -269,8 +270,8 @@ t.test('slugs are unique among non-deleted clients of one organization', async (
   // Its own slug is not a conflict; another organization may use the same slug; empty slugs never clash.
   await ts.call('update_client', { client_id: first, slug: 'shared', name: 'First renamed' }, org.key)
   const elsewhere = await ts.call<number>('add_client', clientPayload('Elsewhere', { slug: 'shared' }), other.key)
-  await ts.call('add_client', clientPayload('No slug 1'), org.key)
-  await ts.call('add_client', clientPayload('No slug 2'), org.key)
+  await ts.call('add_client', clientPayload('No slug 1', { slug: '' }), org.key)
+  await ts.call('add_client', clientPayload('No slug 2', { slug: '' }), org.key)
 
   t.equal(await ts.call('get_client_id_by_slug', { slug: 'shared' }, org.key), first)
   t.equal(await ts.call('get_client_id_by_slug', { slug: 'shared' }, other.key), elsewhere)

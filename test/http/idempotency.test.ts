@@ -193,10 +193,12 @@ t.test('keys are scoped to the calling API key; reads accept a key harmlessly; n
   t.equal((read2.json().result as unknown[]).length, 2, 'the read sees the later write')
   t.equal(await countRows(ts, 'select count(*)::int as n from idempotency_keys'), records, 'reads and key-less writes leave no record')
 
-  // Without a key, the same write runs twice (idempotency is opt-in per request).
-  await post(ts, 'add_client', clientPayload('Twice Co'), acme.key)
-  await post(ts, 'add_client', clientPayload('Twice Co'), acme.key)
-  t.equal(await clientAddedEvents(ts, 'Twice Co'), 2)
+  // Without a key, the same write runs twice (idempotency is opt-in per request): two keys minted. (Not
+  // add_client: it is get-or-create by name and website, so its second run answers the first client.)
+  const twice = [await post(ts, 'create_api_key', { name: 'Twice key', scopes: 'read' }, acme.key), await post(ts, 'create_api_key', { name: 'Twice key', scopes: 'read' }, acme.key)]
+  t.not(twice[0]!.json().result.key, twice[1]!.json().result.key, 'two different keys')
+  t.equal(twice[1]!.headers['idempotency-replayed'], undefined, 'not a replay')
+  t.equal(await countRows(ts, `select count(*)::int as n from es_events where type = 'ApiKeyCreated' and data->>'name' = $1`, ['Twice key']), 2)
 
   // Unauthenticated: 401, and nothing recorded for nobody.
   const anonymous = await ts.app.inject({
