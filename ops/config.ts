@@ -1,4 +1,3 @@
-import net from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { API_KEY_PATTERN } from '../commands/api-keys.js'
@@ -10,6 +9,7 @@ import { parseServiceKey, type ServiceKey } from '../commands/secrets/service-ke
 import { parseAllowList, type AllowList } from '../domain/webhooks/url-policy.js'
 import { DEFAULT_BACKOFF_BASE_MS } from '../domain/webhooks/schedule.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
+import { listenBaseUrl } from '../read-api/platform/public-base-url.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModelSettings } from '../processors/language-model/settings.js'
@@ -173,13 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  JOB_STALE_SECONDS: must be at least twice JOB_HEARTBEAT_SECONDS')
   }
   const languageModel = languageModelSettings(e)
-  const listensEverywhere = e.HOST === '0.0.0.0' || e.HOST === '::'
-  const shownHost = listensEverywhere ? '127.0.0.1' : net.isIPv6(e.HOST) ? `[${e.HOST}]` : e.HOST
   return {
     port: e.PORT,
     baseUrlGiven: e.BASE_URL !== undefined,
     host: e.HOST,
-    baseUrl: (e.BASE_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    // Without BASE_URL the app builds its links from the address it listens on, by the same rule.
+    baseUrl: (e.BASE_URL ?? listenBaseUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     eventStoreUrl: e.EVENTSTORE_URL,

@@ -42,6 +42,11 @@ export interface RpcContext<TParams> {
   readonly waitForReadModels: (position: Position, timeoutMs: number) => Promise<boolean>
   /** A paginated method's validated `limit` and `offset`; null for a method that is not paginated. */
   readonly page: Page | null
+  /**
+   * The service's public address (BASE_URL, else the listen address; never the Host header), for results
+   * that carry absolute URLs someone must register elsewhere (SAML and OIDC provider URLs).
+   */
+  readonly baseUrl: string
 }
 
 /** Operator settings handlers need (from ops/config.ts). */

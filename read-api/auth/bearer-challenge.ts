@@ -1,11 +1,15 @@
 import type { FastifyRequest } from 'fastify'
+import { publicBaseUrl } from '../platform/public-base-url.js'
 
 /** Where the protected-resource metadata (RFC 9728) of the API and its MCP server is published. */
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/api/v1/mcp'
 
-/** The service's public address: the configured one, or the request's own scheme and host (PORT=0, tests). */
+/**
+ * The service's public address for a request's answer: BASE_URL, else the listen address; never the Host
+ * header (read-api/platform/public-base-url.ts says why).
+ */
 export function baseUrlOf(request: FastifyRequest, configured: string | undefined): string {
-  return (configured ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '')
+  return publicBaseUrl(request.server, configured)
 }
 
 export interface Challenge {

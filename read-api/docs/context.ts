@@ -6,7 +6,7 @@ import type { RpcRegistry, ServiceSettings } from '../registry.js'
 
 /** Operator settings of the public documents (ops/config.ts). */
 export interface PublicDocsSettings {
-  /** The public address; when unset, links are built from the request's own host (PORT=0, tests). */
+  /** BASE_URL, the public address; when unset, the listen address (never the request's Host header). */
   readonly baseUrl?: string | undefined
   /** security.txt Contact: a mailto: or https: URI. Default mailto:security@<host>. */
   readonly securityContact?: string | undefined

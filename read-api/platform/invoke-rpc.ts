@@ -4,6 +4,8 @@ import type { WriteDeps } from '../../commands/command-handler.js'
 import { RecordingEventStore } from '../../commands/event-store/recording.js'
 import type { Kysely } from 'kysely'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
+import { baseUrlOf } from '../auth/bearer-challenge.js'
+import type { PublicDocsSettings } from '../docs/context.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { requireScope, resolveOrg, type Caller } from '../caller.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
@@ -25,6 +27,8 @@ export interface InvokeRpcDeps {
   readonly readYourWritesTimeoutMs: number
   readonly db: Kysely<any>
   readonly settings: ServiceSettings
+  /** BASE_URL (the handlers' `baseUrl`); without it, the listen address. */
+  readonly publicDocs?: PublicDocsSettings | undefined
 }
 
 export interface RpcCall {
@@ -122,6 +126,7 @@ export async function invokeRpc(deps: InvokeRpcDeps, call: RpcCall): Promise<Rpc
     settle,
     waitForReadModels: (position, timeoutMs) => deps.watermark.waitFor(position, timeoutMs),
     page: pageOf(definition, params),
+    baseUrl: baseUrlOf(request, deps.publicDocs?.baseUrl),
   })
   if (definition.readYourWrites !== false) await settle()
   else if (store.lastAppended !== null && readYourWrites === undefined) readYourWrites = 'skipped'

@@ -9,7 +9,6 @@ import { requireOrgId } from '../caller.js'
 import { pinCertificate } from '../saml/certificates.js'
 import { parseIdpMetadata } from '../saml/idp-metadata.js'
 import { samlUrls } from '../saml/urls.js'
-import type { SsoSettings } from '../sso/settings.js'
 import { rpc } from '../registry.js'
 import { managerOf } from './people.js'
 import { Domains, dedupe, requireProviderManager, ssoSettingsOf } from './sso.js'
@@ -61,8 +60,9 @@ const ProviderView = z.object({
 })
 type View = z.infer<typeof ProviderView>
 
-function viewOf(sso: SsoSettings, id: number, providerKey: string, s: SamlProviderSettings, active: boolean): View {
-  const urls = samlUrls(sso.baseUrl ?? '', providerKey)
+/** `baseUrl` is the handler context's: the same address the metadata document and the ACS are built from. */
+function viewOf(baseUrl: string, id: number, providerKey: string, s: SamlProviderSettings, active: boolean): View {
+  const urls = samlUrls(baseUrl, providerKey)
   return {
     id,
     kind: 'saml',
@@ -122,7 +122,7 @@ export const samlRpcs = [
     }),
     result: ProviderView,
     async handler(ctx) {
-      const sso = ssoSettingsOf(ctx.settings)
+      ssoSettingsOf(ctx.settings) // 503 when single sign-on is not configured
       const p = ctx.params
       const orgId = requireOrgId(ctx.orgId)
       const manager = managerOf(ctx.caller)
@@ -138,7 +138,7 @@ export const samlRpcs = [
         allow_signup: p.allow_signup,
       }
       const added = await addSamlProvider(ctx.write, ctx.command, { orgId, manager, settings })
-      return viewOf(sso, added.providerId, added.providerKey, settings, true)
+      return viewOf(ctx.baseUrl, added.providerId, added.providerKey, settings, true)
     },
   }),
   rpc({
@@ -150,11 +150,11 @@ export const samlRpcs = [
     params: z.strictObject({}),
     result: z.array(ProviderView),
     async handler(ctx) {
-      const sso = ssoSettingsOf(ctx.settings)
+      ssoSettingsOf(ctx.settings) // 503 when single sign-on is not configured
       const rows = await ctx.read.selectFrom('saml_providers').selectAll().where('org_id', '=', requireOrgId(ctx.orgId)).where('deleted_at', 'is', null).orderBy('id').execute()
       return rows.map((r) =>
         viewOf(
-          sso,
+          ctx.baseUrl,
           Number(r.id),
           r.provider_key,
           {
@@ -197,7 +197,7 @@ export const samlRpcs = [
     }),
     result: ProviderView,
     async handler(ctx) {
-      const sso = ssoSettingsOf(ctx.settings)
+      ssoSettingsOf(ctx.settings) // 503 when single sign-on is not configured
       const p = ctx.params
       const current = await loadSamlProvider(ctx.write, p.provider_id)
       requireProvider(current, ctx.orgId, 'saml_provider')
@@ -227,7 +227,7 @@ export const samlRpcs = [
       }
       const active = p.active ?? current.active
       await updateSamlProvider(ctx.write, ctx.command, { providerId: p.provider_id, callerOrgId: ctx.orgId, manager, settings, active })
-      return viewOf(sso, p.provider_id, current.providerKey!, settings, active)
+      return viewOf(ctx.baseUrl, p.provider_id, current.providerKey!, settings, active)
     },
   }),
   rpc({

@@ -9,6 +9,7 @@ import { requireOrgId } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { discoverIssuer } from '../sso/oidc-client.js'
 import type { SsoSettings } from '../sso/settings.js'
+import { oidcUrls } from '../sso/urls.js'
 import { rpc, type ServiceSettings } from '../registry.js'
 import { managerOf } from './people.js'
 
@@ -64,8 +65,9 @@ const ProviderView = z.object({
 })
 type View = z.infer<typeof ProviderView>
 
-const link = (settings: SsoSettings, path: string) => `${settings.baseUrl ?? ''}${path}`
-function viewOf(settings: SsoSettings, id: number, s: Omit<ProviderSettings, 'client_secret_sealed'> & { has_client_secret: boolean }, active: boolean): View {
+/** `baseUrl` is the handler context's: the same address the sign-in routes send the identity provider. */
+function viewOf(baseUrl: string, id: number, s: Omit<ProviderSettings, 'client_secret_sealed'> & { has_client_secret: boolean }, active: boolean): View {
+  const urls = oidcUrls(baseUrl, id)
   return {
     id,
     kind: 'oidc',
@@ -78,8 +80,8 @@ function viewOf(settings: SsoSettings, id: number, s: Omit<ProviderSettings, 'cl
     hosted_domain: s.hosted_domain,
     allow_signup: s.allow_signup,
     active,
-    login_url: link(settings, `/auth/oidc/${id}`),
-    redirect_uri: link(settings, `/auth/oidc/${id}/callback`),
+    login_url: urls.login,
+    redirect_uri: urls.redirectUri,
   }
 }
 export const dedupe = (domains: readonly string[]) => [...new Set(domains)]
@@ -123,7 +125,7 @@ export const ssoRpcs = [
         allow_signup: p.allow_signup,
       }
       const added = await addSsoProvider(ctx.write, ctx.command, { orgId, manager, settings })
-      return viewOf(sso, added.providerId, { ...settings, has_client_secret: secretSealed !== null }, true)
+      return viewOf(ctx.baseUrl, added.providerId, { ...settings, has_client_secret: secretSealed !== null }, true)
     },
   }),
   rpc({
@@ -135,7 +137,7 @@ export const ssoRpcs = [
     params: z.strictObject({}),
     result: z.array(ProviderView),
     async handler(ctx) {
-      const sso = ssoSettingsOf(ctx.settings)
+      ssoSettingsOf(ctx.settings) // 503 when single sign-on is not configured
       const rows = await ctx.read
         .selectFrom('sso_providers')
         .selectAll()
@@ -146,7 +148,7 @@ export const ssoRpcs = [
         .execute()
       return rows.map((r) =>
         viewOf(
-          sso,
+          ctx.baseUrl,
           Number(r.id),
           {
             label: r.label,
@@ -207,7 +209,7 @@ export const ssoRpcs = [
       }
       const active = p.active ?? current.active
       await updateSsoProvider(ctx.write, ctx.command, { providerId: p.provider_id, callerOrgId: ctx.orgId, manager, settings, active })
-      return viewOf(sso, p.provider_id, { ...settings, has_client_secret: settings.client_secret_sealed !== null }, active)
+      return viewOf(ctx.baseUrl, p.provider_id, { ...settings, has_client_secret: settings.client_secret_sealed !== null }, active)
     },
   }),
   rpc({

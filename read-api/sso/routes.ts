@@ -21,6 +21,7 @@ import { secureCookies, type PeopleSettings } from '../people/settings.js'
 import { IssuerCache, describeError } from './oidc-client.js'
 import { providerForDomain } from './provider-for-domain.js'
 import { signInPages } from './sign-in-pages.js'
+import { oidcUrls } from './urls.js'
 import { browserHashOf, claimLoginState, createLoginState } from './login-states.js'
 import type { SsoSettings } from './settings.js'
 import type { Kysely } from 'kysely'
@@ -65,7 +66,7 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
   })
 
   const { settle, context, writesOff, unknownProvider, refused } = signInPages(deps)
-  const redirectUri = (request: FastifyRequest, providerId: number) => `${baseUrlOf(request, sso.baseUrl)}/auth/oidc/${providerId}/callback`
+  const redirectUri = (request: FastifyRequest, providerId: number) => oidcUrls(baseUrlOf(request, sso.baseUrl), providerId).redirectUri
   const issuerOf = (provider: SsoProviderState) => ({ issuer: provider.settings!.issuer, clientId: provider.settings!.client_id, clientSecretSealed: provider.settings!.client_secret_sealed })
   const activeProvider = async (id: string): Promise<SsoProviderState | null> => {
     if (!/^\d{1,15}$/.test(id)) return null

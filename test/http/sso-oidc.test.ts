@@ -248,8 +248,8 @@ t.test('/login/sso sends staff to their provider by email domain', async (t) => 
 t.test('the RPCs', async (t) => {
   await t.test('add: the result carries the login URL; the secret is write-only', async (t) => {
     t.match(provider, { id: Number, kind: 'oidc', label: 'Acme IdP', issuer: idp.issuer, client_id: idp.clientId, has_client_secret: true, allowed_domains: ['acme.test'], default_role: 'seo_editor', hosted_domain: '', allow_signup: false, active: true })
-    t.equal(provider.login_url, `/auth/oidc/${provider.id}`)
-    t.equal(provider.redirect_uri, `/auth/oidc/${provider.id}/callback`)
+    t.equal(provider.login_url, `${app}/auth/oidc/${provider.id}`, 'absolute: the listen address without BASE_URL')
+    t.equal(provider.redirect_uri, `${app}/auth/oidc/${provider.id}/callback`, 'the redirect URI the sign-in sends the provider')
     const list = await ts.rpc('list_org_sso_providers', {}, acme.key)
     t.equal(list.statusCode, 200)
     t.same(list.json().result.map((p: any) => p.id), [provider.id, hdProvider.id])

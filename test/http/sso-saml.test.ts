@@ -289,7 +289,7 @@ t.test('/login/sso sends staff on a SAML provider’s domain to it', async (t) =
   const csrf = html.match(/name="csrf" value="([^"]+)"/)![1]!
   const sent = await postForm(browser, `${app}/login/sso`, { csrf, email: 'zed@beta.test', return_to: '/account' })
   t.equal(sent.status, 303)
-  t.equal(sent.headers.get('location'), `${saml.login_url}?return_to=%2Faccount`)
+  t.equal(sent.headers.get('location'), `${new URL(saml.login_url).pathname}?return_to=%2Faccount`, 'a same-origin redirect to the provider’s login URL')
 })
 
 t.test('the RPCs', async (t) => {
@@ -309,8 +309,9 @@ t.test('the RPCs', async (t) => {
     })
     t.match(provider.certificate, /^-----BEGIN CERTIFICATE-----/)
     t.match(provider.certificates, [{ fingerprint_sha256: /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, expires_at: String }])
-    t.match(provider.login_url, /^\/saml\/[a-z0-9]{24}\/login$/)
+    t.match(provider.login_url, new RegExp(`^${app}/saml/[a-z0-9]{24}/login$`), 'absolute URLs, as the IdP must be given them (issue 22 item 10)')
     t.equal(provider.acs_url, provider.login_url.replace(/login$/, 'acs'))
+    t.equal(provider.sp_entity_id, provider.login_url.replace(/login$/, 'metadata'))
     const list = await ts.call<any[]>('list_org_saml_providers', {}, acme.key)
     t.same(list[0], provider, 'the list shows what add returned')
   })
