@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Caller } from '../caller.js'
 import type { DocsDeps } from '../docs/context.js'
 import type { InvokeRpcDeps } from '../platform/invoke-rpc.js'
+import type { ToolsMode } from './compact-tools.js'
 
 /** What the MCP server needs from the app: the RPC path's dependencies and the documents'. */
 export interface McpDeps extends InvokeRpcDeps, DocsDeps {}
@@ -17,4 +18,6 @@ export interface McpRequestContext {
   readonly request: FastifyRequest
   /** Headers a call adds (Retry-After, X-Read-Your-Writes, deprecation) go on the HTTP answer. */
   readonly reply: FastifyReply
+  /** The tool list the client asked for (read-api/mcp/compact-tools.ts); calls are the same either way. */
+  readonly toolsMode: ToolsMode
 }

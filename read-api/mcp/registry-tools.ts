@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { RegisteredRpc, RpcRegistry } from '../registry.js'
 import { deprecationOf } from '../docs/deprecation.js'
 import { paramDocs, paramsSchema } from '../docs/schema.js'
+import { compactRpcTool } from './compact-tools.js'
 
 /**
  * The RPCs served as MCP tools of their own: every organization-scoped one (the day-to-day work of an agency's
@@ -61,6 +62,7 @@ export function rpcTool(rpc: RegisteredRpc): Tool {
 }
 
 const cached = new WeakMap<RpcRegistry, Tool[]>()
+const cachedCompact = new WeakMap<RpcRegistry, Tool[]>()
 
 /** Every tool-RPC as a tool, by name; built once per registry (the schemas only change with the code). */
 export function registryTools(registry: RpcRegistry): Tool[] {
@@ -72,6 +74,21 @@ export function registryTools(registry: RpcRegistry): Tool[] {
       .sort((a, b) => a.definition.name.localeCompare(b.definition.name))
       .map(rpcTool)
     cached.set(registry, tools)
+  }
+  return tools
+}
+
+/** The compact list: the same tools, grouped by domain (domains and names in order), each short; built once per registry. */
+export function compactRegistryTools(registry: RpcRegistry): Tool[] {
+  let tools = cachedCompact.get(registry)
+  if (!tools) {
+    const full = new Map(registryTools(registry).map((tool) => [tool.name, tool]))
+    tools = registry
+      .all()
+      .filter(isToolRpc)
+      .sort((a, b) => a.definition.domain.localeCompare(b.definition.domain) || a.definition.name.localeCompare(b.definition.name))
+      .map((rpc) => compactRpcTool(rpc, full.get(rpc.definition.name)!))
+    cachedCompact.set(registry, tools)
   }
   return tools
 }

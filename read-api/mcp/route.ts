@@ -9,6 +9,7 @@ import { MCP_PATH, protectedResourceRoute } from './protected-resource.js'
 import { mcpMeteredMethods } from './metering.js'
 import { countMoreCalls, meterCalls } from '../platform/rate-limit.js'
 import { mcpServer } from './server.js'
+import { toolsModeOf } from './compact-tools.js'
 
 /** Hop-by-hop and body-framing headers: meaningless on the in-memory request handed to the SDK. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'expect'])
@@ -54,6 +55,7 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
 export async function mcpRoutes(app: FastifyInstance, deps: McpDeps): Promise<void> {
   app.post(MCP_PATH, async (request, reply) => {
     const caller = await callerOf(request, deps.read)
+    const toolsMode = toolsModeOf(request)
     const methods = mcpMeteredMethods(request.body, deps.registry)
     // Every message of a batch is a call against the per-key limit (the platform's hook counted the HTTP request
     // as one): a batch that does not fit in what is left of the window is refused whole, 429 before any runs.
@@ -61,7 +63,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps): Promise<vo
     // Metered before any other refusal, as REST meters every authenticated call the rate limit lets through.
     await meterCalls(deps.db, request, caller, methods, deps.settings.rateLimits.now)
     requireCredentialAllowsMessages(request.body, deps.registry, caller)
-    const server = mcpServer({ deps, caller, request, reply })
+    const server = mcpServer({ deps, caller, request, reply, toolsMode })
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     transport.onerror = (error) => request.log.debug({ err: error }, 'MCP transport refused a request')
     await server.connect(transport)

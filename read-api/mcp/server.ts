@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { docsContext } from '../docs/context.js'
 import { API_VERSION } from '../version.js'
+import { COMPACT_INSTRUCTIONS } from './compact-tools.js'
 import type { McpRequestContext } from './context.js'
 import { getPrompt, listPrompts } from './prompts.js'
 import { listResources, readResource } from './resources.js'
@@ -28,7 +29,7 @@ const INSTRUCTIONS = [
 export function mcpServer(ctx: McpRequestContext): Server {
   const server = new Server(
     { name: 'rankrelay', title: 'RankRelay', version: API_VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: ctx.toolsMode === 'compact' ? `${INSTRUCTIONS} ${COMPACT_INSTRUCTIONS}` : INSTRUCTIONS },
   )
   const docs = () => docsContext(ctx.request, ctx.deps)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(ctx) }))

@@ -7,12 +7,15 @@ import { deprecationHeaders, deprecationOf } from '../docs/deprecation.js'
 import { describeIssues, invokeRpc } from '../platform/invoke-rpc.js'
 import type { McpRequestContext } from './context.js'
 import { CallRpcParams, DescribeRpcParams, describeRpc, isMetaTool, ListRpcsParams, listRpcs, metaTools } from './meta-tools.js'
-import { isToolRpc, registryTools } from './registry-tools.js'
+import { compactRegistryTools, isToolRpc, registryTools } from './registry-tools.js'
 import { toolError, toolResult } from './tool-result.js'
 
-/** tools/list: every organization-scoped RPC, then list_rpcs, describe_rpc and call_rpc. */
+/**
+ * tools/list: every organization-scoped RPC, then list_rpcs, describe_rpc and call_rpc; in compact mode the
+ * same tools, short and grouped by domain (read-api/mcp/compact-tools.ts), the meta tools in full.
+ */
 export function listTools(ctx: McpRequestContext): Tool[] {
-  const tools = registryTools(ctx.deps.registry)
+  const tools = ctx.toolsMode === 'compact' ? compactRegistryTools(ctx.deps.registry) : registryTools(ctx.deps.registry)
   const clash = tools.find((tool) => isMetaTool(tool.name))
   if (clash) throw new Error(`RPC ${clash.name} has the name of an MCP meta tool; rename it`)
   return [...tools, ...metaTools()]

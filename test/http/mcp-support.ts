@@ -25,11 +25,11 @@ export async function listeningUrl(ts: TestSystem): Promise<string> {
   return ts.app.listen({ host: '127.0.0.1', port: 0 })
 }
 
-/** Connects (initialize + initialized) with an optional bearer key; closes with the test. */
-export async function connectMcp(t: { teardown(fn: () => unknown): void }, ts: TestSystem, key: string | undefined): Promise<McpConnection> {
+/** Connects (initialize + initialized) with an optional bearer key; closes with the test. `query`: appended to the MCP URL (`tools=compact`). */
+export async function connectMcp(t: { teardown(fn: () => unknown): void }, ts: TestSystem, key: string | undefined, query = ''): Promise<McpConnection> {
   const base = await listeningUrl(ts)
   const exchanges: Recorded[] = []
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp${query ? `?${query}` : ''}`), {
     requestInit: key === undefined ? {} : { headers: { Authorization: `Bearer ${key}` } },
     fetch: async (url, init) => {
       const response = await fetch(url, init)
