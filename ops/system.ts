@@ -67,6 +67,8 @@ export interface SystemOptions {
   readonly sso?: { readonly allowList?: AllowList; readonly resolve?: Resolver; readonly publicSignup?: boolean }
   /** METRICS_TOKEN (GET /metrics); none: loopback scrapers only. */
   readonly metricsToken?: string | undefined
+  /** Whether ops/tracing.ts started an OpenTelemetry SDK (the app then traces every request). */
+  readonly tracing?: boolean
 }
 
 /** Webhook settings; every part has a default (an ephemeral service key: only `serve` must keep its key). */
@@ -213,6 +215,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           blobs,
           jobKinds: new Set(Object.keys(jobHandlers)),
           metricsToken: options.metricsToken,
+          tracing: options.tracing ?? false,
         }),
       async close() {
         await Promise.all(processors.map((p) => p.stop()))

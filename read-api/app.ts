@@ -16,6 +16,7 @@ import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
 import { installMetrics } from './routes/metrics.js'
+import { installRequestTracing } from './platform/request-tracing.js'
 import { mcpRoutes } from './mcp/route.js'
 import { peopleRoutes } from './people/routes.js'
 import { ssoRoutes } from './sso/routes.js'
@@ -43,6 +44,8 @@ export interface AppDeps extends RpcRouteDeps, HealthDeps, IdempotencyDeps, Writ
   readonly jobKinds?: ReadonlySet<string>
   /** METRICS_TOKEN: the bearer token GET /metrics requires; without it only loopback scrapers are answered. */
   readonly metricsToken?: string | undefined
+  /** True when ops/tracing.ts registered an OpenTelemetry SDK: every request then gets a server span. */
+  readonly tracing?: boolean
 }
 
 /** The consent page's view of sign-in (read-api/people): the member of the session cookie, and the forms' CSRF token. */
@@ -87,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
   })
+
+  // First of all hooks, so everything a request does runs inside its span.
+  if (deps.tracing) installRequestTracing(app, deps.registry)
 
   // JSON bodies only (anything else is 415): an empty body is an empty parameter object; malformed JSON, JSON
   // nested too deep and refused text are coded 400s (platform/json-body.ts).

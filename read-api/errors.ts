@@ -4,7 +4,7 @@ import { transientCodeOf } from './platform/retry-later.js'
 /**
  * The one registry of error codes: status, message and the hint an agent should act on. Handlers throw
  * `ApiError` (or a DomainError carrying one of these codes); one error handler renders the envelope
- * `{error, code, detail?, hint?}`.
+ * `{error, code, detail?, hint?, request_id}`.
  */
 export const ERRORS = {
   invalid_json: { status: 400, message: 'The request body is not valid JSON', hint: 'Send a JSON object with Content-Type: application/json' },
@@ -105,6 +105,24 @@ export const ERRORS = {
     message: 'Another page of the client has this wp_post_id',
     hint: 'get_pages_for_client shows which page has it; a WordPress post is one page',
   },
+  // HTTP-level refusals (read-api/platform/protocol-errors.ts): Node's parser or the router refused the request.
+  http_malformed: {
+    status: 400,
+    message: 'The HTTP request is malformed',
+    hint: 'Send one well-formed HTTP/1.1 request: a standard method, header names without spaces, valid chunked encoding, and never both Content-Length and Transfer-Encoding',
+  },
+  headers_too_large: {
+    status: 431,
+    message: 'The request line and headers are too large',
+    hint: 'Keep the URL and headers under 16 KB together; send long parameters in a JSON POST body (RPCs take every parameter there)',
+  },
+  url_invalid: { status: 400, message: 'The URL is not valid', hint: 'Percent-encode the path as UTF-8, each escape % followed by two hex digits' },
+  url_too_long: {
+    status: 414,
+    message: 'A path segment is too long',
+    hint: 'Path segments are at most 100 characters: RPC names and ids are short; send long values in the body or the query string',
+  },
+  request_timeout: { status: 408, message: 'The request was not received in time', hint: 'Send the whole request promptly, then retry' },
   body_too_large: { status: 413, message: 'The request body is too large', hint: 'Keep request bodies under the limit named in detail' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type', hint: 'Send Content-Type: application/json' },
   // AI Visibility: reports part (summary, report, branding, files).
@@ -322,6 +340,8 @@ export interface ErrorEnvelope {
   code: string
   detail?: string
   hint?: string
+  /** The request's id, as in its X-Request-Id header: what a caller quotes when reporting the error. */
+  request_id: string
 }
 
 export function isErrorCode(code: string): code is ErrorCode {
@@ -332,7 +352,7 @@ export function isErrorCode(code: string): code is ErrorCode {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error
   if (error instanceof DomainError) {
-    if (isErrorCode(error.code)) return new ApiError(error.code, error.detail ?? error.message)
+    if (isErrorCode(error.code)) return new ApiError(error.code, error.detail ?? error.message, error.hint)
     // A rule the registry has no code for yet is still the caller's mistake, not ours.
     const mapped = new ApiError('validation_failed', `${error.code}: ${error.message}${error.detail ? ` (${error.detail})` : ''}`)
     return mapped
@@ -343,9 +363,13 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('internal_error')
 }
 
-export function envelope(error: ApiError): ErrorEnvelope {
-  const body: ErrorEnvelope = { error: error.message, code: error.code }
-  if (error.detail !== undefined) body.detail = error.detail
-  if (error.hint !== undefined) body.hint = error.hint
-  return body
+/** The body of every refusal: `{error, code, detail?, hint?, request_id}` (request_id last, as it is least read). */
+export function envelope(error: ApiError, requestId: string): ErrorEnvelope {
+  return {
+    error: error.message,
+    code: error.code,
+    ...(error.detail !== undefined ? { detail: error.detail } : {}),
+    ...(error.hint !== undefined ? { hint: error.hint } : {}),
+    request_id: requestId,
+  }
 }

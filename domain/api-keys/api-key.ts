@@ -1,7 +1,7 @@
 import type { Aggregate } from '../shared/aggregate.js'
 import { DomainError, NotFoundError } from '../shared/errors.js'
 import type { ApiKeyEvent } from './events.js'
-import type { Scope } from './scopes.js'
+import { formatScopes, type Scope } from './scopes.js'
 
 /** One key, one stream: `api_key-<id>`. */
 export const apiKeyStream = (keyId: number) => `api_key-${keyId}`
@@ -59,10 +59,16 @@ export const apiKey: Aggregate<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
         if (command.creator.orgId !== null && command.org_id !== command.creator.orgId) {
           throw new DomainError('forbidden', 'An organization key can only create keys for its own organization')
         }
-        // No privilege escalation: a key cannot grant scopes it does not hold itself.
+        // No privilege escalation: a key cannot grant scopes it does not hold itself. The hint names what it
+        // may grant, so the caller can retry with a subset instead of guessing.
         const excess = command.scopes.filter((s) => !command.creator.scopes.includes(s))
         if (excess.length > 0) {
-          throw new DomainError('forbidden', 'A key cannot grant scopes it does not hold', `not held: ${excess.join(', ')}`)
+          throw new DomainError(
+            'forbidden',
+            'A key cannot grant scopes it does not hold',
+            `not held: ${excess.join(', ')}`,
+            `This key may grant only the scopes it holds: ${formatScopes(command.creator.scopes)}. Ask for those or fewer, or use a key that holds the others`,
+          )
         }
         const { type: _type, creator: _creator, ...data } = command
         return [{ type: 'ApiKeyCreated', data }]

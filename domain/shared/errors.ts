@@ -5,12 +5,18 @@
 export class DomainError extends Error {
   readonly code: string
   readonly detail: string | undefined
+  /**
+   * What the caller can do instead, when it depends on the case (the scopes this caller may grant); absent:
+   * the registry's hint for the code.
+   */
+  readonly hint: string | undefined
 
-  constructor(code: string, message: string, detail?: string) {
+  constructor(code: string, message: string, detail?: string, hint?: string) {
     super(message)
     this.name = 'DomainError'
     this.code = code
     this.detail = detail
+    this.hint = hint
   }
 }
 

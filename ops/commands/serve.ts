@@ -3,6 +3,7 @@ import { bootstrapPlatform } from '../bootstrap.js'
 import type { Config } from '../config.js'
 import { startDataDir, type DataDirDatabase } from '../data-dir.js'
 import { createLogger } from '../logger.js'
+import { startTracing, type Tracing } from '../tracing.js'
 import { openSystem, type System, type SystemOptions } from '../system.js'
 import { resolveServiceKey } from '../../commands/secrets/service-key.js'
 import { createLanguageModel } from '../../processors/language-model/index.js'
@@ -22,6 +23,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
   let database: DataDirDatabase | undefined
   let system: System | undefined
   let app: FastifyInstance | undefined
+  let tracing: Tracing | null = null
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -30,6 +32,8 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     await app?.close().catch((error) => log.error({ err: error }, 'closing the HTTP server failed'))
     await system?.close().catch((error) => log.error({ err: error }, 'closing the system failed'))
     await database?.close().catch((error) => log.error({ err: error }, 'stopping PostgreSQL failed'))
+    // Last: the spans of the shutdown itself are sent too.
+    await tracing?.shutdown().catch((error) => log.error({ err: error }, 'flushing traces failed'))
     process.exit(0)
   }
   process.once('SIGINT', () => void stop('SIGINT'))
@@ -38,6 +42,8 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
   database = config.databaseUrl
     ? { url: config.databaseUrl, close: async () => {} }
     : await startDataDir(config.dataDir, 'npm start', (line) => log.debug({ postgres: line }))
+  // Before anything that may be traced; off (and its SDK never loaded) without OTEL_EXPORTER_OTLP_ENDPOINT.
+  tracing = await startTracing({ endpoint: config.observability.otlpEndpoint, log })
   const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })
   system = await openSystem({
     databaseUrl: database.url,
@@ -59,6 +65,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },
     sso: { allowList: config.sso.allowList, publicSignup: config.sso.publicSignup },
     metricsToken: config.observability.metricsToken,
+    tracing: tracing !== null,
   })
   if (role === 'all' || role === 'projections') system.runner.start()
   if (role === 'all' || role === 'processors') system.startProcessors()

@@ -117,7 +117,7 @@ export function developersMd(ctx: DocsContext): string {
     '```',
     '',
     '- Body: a JSON object of the keyword arguments (unknown keys are refused); answer `200 {"result": <value>}`.',
-    '- Errors: `{error, code, detail?, hint?}` with the HTTP status of the code ([table](#errors)). Act on `code`; `hint` says what to try next.',
+    '- Errors: `{error, code, detail?, hint?, request_id}` with the HTTP status of the code ([table](#errors)), also for requests refused before any route (malformed HTTP, oversized headers). Act on `code`; `hint` says what to try next; quote `request_id` (the `X-Request-Id` header) when reporting a problem.',
     '- Writes answer once the read models show them (read-your-writes); `X-Read-Your-Writes: timeout` says the wait was cut short.',
     '- A write that lost the race for its record to other writers on every retry answers 409 `concurrency_conflict` with `Retry-After` (seconds): send it again then.',
     '- `Idempotency-Key` (at most 200 characters) on `POST /api/v1/rpc/*` and `POST /api/v1/jobs`: a retry with the same key and body replays the first answer (`Idempotency-Replayed: true`) for 24 hours; the same key with another body is 409 `idempotency_key_reused`.',

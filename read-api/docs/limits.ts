@@ -1,4 +1,5 @@
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_PAGE_OFFSET } from '../registry.js'
+import { MAX_JSON_DEPTH } from '../../domain/shared/json-limits.js'
 import { DEPRECATION_NOTICE_DAYS } from '../../domain/api-platform/deprecation.js'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../platform/idempotency.js'
 import type { DocsContext } from './context.js'
@@ -7,6 +8,11 @@ import type { DocsContext } from './context.js'
 export function publishedLimits(ctx: DocsContext) {
   return {
     body_limit_bytes: ctx.bodyLimit,
+    json: {
+      max_depth: MAX_JSON_DEPTH,
+      depth_note: `A JSON body nests arrays and objects at most ${MAX_JSON_DEPTH} levels, the body itself being level 1, so a JSON-valued parameter (record_json, a job payload) nests at most ${MAX_JSON_DEPTH - 1}; deeper is 400 validation_failed naming the parameter.`,
+      text: 'Every string and object key, at any depth, and every /api/v1/db text filter: U+0000 and unpaired UTF-16 surrogates are refused with 400 validation_failed naming the field.',
+    },
     pagination: {
       default_limit: DEFAULT_PAGE_LIMIT,
       max_limit: MAX_PAGE_LIMIT,

@@ -12,7 +12,7 @@ export function llmsTxt(ctx: DocsContext): string {
     `> Search tracking and AI Visibility (answer-engine optimization) for agencies and their AI agents. API v1 (${API_VERSION}) at ${ctx.baseUrl}/api/v1.`,
     '',
     'Every operation is an RPC: `POST /api/v1/rpc/<method>` with a JSON object of keyword arguments, answering `200 {"result": ...}`.',
-    'Errors are `{error, code, detail?, hint?}`: act on `code`, and follow `hint`.',
+    'Errors are `{error, code, detail?, hint?, request_id}`: act on `code`, and follow `hint`.',
     'Authenticate with `Authorization: Bearer <key>`: an `rrk_` API key or an `rro_` OAuth access token (authorization code + PKCE S256).',
     'Scopes: read (read methods), write (write methods), jobs. Organization keys are confined to their organization; `org_id` is injected for them.',
     `Methods: ${rpcs.length} in ${domains.length} domains (${domains.join(', ')}). Deny by default: a method not listed answers 403.`,

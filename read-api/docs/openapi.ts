@@ -294,7 +294,18 @@ function restOperations(): RestOperation[] {
           'Tools: every organization-scoped RPC (its parameters as input schema; readOnlyHint for reads) plus list_rpcs, describe_rpc and call_rpc for the rest. A tool result is the RPC result as text and as structuredContent {result}; a refused call is an isError result carrying {error, code, detail, hint}.',
           'Resources: /developers.md, /llms.txt and this document. Prompts: the x-workflows.',
           'Same credentials, scopes, organization isolation, rate limits and metering as REST. 401 carries WWW-Authenticate with resource_metadata (RFC 9728); a tool call the key lacks the scope for (or a sandbox write) is HTTP 403 insufficient_scope (naming the scope) or sandbox_read_only. GET and DELETE answer 405.',
+          'A batch counts one call per message against the per-minute rate limit; a batch that does not fit in what is left of the window is refused whole with 429 rate_limited and Retry-After, before any of it runs.',
+          'tools=compact (or the X-MCP-Tools header) makes tools/list short: each tool a description tagged [domain] ending with its parameters, grouped by domain, with an open input schema (about a fifth of the full list); describe_rpc gives the full schema. Agents should use it.',
         ].join('\n\n'),
+        parameters: [
+          {
+            name: 'tools',
+            in: 'query',
+            required: false,
+            description: 'Which tools/list to answer: full (the default) or compact. The X-MCP-Tools header does the same; anything else is 400 validation_failed.',
+            schema: { type: 'string', enum: ['full', 'compact'], default: 'full' },
+          },
+        ],
         requestBody: {
           required: true,
           content: json({

@@ -17,13 +17,13 @@ export function toolResult(result: unknown, meta?: Record<string, unknown>): Cal
 
 /**
  * A refused or failed call as a tool error (`isError: true`), carrying the REST error envelope
- * `{error, code, detail?, hint?}` so the model can act on the code and follow the hint. Unexpected failures are
+ * `{error, code, detail?, hint?, request_id}` so the model can act on the code and follow the hint. Unexpected failures are
  * logged and reported as internal_error, as on REST.
  */
 export function toolError(error: unknown, request: FastifyRequest): CallToolResult {
   const apiError = toApiError(error)
   if (apiError.status >= 500 && apiError.code === 'internal_error') request.log.error({ err: error }, 'MCP tool call failed')
-  const body = envelope(apiError)
+  const body = envelope(apiError, request.id)
   return {
     isError: true,
     content: [{ type: 'text', text: JSON.stringify(body) }],

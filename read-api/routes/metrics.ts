@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import ipaddr from 'ipaddr.js'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { ApiError } from '../errors.js'
+import { routeLabel } from '../platform/route-label.js'
 import { JOB_STATUSES, OPEN_DELIVERY_STATUSES, readServiceSnapshot, type ServiceSnapshotDeps } from '../platform/service-snapshot.js'
 import type { RpcRegistry } from '../registry.js'
 
@@ -90,20 +91,6 @@ export function installMetrics(app: FastifyInstance, deps: MetricsDeps): void {
     const text = (await processMetrics().metrics()) + (await registry.metrics())
     return reply.header('Cache-Control', 'no-store').type(registry.contentType).send(text)
   })
-}
-
-/**
- * The route pattern, never the URL (a label per URL would let any scanner create series without bound); an
- * RPC route names its method when the registry has it; anything no route matched is `unmatched`.
- */
-function routeLabel(request: FastifyRequest, registry: RpcRegistry): string {
-  const pattern = request.routeOptions.url
-  if (pattern === undefined) return 'unmatched'
-  if (pattern === '/api/v1/rpc/:method') {
-    const method = (request.params as { method?: string } | undefined)?.method
-    if (method !== undefined && registry.get(method)) return `/api/v1/rpc/${method}`
-  }
-  return pattern
 }
 
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {

@@ -147,3 +147,19 @@ t.test('scopes are validated and stored in canonical form', async (t) => {
   t.equal((await ts.call('create_api_key', { name: 'canon', scopes: ' jobs , read,read ' }, org.key)).scopes, 'read,jobs')
   expectError(t, await ts.rpc('create_api_key', { name: '' }, org.key), 400, 'validation_failed', 'empty name')
 })
+
+t.test('asking for a scope the caller lacks answers 403 with a hint naming the scopes the caller may grant', async (t) => {
+  const ts = await startTestSystem(t)
+  const org = await orgWithKey(ts, 'Acme', 'read,write')
+  const writeOnly = await ts.call<{ key: string }>('create_api_key', { name: 'writer', scopes: 'write' }, org.key)
+  const before = await eventCount(ts)
+
+  const wider = expectError(t, await ts.rpc('create_api_key', { name: 'escalate', scopes: 'read,jobs' }, org.key), 403, 'forbidden', 'read,write key asks for jobs')
+  t.match(wider.detail ?? '', /not held: jobs/, 'detail names the scope not held')
+  t.match(wider.hint ?? '', /read,write/, `hint names what the key may grant (${wider.hint})`)
+  const narrow = expectError(t, await ts.rpc('create_api_key', { name: 'escalate', scopes: 'read,write' }, writeOnly.key), 403, 'forbidden', 'write key asks for read')
+  t.match(narrow.detail ?? '', /not held: read/, 'detail names read')
+  t.match(narrow.hint ?? '', /\bwrite\b/, `hint names write (${narrow.hint})`)
+  t.notMatch(narrow.hint ?? '', /read|jobs/, 'and nothing more')
+  t.equal(await eventCount(ts), before, 'no key created')
+})

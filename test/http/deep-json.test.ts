@@ -58,3 +58,12 @@ t.test('a deep body on any RPC or endpoint answers 400 validation_failed, not 50
     t.match(refused.detail ?? '', new RegExp(`deeper than ${MAX_JSON_DEPTH}`), `${what}: detail says why`)
   }
 })
+
+t.test('the limits document publishes the depth limit', async (t) => {
+  const ts = await startTestSystem(t)
+  const response = await ts.app.inject({ method: 'GET', url: '/api/v1/capabilities', headers: { authorization: `Bearer ${ts.platformKey}` } })
+  t.equal(response.statusCode, 200)
+  const json = response.json().limits.json
+  t.equal(json.max_depth, MAX_JSON_DEPTH, 'limits.json.max_depth')
+  t.match(json.depth_note, /record_json/, 'and says what it applies to')
+})

@@ -82,7 +82,7 @@ t.test('one operation per registry RPC, derived from its declaration', async (t)
 })
 
 t.test('the error envelope and every registered code', async (t) => {
-  t.same(doc.components.schemas.Error.required, ['error', 'code'])
+  t.same(doc.components.schemas.Error.required, ['error', 'code', 'request_id'])
   t.same(doc.components.schemas.Error.properties.code.enum.sort(), Object.keys(ERRORS).sort())
   for (const [code, spec] of Object.entries(ERRORS)) {
     const examples = doc.components.responses[`Error${spec.status}`].content['application/json'].examples

@@ -11,16 +11,18 @@ export interface Envelope {
   code: string
   detail?: string
   hint?: string
+  request_id?: string
 }
 
-const ENVELOPE_KEYS = new Set(['error', 'code', 'detail', 'hint'])
+const ENVELOPE_KEYS = new Set(['error', 'code', 'detail', 'hint', 'request_id'])
 
 /** The slice of a tap Test that the helpers assert with. */
 export type Assert = Pick<Test, 'equal' | 'ok' | 'fail'>
 
 /**
- * Asserts an error response: status, JSON content type, the envelope {error, code, detail?, hint?} with
- * string values and no other keys, and the code. Returns the parsed body.
+ * Asserts an error response: status, JSON content type, the envelope {error, code, detail?, hint?, request_id}
+ * with string values and no other keys, request_id the response's X-Request-Id, and the code. Returns the
+ * parsed body.
  */
 export function expectError(t: Assert, response: LightMyRequestResponse, status: number, code: string, what = ''): Envelope {
   const label = what ? `${what}: ` : ''
@@ -40,15 +42,20 @@ export function expectError(t: Assert, response: LightMyRequestResponse, status:
   t.equal(extra.join(','), '', `${label}no keys beyond the envelope`)
   if (body.detail !== undefined) t.equal(typeof body.detail, 'string', `${label}detail is a string`)
   if (body.hint !== undefined) t.equal(typeof body.hint, 'string', `${label}hint is a string`)
+  t.equal(body.request_id, response.headers['x-request-id'], `${label}request_id is the response's X-Request-Id`)
   return body
 }
 
-/** The body with every occurrence of the given ids in `detail` replaced, for "same as missing" checks. */
+/**
+ * The body with every occurrence of the given ids in `detail` replaced and without request_id (each request
+ * has its own), for "same as missing" checks.
+ */
 export function withoutIds(body: Envelope, ids: readonly number[], placeholder = '<id>'): Envelope {
-  if (body.detail === undefined) return body
-  let detail = body.detail
+  const { request_id: _requestId, ...rest } = body
+  if (rest.detail === undefined) return rest
+  let detail = rest.detail
   for (const id of ids) detail = detail.replace(new RegExp(`\\b${id}\\b`, 'g'), placeholder)
-  return { ...body, detail }
+  return { ...rest, detail }
 }
 
 /** How many events the log holds (es_events), read straight from the database. */

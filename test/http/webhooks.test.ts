@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { startTestSystem } from '../support/system.js'
-import { expectError, orgWithKey } from './helpers.js'
+import { expectError, orgWithKey, withoutIds } from './helpers.js'
 import { LOOPBACK_ALLOWED, TEST_SERVICE_KEY } from './webhooks-helpers.js'
 
 t.test('webhook lifecycle over the RPCs', async (t) => {
@@ -36,7 +36,7 @@ t.test('webhook lifecycle over the RPCs', async (t) => {
   const foreign = await ts.rpc('delete_webhook', { webhook_id: created.id }, other.key)
   expectError(t, missing, 404, 'not_found')
   expectError(t, foreign, 404, 'not_found')
-  t.same(foreign.json(), { ...missing.json(), detail: missing.json().detail.replace('999999', String(created.id)) }, "another organization's webhook answers like a missing one")
+  t.same(withoutIds(foreign.json(), [created.id]), withoutIds(missing.json(), [999999]), "another organization's webhook answers like a missing one")
   t.same(await ts.call('delete_webhook', { webhook_id: created.id }, acme.key), { id: created.id, deleted: true })
   t.same(await ts.call('list_webhooks', {}, acme.key), [], 'deleted webhooks are gone')
   expectError(t, await ts.rpc('update_webhook', { webhook_id: created.id, active: true }, acme.key), 404, 'not_found')

@@ -58,6 +58,8 @@ export interface TestSystemOptions {
   readonly metricsToken?: string
   /** The service's logger (default: silent, or TEST_LOG_LEVEL); the log tests pass one that writes to a stream they read. */
   readonly log?: Logger
+  /** Trace every request (the test has started tracing with ops/tracing.ts first). */
+  readonly tracing?: boolean
 }
 
 /** The whole service on a fresh database, as `npm start` wires it, with the app ready for inject(). */
@@ -79,6 +81,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
     ...(options.sso ? { sso: options.sso } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.tracing ? { tracing: true } : {}),
   })
   if (options.runProjections !== false) system.runner.start()
   if (options.runProcessors) system.startProcessors()
