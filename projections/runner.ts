@@ -8,6 +8,7 @@ import { clearProjectionFailure, recordProjectionFailure } from './failures.js'
 import type { Projector } from './projector.js'
 import type { ProjectionWatermark } from './watermark.js'
 import { sleep } from '../commands/sleep.js'
+import { isStoreUnavailable } from '../commands/event-store/unavailable.js'
 
 export interface ProjectionRunnerOptions {
   readonly store: EventStore
@@ -77,8 +78,11 @@ export class ProjectionRunner extends EventEmitter {
         log.error({ err: error, group }, 'projection runner failed; retrying')
         this.emit('error-logged', error)
         // A poison event stops the group here and it retries forever: health shows it (projections.failing).
-        this.#mayBeFailing = true
-        await recordProjectionFailure(db, { group, position: this.#position, error, now: new Date() })
+        // An unreachable database is no poison event: the group just waits for it, and health says why.
+        if (!isStoreUnavailable(error)) {
+          this.#mayBeFailing = true
+          await recordProjectionFailure(db, { group, position: this.#position, error, now: new Date() })
+        }
         await sleep(RETRY_MS, signal)
       }
     }

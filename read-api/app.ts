@@ -29,6 +29,7 @@ import type { PeopleSettings } from './people/settings.js'
 import { addOnSendStep } from './platform/on-send-steps.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
 import { parseJsonBody } from './platform/json-body.js'
+import { answerClientError, answerFrameworkError } from './platform/protocol-errors.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
 import { rpcRoutes, type RpcRouteDeps } from './routes/rpc.js'
 import { sdkRoutes } from './sdk/routes.js'
@@ -89,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = request.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
+    // Requests refused before any route runs get the error envelope too (platform/protocol-errors.ts).
+    clientErrorHandler: (error, socket) => answerClientError(deps.logger as FastifyBaseLogger, error, socket),
+    frameworkErrors: answerFrameworkError,
   })
 
   // First of all hooks, so everything a request does runs inside its span.
@@ -131,10 +135,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (apiError.code === 'rate_limited' && wantsPage(request)) {
       return sendPage(reply, 429, 'Too many attempts', html`${errorBox('Too many sign-in attempts from your network in the last minute. Wait a minute and try again.', 'rate_limited')}`)
     }
-    reply.code(apiError.status).send(envelope(apiError))
+    reply.code(apiError.status).send(envelope(apiError, request.id))
   })
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(envelope(new ApiError('route_not_found', `${request.method} ${request.url.split('?')[0]}`)))
+    reply.code(404).send(envelope(new ApiError('route_not_found', `${request.method} ${request.url.split('?')[0]}`), request.id))
   })
 
   // API platform: Idempotency-Key for routes that opt in, and the writes switch (before the routes).

@@ -425,6 +425,9 @@ export class PostgresEventStore implements EventStore {
         fastPolls = FAST_POLLS_AFTER_WAKE
         continue
       }
+      // The LISTEN connection was lost (a restarted server) while this subscription lived on: listen again, in
+      // the background, so other processes' appends wake it without a poll's delay once the server is back.
+      if (!this.#listening) void this.#ensureListening().catch(() => {})
       const reason = await this.#waitForWake(fastPolls > 0 ? PENDING_POLL_MS : IDLE_POLL_MS, signal)
       if (reason === 'wake') fastPolls = FAST_POLLS_AFTER_WAKE
     }
@@ -506,21 +509,35 @@ export class PostgresEventStore implements EventStore {
   }
 
   #ensureListening(): Promise<void> {
-    this.#listening ??= this.#listen()
-    return this.#listening
+    const listening = (this.#listening ??= this.#listen())
+    // A connect that failed (the database was down) must not be remembered: every later subscription would
+    // fail on the same rejected promise, and the projection runner and processors never resumed.
+    listening.catch(() => {
+      if (this.#listening === listening) this.#listening = undefined
+    })
+    return listening
   }
 
   async #listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.#connectionString })
     client.on('notification', () => this.#wake.emit('appended'))
     client.on('error', () => {
-      // Subscribers fall back to polling; reconnect on the next subscription.
+      // Subscribers fall back to polling and listen again at their next idle wait (subscribeToAll).
       this.#listener = undefined
       this.#listening = undefined
       client.end().catch(() => {})
     })
-    await client.connect()
-    await client.query(`listen ${APPENDED_CHANNEL}`)
+    try {
+      await client.connect()
+      await client.query(`listen ${APPENDED_CHANNEL}`)
+    } catch (error) {
+      client.end().catch(() => {})
+      throw error
+    }
+    if (this.#closed) {
+      await client.end().catch(() => {})
+      return
+    }
     this.#listener = client
   }
 

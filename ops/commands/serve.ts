@@ -18,6 +18,9 @@ export type Role = (typeof ROLES)[number]
 /** What a test harness may add to a served process (tests' own job handlers); production passes nothing. */
 export type ServeExtras = Pick<SystemOptions, 'jobHandlers'>
 
+/** The longest an orderly shutdown may take (Docker's default stop grace is 10 s before its SIGKILL). */
+const SHUTDOWN_DEADLINE_MS = 9_000
+
 export async function serve(config: Config, role: Role, extras: ServeExtras = {}): Promise<void> {
   const log = createLogger(config.logLevel)
   let database: DataDirDatabase | undefined
@@ -29,6 +32,12 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     if (stopping) return
     stopping = true
     log.info({ signal }, 'shutting down')
+    // A stop must end even when a part cannot finish (a request or query waiting on a database that is gone):
+    // a process manager then restarts the service instead of SIGKILLing one that ignored it.
+    setTimeout(() => {
+      log.error({ signal, after_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting')
+      process.exit(1)
+    }, SHUTDOWN_DEADLINE_MS).unref()
     await app?.close().catch((error) => log.error({ err: error }, 'closing the HTTP server failed'))
     await system?.close().catch((error) => log.error({ err: error }, 'closing the system failed'))
     await database?.close().catch((error) => log.error({ err: error }, 'stopping PostgreSQL failed'))
@@ -41,7 +50,10 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
 
   database = config.databaseUrl
     ? { url: config.databaseUrl, close: async () => {} }
-    : await startDataDir(config.dataDir, 'npm start', (line) => log.debug({ postgres: line }))
+    : await startDataDir(config.dataDir, 'npm start', (line: string, level: 'debug' | 'info' | 'warn' | 'error' = 'debug') =>
+        // The server's own lines at debug; its supervisor's (it died, it runs again) at their level.
+        level === 'debug' ? log.debug({ postgres: line }) : log[level](line),
+      )
   // Before anything that may be traced; off (and its SDK never loaded) without OTEL_EXPORTER_OTLP_ENDPOINT.
   tracing = await startTracing({ endpoint: config.observability.otlpEndpoint, log })
   const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })

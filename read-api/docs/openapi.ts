@@ -10,6 +10,9 @@ import { deprecationOf } from './deprecation.js'
 
 type Operation = Record<string, any>
 
+/** The request id the error examples show (a made-up one is a UUID; a caller's own X-Request-Id is echoed). */
+const EXAMPLE_REQUEST_ID = '5f0c6d0e-8a7b-4c21-9a57-3c1d2e4f6a80'
+
 /** Error statuses, each a reusable response listing the registry's codes for it. */
 const statusesOf = (): number[] => [...new Set<number>(Object.values(ERRORS).map((e) => e.status))].sort((a, b) => a - b)
 const codesWith = (status: number) => (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status === status)
@@ -448,7 +451,7 @@ function metaOperations(): RestOperation[] {
             description: 'Serving. status is degraded while the read models are stuck (projections.failing says since when and why): reads answer, but stale.',
             content: json({ type: 'object', properties: { status: { enum: ['ok', 'degraded'] }, version: { type: 'string' } } }),
           },
-          '503': { description: 'The database is not reachable.', content: json({ type: 'object' }) },
+          '503': { description: 'The database is not reachable: code store_unavailable, with Retry-After (seconds).', content: json({ type: 'object' }) },
         },
       },
     },
@@ -622,7 +625,10 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
             examples: Object.fromEntries(
               codesWith(status).map((code) => [
                 code,
-                { summary: ERRORS[code].message, value: { error: ERRORS[code].message, code, ...(ERRORS[code].hint ? { hint: ERRORS[code].hint } : {}) } },
+                {
+                  summary: ERRORS[code].message,
+                  value: { error: ERRORS[code].message, code, ...(ERRORS[code].hint ? { hint: ERRORS[code].hint } : {}), request_id: EXAMPLE_REQUEST_ID },
+                },
               ]),
             ),
           },
@@ -684,7 +690,7 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
       version: API_VERSION,
       summary: 'Search tracking and AI Visibility for agencies and their AI agents.',
       description: [
-        'Every RPC is `POST /api/v1/rpc/<method>` with a JSON body of keyword arguments, answering `200 {"result": …}`; errors use the envelope `{error, code, detail?, hint?}`.',
+        'Every RPC is `POST /api/v1/rpc/<method>` with a JSON body of keyword arguments, answering `200 {"result": …}`; errors use the envelope `{error, code, detail?, hint?, request_id}`.',
         'Generated from the service registry at request time: a method listed here is callable, and nothing callable is missing.',
         `Full guide: ${ctx.baseUrl}/developers.md. Agents: ${ctx.baseUrl}/llms.txt.`,
         planned.length > 0 ? `Specified but not yet served by this version (marked x-available: false): ${planned.join(', ')}.` : '',
@@ -735,8 +741,9 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
             code: { type: 'string', enum: Object.keys(ERRORS), description: 'Stable machine code' },
             detail: { type: 'string', description: 'Extra detail' },
             hint: { type: 'string', description: 'What an agent should try next' },
+            request_id: { type: 'string', description: "The request's id, as in its X-Request-Id header: quote it when reporting a problem" },
           },
-          required: ['error', 'code'],
+          required: ['error', 'code', 'request_id'],
         },
         WebhookEnvelope: jsonSchemaOf(WebhookEnvelope, 'output'),
       },

@@ -10,7 +10,7 @@ import type { ErrorCode } from '../errors.js'
 export const RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
   // Another writer won every attempt the command handler made on the stream: a moment later it is free.
   concurrency_conflict: 1,
-  // The database is down or restarting: an embedded one is restarted within seconds (ops/pg-supervisor.ts).
+  // The database is down or restarting: an embedded one is restarted within seconds (ops/embedded-supervisor.ts).
   store_unavailable: 5,
 }
 
