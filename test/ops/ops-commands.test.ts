@@ -67,7 +67,9 @@ t.test('ops commands against a running service', async (t) => {
     replayA = parseNdjson(t, a.stdout)
     t.same(
       replayA.map((line) => line.type),
-      ['OrganizationCreated', 'ClientAdded', 'ClientServiceAdded', 'ApiKeyCreated', 'ClientUpdated'],
+      // add_client's reservations (get-or-create identity, the slug derived from the name) are the
+      // organization's events too; update_client claims the renamed client's identity.
+      ['OrganizationCreated', 'ClientIdentityClaimed', 'ClientSlugClaimed', 'ClientAdded', 'ClientServiceAdded', 'ApiKeyCreated', 'ClientUpdated', 'ClientIdentityClaimed'],
       'one line per event of the organization, in log order',
     )
     for (const line of replayA) {
@@ -79,10 +81,13 @@ t.test('ops commands against a running service', async (t) => {
       t.ok(Number.isInteger(line.revision) && line.revision >= 0, `${line.type}: revision is a non-negative integer`)
     }
     t.match(replayA[0], { type: 'OrganizationCreated', stream: `organization-${orgA}`, revision: 0, data: { org_id: orgA, name: 'Audited Agency' } })
-    t.match(replayA[1], { type: 'ClientAdded', stream: `client-${clientA}`, revision: 0, data: { client_id: clientA, org_id: orgA } })
-    t.match(replayA[2], { type: 'ClientServiceAdded', stream: `client-${clientA}`, revision: 1 })
-    t.match(replayA[3], { type: 'ApiKeyCreated', stream: `api_key-${orgKey.id}` })
-    t.match(replayA[4], { type: 'ClientUpdated', stream: `client-${clientA}`, revision: 2, metadata: { actor: { kind: 'api_key', id: orgKey.id } } })
+    t.match(replayA[1], { type: 'ClientIdentityClaimed', stream: new RegExp(`^client_identity-${orgA}-[0-9a-f]{32}$`), data: { org_id: orgA, client_id: clientA } })
+    t.match(replayA[2], { type: 'ClientSlugClaimed', stream: `client_slug-${orgA}-alpha-dental`, data: { client_id: clientA } })
+    t.match(replayA[3], { type: 'ClientAdded', stream: `client-${clientA}`, revision: 0, data: { client_id: clientA, org_id: orgA, slug: 'alpha-dental' } })
+    t.match(replayA[4], { type: 'ClientServiceAdded', stream: `client-${clientA}`, revision: 1 })
+    t.match(replayA[5], { type: 'ApiKeyCreated', stream: `api_key-${orgKey.id}` })
+    t.match(replayA[6], { type: 'ClientUpdated', stream: `client-${clientA}`, revision: 2, metadata: { actor: { kind: 'api_key', id: orgKey.id } } })
+    t.match(replayA[7], { type: 'ClientIdentityClaimed', data: { client_id: clientA }, metadata: { actor: { kind: 'api_key', id: orgKey.id } } })
     t.notOk(a.stdout.includes(orgKey.key), 'no plaintext key in the history')
     // The replay leaves out what the export leaves out (domain/exports/redact.ts): no key hash or hint.
     t.notOk(a.stdout.includes(createHash('sha256').update(orgKey.key).digest('hex')), 'no key hash in the history')
