@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { normalizeEmail } from '../domain/people/email.js'
 import { INVITE_TTL_MS, PASSWORD_RESET_TTL_MS, RECOVERY_CODE_COUNT, SESSION_TTL_MS } from '../domain/people/policy.js'
 import { canManageMembers, type MemberManager, type Role } from '../domain/people/roles.js'
-import { userEmail, userEmailStream } from '../domain/people/user-email.js'
-import { isActive, user, userStream, type SecondFactor, type UserCommand, type UserState } from '../domain/people/user.js'
+import { orgMemberEmailStream, userEmail, userEmailStream } from '../domain/people/user-email.js'
+import { decideUser, isActive, user, userStream, type SecondFactor, type UserCommand, type UserState } from '../domain/people/user.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
 import { loadState, handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
@@ -46,9 +46,35 @@ export async function loadUser(deps: WriteDeps, userId: number): Promise<UserSta
   return loadState(deps.store, user, userStream(userId))
 }
 
-/** The user an email belongs to, from its reservation stream (the authority, not a read model); null: none. */
+/** The account an email signs in as, from its reservation stream (the authority, not a read model); null: none. */
 export async function userIdByEmail(deps: WriteDeps, email: string): Promise<number | null> {
   return (await loadState(deps.store, userEmail, userEmailStream(emailDigest(email)))).userId
+}
+
+/** The member or pending invitee this organization has with this email (its own reservation); null: none. */
+export async function memberIdInOrg(deps: WriteDeps, orgId: number, email: string): Promise<number | null> {
+  return (await loadState(deps.store, userEmail, orgMemberEmailStream(orgId, emailDigest(email)))).userId
+}
+
+/**
+ * Takes the email for this user's account (sign-in finds them by it). Throws email_taken when another
+ * account has it: the address already signs in somewhere, and sign-in must find one person.
+ */
+export async function claimAccountEmail(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }) {
+  return handleCommand(deps, userEmail, userEmailStream(emailDigest(input.email)), { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId }, context, (s) => s.orgId)
+}
+
+/** Reserves the email among the organization's members and invites. Throws email_taken when the organization has it. */
+export async function reserveOrgMemberEmail(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }) {
+  return handleCommand(deps, userEmail, orgMemberEmailStream(input.orgId, emailDigest(input.email)), { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId }, context, () => input.orgId)
+}
+
+/** Gives the email back, in the organization and (when theirs) as the account's; for removal and undoing a half-made user. */
+async function releaseEmails(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }): Promise<Position | null> {
+  const release = { type: 'ReleaseUserEmail' as const, user_id: input.userId }
+  const inOrg = await handleCommand(deps, userEmail, orgMemberEmailStream(input.orgId, emailDigest(input.email)), release, context, () => input.orgId)
+  const account = await handleCommand(deps, userEmail, userEmailStream(emailDigest(input.email)), release, context, (s) => s.orgId)
+  return account.position ?? inOrg.position
 }
 
 function runUser(deps: WriteDeps, context: CommandContext, userId: number, command: UserCommand) {
@@ -82,8 +108,11 @@ export interface InvitedMember {
 }
 
 /**
- * Adds a person to an organization. The email is reserved first (its own stream: unique across the
- * service), then the user stream records the invite. An owner-level manager only.
+ * Adds a person to an organization. The email is reserved in the organization first (one member or invite per
+ * address there), then the user stream records the invite. An invite reserves nothing outside the
+ * organization and answers alike whatever other organizations have (no probing, no squatting): the address is
+ * taken for sign-in only when the invite is accepted (acceptInvite). The operator's create-user makes the
+ * account at once, so it takes the sign-in address at once too. An owner-level manager only.
  */
 export async function inviteMember(
   deps: PeopleDeps,
@@ -93,8 +122,22 @@ export async function inviteMember(
   if (!canManageMembers(input.manager)) throw new DomainError('forbidden', 'Only an owner may invite members')
   await assertOrganizationExists(deps, input.orgId)
   const email = normalizeEmail(input.email)
+  // A member from before organization reservations existed holds only the account's reservation: their own
+  // organization still finds them (telling an organization about its own member reveals nothing).
+  const accountId = await userIdByEmail(deps, email)
+  if (accountId !== null) {
+    const account = await loadUser(deps, accountId)
+    if (account.exists && !account.removed && account.orgId === input.orgId) throw new DomainError('email_taken', 'A user with this email already exists')
+  }
   const userId = await deps.ids.next('user')
-  await handleCommand(deps, userEmail, userEmailStream(emailDigest(email)), { type: 'ReserveUserEmail', user_id: userId, org_id: input.orgId }, context, (s) => s.orgId)
+  const reservation = { userId, orgId: input.orgId, email }
+  if (input.credentials) await claimAccountEmail(deps, context, reservation)
+  try {
+    await reserveOrgMemberEmail(deps, context, reservation)
+  } catch (error) {
+    if (input.credentials) await releaseEmails(deps, context, reservation)
+    throw error
+  }
   const token = input.credentials ? null : mintToken()
   const expiresAt = token === null ? null : new Date(deps.clock().getTime() + INVITE_TTL_MS).toISOString()
   const c = input.credentials
@@ -150,14 +193,29 @@ export async function acceptInvite(deps: PeopleDeps, context: CommandContext, in
   checkPasswordRule(input.password)
   const state = await loadUser(deps, input.userId)
   const totp = await issueTotp(deps.serviceKey, state.email)
-  const outcome = await runUser(deps, context, input.userId, {
+  const command: UserCommand = {
     type: 'AcceptInvite',
     invite_token_hash: sha256(input.token),
     now: deps.clock().toISOString(),
     password_hash: await hashPassword(input.password),
     totp_secret_sealed: totp.sealed,
     recovery_code_hashes: totp.recoveryCodeHashes,
-  })
+  }
+  // Only a usable invite may take the address (decide throws invite_invalid otherwise); then the address
+  // becomes this account's sign-in, unless an account already signs in with it (email_taken: the person
+  // signs in to that one; one address is one person at sign-in).
+  decideUser(command, state)
+  const claimed = await claimAccountEmail(deps, context, { userId: input.userId, orgId: state.orgId!, email: state.email })
+  let outcome: Awaited<ReturnType<typeof runUser>>
+  try {
+    outcome = await runUser(deps, context, input.userId, command)
+  } catch (error) {
+    // The invite went away meanwhile (removed, used): the address is not this account's after all.
+    if (claimed.events.length > 0) {
+      await handleCommand(deps, userEmail, userEmailStream(emailDigest(state.email)), { type: 'ReleaseUserEmail', user_id: input.userId }, context, (s) => s.orgId)
+    }
+    throw error
+  }
   return { otpauthUri: totp.otpauthUri, secretBase32: totp.secretBase32, recoveryCodes: totp.recoveryCodes, position: outcome.position }
 }
 
@@ -246,15 +304,8 @@ export async function removeMember(
   input: { userId: number; callerOrgId: number | null; manager: MemberManager },
 ): Promise<{ position: Position | null }> {
   const outcome = await runUser(deps, context, input.userId, { type: 'RemoveMember', caller_org_id: input.callerOrgId, manager: input.manager })
-  const released = await handleCommand(
-    deps,
-    userEmail,
-    userEmailStream(emailDigest(outcome.state.email)),
-    { type: 'ReleaseUserEmail', user_id: input.userId },
-    context,
-    (s) => s.orgId,
-  )
-  return { position: released.position ?? outcome.position }
+  const released = await releaseEmails(deps, context, { userId: input.userId, orgId: outcome.state.orgId!, email: outcome.state.email })
+  return { position: released ?? outcome.position }
 }
 
 export interface IssuedPasswordReset {

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import type { UserEvent } from '../domain/people/events.js'
 import type { MemberManager, Role } from '../domain/people/roles.js'
 import { SESSION_TTL_MS } from '../domain/people/policy.js'
-import { userEmail, userEmailStream } from '../domain/people/user-email.js'
 import { user, userStream } from '../domain/people/user.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
 import type { SsoFailureReason, SsoProtocol } from '../domain/sso/events.js'
@@ -11,7 +10,7 @@ import { checkAssertedIdentity, provisioningDecision, type AssertedIdentity, typ
 import { appendAudit, handleCommand, loadState, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 import { createOrganization } from './organizations.js'
-import { emailDigest, loadUser, sha256, userIdByEmail } from './people.js'
+import { claimAccountEmail, loadUser, memberIdInOrg, reserveOrgMemberEmail, sha256, userIdByEmail } from './people.js'
 
 /**
  * The write side of single sign-on: identity providers (their streams), and what a verified sign-in does
@@ -147,7 +146,9 @@ export async function completeSsoSignIn(
   const checked = checkAssertedIdentity(input.identity, rules)
   if (!checked.ok) return refuse(checked.reason, checked.domain)
 
-  const existingId = await userIdByEmail(deps, checked.email)
+  // The account the address signs in as; without one, the provider organization's own pending invitee (an
+  // invite reserves the address only in its organization; the provider proves the address, so it takes it up).
+  const existingId = (await userIdByEmail(deps, checked.email)) ?? (await memberIdInOrg(deps, rules.orgId, checked.email))
   const existingState = existingId === null ? null : await loadUser(deps, existingId)
   const existing = existingState === null || !existingState.exists ? null : { userId: existingState.userId, orgId: existingState.orgId!, member: !existingState.removed }
   const decision = provisioningDecision({ domain: checked.domain, existing, rules })
@@ -157,6 +158,13 @@ export async function completeSsoSignIn(
   let provisioned: 'allowed_domain' | 'signup' | null = null
   if (decision.kind === 'sign_in') {
     userId = decision.userId
+    try {
+      await claimAccountEmail(deps, systemContext, { userId, orgId: rules.orgId, email: checked.email })
+    } catch (error) {
+      // Another organization's invite was accepted for this address meanwhile: it signs in there now.
+      if (error instanceof DomainError && error.code === 'email_taken') return refuse('account_unavailable', checked.domain)
+      throw error
+    }
   } else {
     let orgId: number
     let role: Role
@@ -172,12 +180,14 @@ export async function completeSsoSignIn(
     }
     userId = await deps.ids.next('user')
     try {
-      await handleCommand(deps, userEmail, userEmailStream(emailDigest(checked.email)), { type: 'ReserveUserEmail', user_id: userId, org_id: orgId }, systemContext, (s) => s.orgId)
+      await claimAccountEmail(deps, systemContext, { userId, orgId, email: checked.email })
     } catch (error) {
-      // Another first sign-in (or an invite) of this address won the race: refuse this one; a retry signs in.
+      // Another first sign-in (or an accepted invite) of this address won the race: refuse this one; a retry signs in.
       if (error instanceof DomainError && error.code === 'email_taken') return refuse('account_unavailable', checked.domain)
       throw error
     }
+    // Theirs in the organization too, so an owner's invite of the same address finds the member.
+    await reserveOrgMemberEmail(deps, systemContext, { userId, orgId, email: checked.email })
     await handleCommand(
       deps,
       user,

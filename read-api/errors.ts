@@ -263,7 +263,7 @@ export const ERRORS = {
   email_taken: {
     status: 409,
     message: 'A user with this email already exists',
-    hint: 'A person belongs to one organization; list_org_members shows your members, and a removed member can be invited again',
+    hint: 'An address is one member per organization: list_org_members shows yours, and a removed member can be invited again. On an invite page: the address already signs in to an account, so sign in with it',
   },
   password_too_weak: { status: 400, message: 'The password does not meet the rule', hint: 'Use at least 12 and at most 200 characters' },
   invite_invalid: {

@@ -5,10 +5,11 @@ import type { SsoUserEvent } from '../sso/events.js'
 
 /**
  * People: one stream per user, `user-<id>` (membership, password, second factor, sign-ins, lock-out and
- * reset tokens are decided against that person's state), and one reservation stream per email,
- * `user_email-<sha256 of the normalized email>`, the decision point that keeps an email unique across the
- * service (appended with expected revision, so two invites of one address cannot both win). The digest, not
- * the address, names the stream so the address appears only in event data (which can be shredded).
+ * reset tokens are decided against that person's state), and reservation streams per email (user-email.ts):
+ * `user_email-<sha256 of the normalized email>` for the account the address signs in as (unique across the
+ * service), `org_member_email-<org id>-<sha256>` for an organization's member or invite (unique within it),
+ * each appended with expected revision, so two claims of one address cannot both win. The digest, not the
+ * address, names the stream so the address appears only in event data (which can be shredded).
  *
  * No secret ever enters the log in plaintext: passwords as scrypt hashes (salt and parameters inside the
  * string), the TOTP secret sealed with the service key (AES-256-GCM), recovery codes, invite tokens, reset

@@ -4,11 +4,22 @@ import { assertNever } from '../shared/values.js'
 import type { UserEmailEvent } from './events.js'
 
 /**
- * The decision point for email uniqueness: `user_email-<digest>`, where the digest is the sha256 hex of the
- * normalized email (commands/people compute it; the domain does no hashing). Reserved by an invite, released
- * when the member is removed, so the address can be invited again as a new user.
+ * Email uniqueness has two decision points, both folded by this aggregate (the digest is the sha256 hex of the
+ * normalized email; commands/people compute it, the domain does no hashing):
+ *
+ * - `user_email-<digest>`: the account this address signs in as, unique across the service so sign-in,
+ *   password reset and SSO always find one person. Taken only when an account comes to be: an invite
+ *   accepted, the operator's create-user, an SSO provisioning or an SSO sign-in that takes up an invite.
+ * - `org_member_email-<org id>-<digest>`: the member (or pending invite) an organization has with this
+ *   address, so one organization invites an address once. An invite reserves only this one: an invite may
+ *   neither reveal nor reserve an address outside its organization (issue 22), so another organization's
+ *   member or pending invite never makes it answer differently.
+ *
+ * Both are released when the member is removed, so the address can be invited again as a new user. (Invites
+ * recorded before this rule reserved `user_email-` at once; acceptance then finds it already theirs.)
  */
 export const userEmailStream = (emailDigest: string) => `user_email-${emailDigest}`
+export const orgMemberEmailStream = (orgId: number, emailDigest: string) => `org_member_email-${orgId}-${emailDigest}`
 
 export interface UserEmailState {
   readonly userId: number | null

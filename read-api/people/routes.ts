@@ -225,6 +225,16 @@ ${confirmForm(request, reply, token)}`,
       if (error instanceof DomainError && (error.code === 'password_too_weak' || error.code === 'invite_invalid')) {
         return error.code === 'invite_invalid' ? inviteInvalid(reply) : retry('The password needs at least 12 characters (at most 200).', error.code)
       }
+      // The address already signs in to an account (made after this invite, by another organization's invite
+      // or the operator): one address is one person at sign-in, so this invite cannot make a second account.
+      if (error instanceof DomainError && error.code === 'email_taken') {
+        return send(
+          reply,
+          409,
+          'Join your organization',
+          html`${errorBox('This email address already has an account here. Sign in with it; to join this organization with it instead, its current organization must remove it first.', 'email_taken')}`,
+        )
+      }
       throw error
     }
   })

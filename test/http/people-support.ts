@@ -60,3 +60,14 @@ export function enrolmentOf(body: string): { uri: string; secret: Buffer; recove
 }
 
 export const codeAt = (secret: Buffer, now: number) => totp(secret, now)
+
+/**
+ * Takes an invite's first step (sets the password) through its page: from then on the address signs in to
+ * this account (an invite alone reserves it only in its own organization). Answers the page.
+ */
+export async function setInvitePassword(app: FastifyInstance, inviteUrl: string, password = 'a long enough password'): Promise<LightMyRequestResponse> {
+  const path = new URL(inviteUrl, 'http://invite.test').pathname
+  const browser = new Browser(app)
+  await browser.get(path)
+  return browser.post(path, { password, confirm: password })
+}
