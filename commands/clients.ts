@@ -148,7 +148,17 @@ export interface AddedClient {
   readonly clientId: number
   /** True when a live client with the same name and website answered (get-or-create): nothing was written. */
   readonly existing: boolean
+  /**
+   * Where the read models show the client: the new client's last event, or the existing client's (which a
+   * concurrent add_client may have appended a moment ago, so the caller waits for it before answering).
+   */
   readonly position: Position | null
+}
+
+async function lastPosition(store: EventStore, stream: string): Promise<Position | null> {
+  let position: Position | null = null
+  for await (const event of store.readStream(stream)) position = event.position
+  return position
 }
 
 /**
@@ -170,7 +180,7 @@ export async function addClient(
     if (input.slug !== undefined && input.slug !== '' && input.status !== 'deleted') await assertSlugFree(deps, input.orgId, input.slug, clientId)
   }
   const holder = await holderOrClaim(deps, context, input.orgId, identity, clientId, slugFree)
-  if (holder !== null) return { clientId: holder, existing: true, position: null }
+  if (holder !== null) return { clientId: holder, existing: true, position: await lastPosition(deps.store, clientStream(holder)) }
   try {
     return await createClient(deps, context, input, clientId)
   } catch (error) {

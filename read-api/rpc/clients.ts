@@ -35,6 +35,9 @@ import { rpc } from '../registry.js'
 
 const domain = 'clients'
 
+/** How long add_client waits for the read models to show an existing client it answers (bounded, like read-your-writes). */
+const EXISTING_CLIENT_WAIT_MS = 5_000
+
 const ServiceInput = z.union([
   Name.transform((name) => ({ name, description: '' })),
   z.strictObject({ name: Name, description: z.string().max(2000).default('') }),
@@ -177,7 +180,7 @@ export const clientRpcs = [
     async handler(ctx) {
       const orgId = requireOrgId(ctx.orgId)
       const c = ctx.params.client
-      const { clientId } = await addClient(ctx.write, ctx.command, {
+      const { clientId, existing, position } = await addClient(ctx.write, ctx.command, {
         orgId,
         name: c.name,
         websiteUrl: c.website_url,
@@ -187,6 +190,9 @@ export const clientRpcs = [
         locations: c.locations,
         settings: c.settings,
       })
+      // An existing client answered: this request appended nothing, so the edge's read-your-writes wait does
+      // not cover it; wait here for the client's own events (a concurrent add_client may have just written them).
+      if (existing && position) await ctx.waitForReadModels(position, EXISTING_CLIENT_WAIT_MS)
       return clientId
     },
   }),
