@@ -5,7 +5,7 @@
 import t from 'tap'
 import { randomBytes } from 'node:crypto'
 import { startTestSystem } from '../support/system.js'
-import { clientPayload, eventCount, expectError, keyFor, orgWithKey, rawRpc } from './helpers.js'
+import { clientPayload, eventCount, expectError, keyFor, orgWithKey, rawRpc, withoutIds } from './helpers.js'
 
 t.test('requests without a valid key answer 401 unauthorized with the envelope', async (t) => {
   const ts = await startTestSystem(t)
@@ -40,7 +40,7 @@ t.test('requests without a valid key answer 401 unauthorized with the envelope',
   // Unknown and revoked keys answer identically: nothing says the revoked key ever existed.
   const unknown = (await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json', authorization: `Bearer ${unknownKey}` })).json()
   const wasRevoked = (await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json', authorization: `Bearer ${revoked.key}` })).json()
-  t.same(wasRevoked, unknown, 'a revoked key answers exactly like an unknown one')
+  t.same(withoutIds(wasRevoked, []), withoutIds(unknown, []), 'a revoked key answers exactly like an unknown one (but for its own request_id)')
 
   // A write with a bad key changes nothing.
   const write = await ts.rpc('add_client', clientPayload('Sneaky'), unknownKey)
@@ -199,7 +199,7 @@ t.test('an organization key cannot mint platform keys or keys of another organiz
 
   const foreign = expectError(t, await ts.rpc('create_api_key', { name: 'into B', org_id: b.orgId, scopes: 'read' }, a.key), 404, 'not_found')
   const missing = expectError(t, await ts.rpc('create_api_key', { name: 'nowhere', org_id: 999_999, scopes: 'read' }, a.key), 404, 'not_found')
-  t.same({ ...foreign, detail: foreign.detail?.replace(String(b.orgId), '<id>') }, { ...missing, detail: missing.detail?.replace('999999', '<id>') })
+  t.same(withoutIds(foreign, [b.orgId]), withoutIds(missing, [999_999]))
   t.equal(await eventCount(ts), before, 'nothing created')
 
   // org_id null from an organization key cannot make a platform key: the caller's organization is injected.
