@@ -115,12 +115,18 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
  * killed. Its ChildProcess is private in the typings, but it is the only witness of the server's exit.
  */
 function runningServer(cluster: EmbeddedPostgresClass): RunningServer {
-  const child = (cluster as unknown as { process?: ChildProcess }).process
+  const internals = cluster as unknown as { process?: ChildProcess }
+  const child = internals.process
   const ended = () => child === undefined || child.exitCode !== null || child.signalCode !== null
   const describe = () => (child?.signalCode ? `signal ${child.signalCode}` : `code ${child?.exitCode ?? 'unknown'}`)
   const exited = new Promise<string>((resolve) => {
     if (ended()) return resolve(describe())
-    child!.once('exit', () => resolve(describe()))
+    child!.once('exit', () => {
+      // The package's own exit hook stops every instance it made; for this dead one it would wait for that
+      // same exit event (10 s, its hook's limit). Without a process it returns at once.
+      if (internals.process === child) internals.process = undefined
+      resolve(describe())
+    })
   })
   return {
     exited,

@@ -1,12 +1,13 @@
 /**
  * Issue 22 item 14, the embedded database: kill -9 of the PostgreSQL the service owns, under four writers. The
- * service answers 503 store_unavailable meanwhile, starts its PostgreSQL again, and recovers
- * (store-outage-support.ts checks the aftermath).
+ * service answers 503 store_unavailable meanwhile, starts its PostgreSQL again (retrying while it cannot),
+ * and recovers (store-outage-support.ts checks the aftermath).
  */
+import net from 'node:net'
 import t from 'tap'
 import { isAlive } from '../../ops/embedded-postgres.js'
-import { gone, postmasterPid, sandbox, waitUntil } from './spawn.js'
-import { checkAftermath, organization, startWriters } from './store-outage-support.js'
+import { gone, postmasterPid, readOwner, rpc, sandbox, sleep, waitUntil } from './spawn.js'
+import { checkAftermath, healthOnce, organization, startWriters } from './store-outage-support.js'
 
 t.test('kill -9 of the embedded PostgreSQL under four writers: 503 meanwhile, restarted, every acknowledged write kept', async (t) => {
   const box = await sandbox(t)
@@ -14,13 +15,35 @@ t.test('kill -9 of the embedded PostgreSQL under four writers: 503 meanwhile, re
   const key = served.mintedKey!
   const orgId = await organization(served, key)
   const writers = startWriters(served, key, orgId)
+  t.teardown(() => writers.stop())
   await waitUntil('some writes', 60_000, () => (writers.acknowledged.length >= 20 ? true : undefined))
 
   const killed = postmasterPid(box.dataDir)
   t.ok(killed && isAlive(killed), 'the embedded PostgreSQL runs')
+  const port = readOwner(box.dataDir)?.port
+  t.type(port, 'number', 'owner.json names its port')
   const logFrom = served.stderr().length
   process.kill(killed!, 'SIGKILL')
+  // The test holds the server's port for a while, so the outage lasts long enough to be seen (a restart is
+  // otherwise quicker than the writers' next query) and the supervisor's retry is exercised: its first
+  // attempts cannot bind the port. A connection there is closed at once, as a dying server's would be.
+  const blocker = await holdPort(port!)
+  t.teardown(() => new Promise((resolve) => blocker.close(resolve)))
   t.ok(await gone(killed), 'the postmaster is dead')
+
+  const read = await waitUntil('a read to be refused', 30_000, async () => {
+    const response = await rpc(served.baseUrl, 'get_organization', { org_id: orgId }, key)
+    return response.status === 200 ? undefined : response
+  })
+  t.equal(read.status, 503, 'a read answers 503 while the database is down')
+  t.equal(read.body.code, 'store_unavailable')
+  t.match(read.headers.get('retry-after'), /^[1-9]\d*$/, 'with Retry-After')
+  const down = await healthOnce(served.baseUrl)
+  t.equal(down.status, 503, 'health answers 503')
+  t.equal(down.body?.code, 'store_unavailable', 'store_unavailable')
+  t.match(down.retryAfter, /^[1-9]\d*$/, 'with Retry-After')
+  await sleep(1000)
+  await new Promise((resolve) => blocker.close(resolve))
 
   const restarted = await waitUntil('a new postmaster', 60_000, () => {
     const pid = postmasterPid(box.dataDir)
@@ -30,3 +53,20 @@ t.test('kill -9 of the embedded PostgreSQL under four writers: 503 meanwhile, re
   await checkAftermath(t, served, writers, key, orgId, logFrom)
   t.ok(await gone(restarted), 'the restarted PostgreSQL stops with the service')
 })
+
+/**
+ * Listens on the port a killed server held, once the kernel has released it (a few milliseconds after the
+ * kill; the supervisor's first restart waits longer), closing every connection at once.
+ */
+async function holdPort(port: number): Promise<net.Server> {
+  for (let attempt = 0; ; attempt++) {
+    const server = net.createServer((socket) => socket.destroy())
+    const error = await new Promise<Error | null>((resolve) => {
+      server.once('error', resolve)
+      server.listen(port, '127.0.0.1', () => resolve(null))
+    })
+    if (!error) return server
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 100) throw error
+    await sleep(2)
+  }
+}

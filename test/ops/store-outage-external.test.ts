@@ -29,6 +29,7 @@ t.test('an external PostgreSQL stopped and started again under a running service
   const served = await box.serve(env)
   const orgId = await organization(served, platformKey)
   const writers = startWriters(served, platformKey, orgId)
+  t.teardown(() => writers.stop())
   await waitUntil('some writes', 60_000, () => (writers.acknowledged.length >= 20 ? true : undefined))
 
   const logFrom = served.stderr().length
