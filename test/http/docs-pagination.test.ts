@@ -49,6 +49,7 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_aeo_capture_records',
     'get_aeo_captures',
     'get_aeo_runs',
+    'get_all_clients',
     'get_client_change_history',
     'get_entity_history',
     'get_keywords_for_client',
