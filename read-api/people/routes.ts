@@ -17,6 +17,7 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { ApiError } from '../errors.js'
+import { acceptForms } from '../platform/form-input.js'
 import { requireWritesEnabled } from '../platform/writes-switch.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js'
 import { errorBox, html, noticeBox, sendPage, type Raw } from './html.js'
@@ -53,12 +54,8 @@ export async function peopleRoutes(app: FastifyInstance, deps: PeopleRouteDeps):
   if (!people) return
   const peopleDeps: PeopleDeps = { ...deps.write, serviceKey: people.serviceKey }
 
-  // Forms only in this scope (the API itself takes JSON only).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-    const form: Form = {}
-    for (const [key, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) if (!(key in form)) form[key] = value
-    done(null, form)
-  })
+  // Forms only in this scope (the API itself takes JSON only); refused text in a field or the query is a 400.
+  acceptForms(app, { bodyLimit: 16 * 1024, repeated: 'first' })
 
   const settle = async (position: Position | null) => {
     if (position !== null) await deps.watermark.waitFor(position, deps.readYourWritesTimeoutMs)

@@ -11,7 +11,8 @@ function segment(part: string | number): string {
 /** The field as validation_failed details name fields elsewhere ("client.name"; "(body)" for the body itself). */
 const fieldOf = (path: JsonPath) => (path.length === 0 ? '(body)' : path.map(segment).join('.'))
 
-function describe(problem: JsonProblem): string {
+/** A problem as validation_failed's detail says it: the field, then what is wrong (also for form fields, platform/form-input.ts). */
+export function describeJsonProblem(problem: JsonProblem): string {
   if (problem.kind === 'too_deep') {
     // The parameter the nesting is in, not the 64-segment path to where it crossed the limit.
     return `${fieldOf(problem.path.slice(0, 1))}: nested deeper than ${problem.maxDepth} levels of arrays and objects (the limit; the request body is level 1)`
@@ -36,6 +37,6 @@ export function parseJsonBody(text: string): unknown {
     throw new ApiError('invalid_json', (error as Error).message)
   }
   const problem = findJsonProblem(value)
-  if (problem !== null) throw new ApiError('validation_failed', describe(problem))
+  if (problem !== null) throw new ApiError('validation_failed', describeJsonProblem(problem))
   return value
 }

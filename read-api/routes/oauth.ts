@@ -3,9 +3,11 @@ import type { WriteDeps } from '../../commands/command-handler.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
+import { acceptForms } from '../platform/form-input.js'
 import { oauthAuthorizeRoutes, type OAuthSignIn } from './oauth-authorize.js'
 import { connectedAppsRoutes } from './oauth-connected-apps.js'
 import { authorizationServerMetadataRoute } from './oauth-metadata.js'
+import { answerOAuthInputError } from './oauth-input-errors.js'
 import { oauthRegisterRoutes } from './oauth-register.js'
 import { oauthTokenRoutes } from './oauth-token.js'
 
@@ -25,17 +27,12 @@ export interface OAuthRouteDeps {
  * Connected apps page of signed-in members (/account/apps). The protected
  * resource's own metadata (RFC 9728) is served with the MCP server (read-api/mcp/protected-resource.ts) and
  * names this server. Form bodies are parsed in this scope only (the API itself takes JSON only); a repeated
- * form field is kept as an array so the endpoints can refuse it (RFC 6749 section 3.1).
+ * form field is kept as an array so the endpoints can refuse it (RFC 6749 section 3.1). A body or query the
+ * input rules refuse is answered in the endpoints' RFC error shape (oauth-input-errors.ts).
  */
 export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-    const form: Record<string, string | string[]> = {}
-    for (const [key, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) {
-      const seen = form[key]
-      form[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
-    }
-    done(null, form)
-  })
+  acceptForms(app, { bodyLimit: 16 * 1024, repeated: 'all' })
+  app.setErrorHandler(answerOAuthInputError)
   const issuerOf = (request: FastifyRequest) => baseUrlOf(request, deps.publicDocs?.baseUrl)
   authorizationServerMetadataRoute(app, issuerOf)
   await oauthRegisterRoutes(app, deps)

@@ -11,6 +11,7 @@ import { checkSamlAssertion } from '../../domain/sso/saml-checks.js'
 import type { SamlProviderState } from '../../domain/sso/saml-provider.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { parseCookies, serializeCookie } from '../people/cookies.js'
+import { acceptForms } from '../platform/form-input.js'
 import { safeReturnTo, setSessionCookie } from '../people/session.js'
 import { secureCookies } from '../people/settings.js'
 import type { SsoRouteDeps } from '../sso/routes.js'
@@ -47,11 +48,7 @@ export async function samlRoutes(app: FastifyInstance, deps: SsoRouteDeps): Prom
   const { settle, context, writesOff, unknownProvider, refused } = signInPages(deps)
 
   // The ACS takes a base64 Response of up to SAML_RESPONSE_MAX_BYTES, plus RelayState.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: Math.ceil((SAML_RESPONSE_MAX_BYTES * 4) / 3) + 16 * 1024 }, (_request, body, done) => {
-    const form: Form = {}
-    for (const [key, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) if (!(key in form)) form[key] = value
-    done(null, form)
-  })
+  acceptForms(app, { bodyLimit: Math.ceil((SAML_RESPONSE_MAX_BYTES * 4) / 3) + 16 * 1024, repeated: 'first' })
 
   /** The provider a key names (the key never changes, so the read model finds it; the stream decides). */
   const providerByKey = async (key: string): Promise<SamlProviderState | null> => {

@@ -14,6 +14,7 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { parseCookies, serializeCookie } from '../people/cookies.js'
+import { acceptForms } from '../platform/form-input.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from '../people/csrf.js'
 import { errorBox, html, noticeBox, sendPage, type Raw } from '../people/html.js'
 import { safeReturnTo, setSessionCookie } from '../people/session.js'
@@ -59,11 +60,7 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
   if (!people || !sso) return
   const issuers = new IssuerCache(sso)
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-    const form: Form = {}
-    for (const [key, value] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) if (!(key in form)) form[key] = value
-    done(null, form)
-  })
+  acceptForms(app, { bodyLimit: 16 * 1024, repeated: 'first' })
 
   const { settle, context, writesOff, unknownProvider, refused } = signInPages(deps)
   const redirectUri = (request: FastifyRequest, providerId: number) => oidcUrls(baseUrlOf(request, sso.baseUrl), providerId).redirectUri
