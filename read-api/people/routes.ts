@@ -16,13 +16,14 @@ import { ROLE_LABELS } from '../../domain/people/roles.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
+import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { ApiError } from '../errors.js'
 import { acceptForms } from '../platform/form-input.js'
 import { requireWritesEnabled } from '../platform/writes-switch.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js'
 import { errorBox, html, noticeBox, sendPage, type Raw } from './html.js'
 import { requireSignedIn, safeReturnTo, sessionTokenOf, setSessionCookie, signedInMember } from './session.js'
-import { absoluteLink, type PeopleSettings } from './settings.js'
+import type { PeopleSettings } from './settings.js'
 import { CONNECTED_APPS_PATH } from '../routes/oauth-connected-apps.js'
 
 /**
@@ -276,7 +277,7 @@ ${csrfInput(request, reply)}
     if (issued) {
       await settle(issued.position)
       if (people.deliverPasswordReset) {
-        await people.deliverPasswordReset({ userId: issued.userId, email: issued.email, link: absoluteLink(people, `/password-reset/${issued.token}`), expiresAt: issued.expiresAt })
+        await people.deliverPasswordReset({ userId: issued.userId, email: issued.email, link: `${baseUrlOf(request, people.baseUrl)}/password-reset/${issued.token}`, expiresAt: issued.expiresAt })
       } else {
         request.log.warn({ user_id: issued.userId }, 'password reset requested, but no delivery is configured: the operator can issue a link with `npm run ops -- reset-password`')
       }

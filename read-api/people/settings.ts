@@ -8,15 +8,12 @@ export type PasswordResetDelivery = (reset: { readonly userId: number; readonly 
 export interface PeopleSettings {
   /** Seals and opens TOTP secrets, and keys the CSRF token MAC. */
   readonly serviceKey: ServiceKey
-  /** BASE_URL: absolute invite and reset links; an https one makes cookies Secure. */
+  /** BASE_URL: an https one makes cookies Secure. (Links are on publicBaseUrl, read-api/platform/public-base-url.ts.) */
   readonly baseUrl: string | undefined
   /** Where reset links go; absent: nowhere (the request is recorded; the operator's `reset-password` prints a link). */
   readonly deliverPasswordReset?: PasswordResetDelivery
 }
 
 export const secureCookies = (settings: PeopleSettings) => settings.baseUrl?.startsWith('https://') ?? false
-
-/** `<BASE_URL><path>`, or the path alone when no base URL is configured. */
-export const absoluteLink = (settings: PeopleSettings, path: string) => `${settings.baseUrl ?? ''}${path}`
 
 export type { IssuedPasswordReset }

@@ -7,7 +7,7 @@ import { Id } from '../../domain/shared/values.js'
 import type { Caller } from '../caller.js'
 import { requireOrgId } from '../caller.js'
 import { ApiError } from '../errors.js'
-import { absoluteLink, type PeopleSettings } from '../people/settings.js'
+import type { PeopleSettings } from '../people/settings.js'
 import { rpc, type RpcContext, type ServiceSettings } from '../registry.js'
 
 const domain = 'org-admin'
@@ -100,7 +100,8 @@ export const peopleRpcs = [
         email: invited.email,
         role: invited.role,
         status: 'invited' as const,
-        invite_url: absoluteLink(people, `/invite/${token}`),
+        // Absolute on the configured public address (never Host), so the person handed it can open it.
+        invite_url: `${ctx.baseUrl}/invite/${token}`,
         invite_token: token,
         expires_at: invited.inviteExpiresAt!,
       }
