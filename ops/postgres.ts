@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { NamedStatementClient } from '../commands/named-statements.js'
+import { PG_CONNECT_TIMEOUT_MS } from '../commands/postgres-connect-timeout.js'
 
 // int8 columns (the ids the API shows, counts) as numbers: every id is a safe integer. Log positions are
 // selected as text, so they never pass through this parser.
@@ -15,8 +16,9 @@ export interface Database {
 
 /** A pool and a kysely instance over it. Idle-client errors (a restarted server) are logged, not fatal. */
 export function openPool(url: string, options: { max?: number; onError?: (error: Error) => void } = {}): Database {
-  // Hot statement texts registered in commands/named-statements.ts run as named (prepared) statements.
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, Client: NamedStatementClient })
+  // Hot statement texts registered in commands/named-statements.ts run as named (prepared) statements. A
+  // connect that hangs (packets dropped) fails after PG_CONNECT_TIMEOUT_MS, as the store being unavailable.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, Client: NamedStatementClient, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS })
   let closing = false
   // Sessions ended while the pool shuts down (the embedded server stopping right after) are expected.
   const onError = (error: Error) => {
@@ -40,7 +42,7 @@ export function openPool(url: string, options: { max?: number; onError?: (error:
 
 /** Creates the database on its server when missing (the embedded cluster starts with only `postgres`). */
 export async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl })
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS })
   await client.connect()
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name])

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { PG_CONNECT_TIMEOUT_MS } from '../commands/postgres-connect-timeout.js'
 
 /**
  * What an ops command works on, said before it works. An operator in a new shell without DATA_DIR once ran
@@ -37,7 +38,7 @@ export class NoStoreError extends Error {
  * search path as the migrator finds it). Reads only; throws when the server cannot be reached.
  */
 export async function isRankRelayDatabase(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url })
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS })
   await client.connect()
   try {
     const { rows } = await client.query<{ present: boolean }>(`select to_regclass('kysely_migration') is not null as present`)

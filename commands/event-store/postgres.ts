@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import pg from 'pg'
 import { namedStatement } from '../named-statements.js'
+import { PG_CONNECT_TIMEOUT_MS } from '../postgres-connect-timeout.js'
 import {
   appendOneByOne,
   DuplicateEventIdError,
@@ -519,7 +520,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   async #listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#connectionString })
+    // Subscribers poll meanwhile; a LISTEN connect that hangs must fail, so the next idle wait tries again.
+    const client = new pg.Client({ connectionString: this.#connectionString, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS })
     client.on('notification', () => this.#wake.emit('appended'))
     client.on('error', () => {
       // Subscribers fall back to polling and listen again at their next idle wait (subscribeToAll).
