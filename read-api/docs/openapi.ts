@@ -349,7 +349,10 @@ function restOperations(): RestOperation[] {
             required: ['client_name', 'redirect_uris'],
           }),
         },
-        responses: { '201': { description: 'The registered client.', content: json({ type: 'object', properties: { client_id: { type: 'string' } } }) } },
+        responses: {
+          '201': { description: 'The registered client.', content: json({ type: 'object', properties: { client_id: { type: 'string' } } }) },
+          '400': { description: 'RFC 7591 `{error, error_description}`: invalid_redirect_uri, or invalid_client_metadata (also for malformed JSON, U+0000 or an unpaired surrogate).' },
+        },
       },
     },
     {
@@ -407,6 +410,7 @@ function restOperations(): RestOperation[] {
               properties: { access_token: { type: 'string' }, refresh_token: { type: 'string' }, expires_in: { type: 'integer' }, scope: { type: 'string' } },
             }),
           },
+          '400': { description: 'RFC 6749 `{error, error_description}`: invalid_request for a missing or repeated field, or one holding U+0000 or an unpaired surrogate; invalid_grant; unsupported_grant_type.' },
         },
       },
     },

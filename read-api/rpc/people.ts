@@ -84,7 +84,7 @@ export const peopleRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      'Invite a person to the organization with a role (owner, seo_editor, web_builder, viewer). Returns a one-time invite link (valid 7 days) to hand to the person: this service sends no email. Following it, they set a password and enrol TOTP. An address is invited once per organization (409 email_taken: your own member or invite); what other organizations have is neither shown nor blocked. Accepting makes the address the sign-in of the new account, so an address that already has an account cannot accept the invite of another organization (409 on the invite page). Owner-level: a key with the write scope.',
+      'Invite a person to the organization with a role (owner, seo_editor, web_builder, viewer). Returns a one-time invite link (absolute, on BASE_URL, else the listen address; valid 7 days) to hand to the person: this service sends no email. Following it, they set a password and enrol TOTP. An address is invited once per organization (409 email_taken: your own member or invite); what other organizations have is neither shown nor blocked. Accepting makes the address the sign-in of the new account, so an address that already has an account cannot accept the invite of another organization (409 on the invite page). Owner-level: a key with the write scope.',
     params: z.strictObject({ email: EmailSchema, role: RoleSchema }),
     result: z.object({ user_id: Id, email: z.string(), role: RoleSchema, status: z.literal('invited'), invite_url: z.string(), invite_token: z.string(), expires_at: Time }),
     async handler(ctx) {
