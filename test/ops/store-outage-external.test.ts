@@ -10,8 +10,8 @@ import path from 'node:path'
 import t from 'tap'
 import { freePort, startEmbeddedPostgres, type EmbeddedCluster } from '../../ops/embedded-postgres.js'
 import { ensureDatabase } from '../../ops/postgres.js'
-import { randomKey, rpc, sandbox, waitUntil } from './spawn.js'
-import { checkAftermath, healthOnce, organization, startWriters } from './store-outage-support.js'
+import { randomKey, sandbox, waitUntil } from './spawn.js'
+import { checkAftermath, checkDuringOutage, organization, startWriters } from './store-outage-support.js'
 
 t.test('an external PostgreSQL stopped and started again under a running service is reconnected to', async (t) => {
   const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'rankrelay-external-'))
@@ -36,15 +36,7 @@ t.test('an external PostgreSQL stopped and started again under a running service
   await cluster.stop()
   cluster = undefined
   // Down for a while: every read and write, and health, says so.
-  await waitUntil('writers to see the outage', 30_000, () => (writers.unavailable.length > 0 ? true : undefined))
-  const read = await rpc(served.baseUrl, 'get_organization', { org_id: orgId }, platformKey)
-  t.equal(read.status, 503, 'a read answers 503 while the database is down')
-  t.equal(read.body.code, 'store_unavailable')
-  t.match(read.headers.get('retry-after'), /^[1-9]\d*$/, 'with Retry-After')
-  const down = await healthOnce(served.baseUrl)
-  t.equal(down.status, 503, 'health answers 503')
-  t.equal(down.body?.code, 'store_unavailable', 'store_unavailable')
-  t.match(down.retryAfter, /^[1-9]\d*$/, 'with Retry-After')
+  await checkDuringOutage(t, served, writers, platformKey, orgId)
   await new Promise((resolve) => setTimeout(resolve, 3000))
 
   cluster = await start()

@@ -69,6 +69,26 @@ function logLines(served: Served, from: number): { level: number; msg: string }[
     .map((line) => JSON.parse(line) as { level: number; msg: string })
 }
 
+/**
+ * While the store is down: a read, health and (through the writers) writes all answer 503 store_unavailable
+ * with Retry-After. The read is asked until it is refused (the outage may take a moment to be noticed).
+ */
+export async function checkDuringOutage(t: Test, served: Served, writers: Writers, key: string, orgId: number): Promise<void> {
+  const read = await waitUntil('a read to be refused', 30_000, async () => {
+    const response = await rpc(served.baseUrl, 'get_organization', { org_id: orgId }, key)
+    return response.status === 200 ? undefined : response
+  })
+  t.equal(read.status, 503, 'a read answers 503 while the database is down')
+  t.equal(read.body.code, 'store_unavailable')
+  t.match(read.headers.get('retry-after'), /^[1-9]\d*$/, 'with Retry-After')
+  const down = await healthOnce(served.baseUrl)
+  t.equal(down.status, 503, 'health answers 503')
+  t.equal(down.body?.code, 'store_unavailable', 'store_unavailable')
+  t.match(down.retryAfter, /^[1-9]\d*$/, 'with Retry-After')
+  // The writers meet it too (under a loaded machine a write in flight can take a few seconds to be answered).
+  await waitUntil('writers to see the outage', 30_000, () => (writers.unavailable.length > 0 ? true : undefined))
+}
+
 /** Checks what the outage left behind: answers, acknowledged writes, log lines, and a prompt SIGTERM. */
 export async function checkAftermath(t: Test, served: Served, writers: Writers, key: string, orgId: number, logFrom: number): Promise<void> {
   const before = writers.acknowledged.length
