@@ -3,13 +3,24 @@
  * uses, and every local URL in the README and the generated documents names the port the service really
  * listens on by default (ops/config.ts), not another one (the MCP snippet said 3000 while the default is 8080).
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import t from 'tap'
 import { loadConfig } from '../../ops/config.js'
 import { startTestSystem } from '../support/system.js'
 import { appWith, registryWith } from './docs-support.js'
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+/** The areas' own READMEs (domain/<area>/README.md), where the top-level README sends readers for reference. */
+const AREA_READMES = readdirSync(new URL('../../domain/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => new URL(`../../domain/${entry.name}/README.md`, import.meta.url))
+  .flatMap((url) => {
+    try {
+      return [{ path: url.pathname, text: readFileSync(url, 'utf8') }]
+    } catch {
+      return []
+    }
+  })
 const DEFAULTS = loadConfig({})
 
 /**
@@ -46,6 +57,8 @@ t.test('every local URL in the README uses the default port', async (t) => {
   const urls = localUrls(README)
   t.ok(urls.length >= 3, `${urls.length} local URLs in the README`)
   for (const { url, port } of urls) t.equal(port, DEFAULTS.port, url)
+  t.ok(AREA_READMES.length >= 4, `${AREA_READMES.length} area READMEs`)
+  for (const { path, text } of AREA_READMES) for (const { url, port } of localUrls(text)) t.equal(port, DEFAULTS.port, `${path}: ${url}`)
 })
 
 t.test("the README's quick start defines every shell variable it uses", async (t) => {
