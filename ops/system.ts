@@ -17,12 +17,12 @@ import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import type { PublicDocsSettings } from '../read-api/docs/context.js'
-import { openPool, type Database } from './postgres.js'
+import { openPool, readModelsOf, type Database } from './postgres.js'
 import { outageAwareLogger } from './outage-log.js'
 import { StoreOutageWatch } from './store-outage.js'
 import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
 import { DEFAULT_AEO_SETTINGS, type AeoSettings } from '../commands/aeo/settings.js'
-import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/platform/rate-limit.js'
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/settings.js'
 import { createProcessors } from '../processors/index.js'
 import type { Processor } from '../processors/runtime.js'
 import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../processors/aeo/settings.js'
@@ -127,7 +127,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
       log.info({ from: version, to: READ_MODEL_VERSION }, 'read models are older than this code: rebuilding them')
       await rebuildReadModels({ store, db: database.db, projectors, group: MAIN_GROUP, onProgress: options.onRebuildProgress })
     }
-    const read = database.db.withSchema(LIVE_SCHEMA) as ReadDb
+    const read = readModelsOf(database.db, LIVE_SCHEMA)
     const watermark = new ProjectionWatermark({ db: database.db, store, schema: LIVE_SCHEMA, group: MAIN_GROUP })
     const runner = new ProjectionRunner({ store, db: database.db, projectors, group: MAIN_GROUP, schema: LIVE_SCHEMA, watermark, log })
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }

@@ -1,15 +1,10 @@
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import type { AeoSettings } from '../commands/aeo/settings.js'
 import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
 import type { EventStore, Position } from '../commands/event-store/port.js'
-import type { SitePublisher } from '../commands/site-edits-publisher.js'
-import type { WebhookPolicy } from '../commands/webhooks.js'
-import type { PeopleSettings } from './people/settings.js'
-import type { SsoSettings } from './sso/settings.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
-import type { RateLimitSettings } from './platform/rate-limit.js'
+import type { ServiceSettings } from './settings.js'
 import { Id } from '../domain/shared/values.js'
 
 /** What a handler gets: validated params, who calls, the read models, and the write side. */
@@ -47,20 +42,6 @@ export interface RpcContext<TParams> {
    * that carry absolute URLs someone must register elsewhere (SAML and OIDC provider URLs).
    */
   readonly baseUrl: string
-}
-
-/** Operator settings handlers need (from ops/config.ts). */
-export interface ServiceSettings {
-  readonly aeo: AeoSettings
-  /** The service key and URL policy of webhooks; absent: webhook writes answer service_unavailable. */
-  readonly webhooks?: WebhookPolicy
-  readonly rateLimits: RateLimitSettings
-  /** Where apply_site_edit and rollback_site_edit publish (ops wires the built-in publisher); absent: they answer 503. */
-  readonly sitePublisher?: SitePublisher
-  /** Sign-in pages and member RPCs: the service key (TOTP secrets), cookie policy, reset delivery; absent: they answer 503. */
-  readonly people?: PeopleSettings
-  /** Single sign-on: the service key, the identity-provider address policy, BASE_URL; absent: SSO RPCs answer 503 and the pages are not served. */
-  readonly sso?: SsoSettings
 }
 
 export type Access = 'read' | 'write'

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify'
 import type { WriteDeps } from '../../commands/command-handler.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
-import type { RpcRegistry, ServiceSettings } from '../registry.js'
+import type { RpcRegistry } from '../registry.js'
+import type { ServiceSettings } from '../settings.js'
 
 /** Operator settings of the public documents (ops/config.ts). */
 export interface PublicDocsSettings {

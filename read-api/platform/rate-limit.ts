@@ -7,24 +7,16 @@ import type { Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { MCP_PATH } from '../mcp/protected-resource.js'
 import type { RpcRegistry } from '../registry.js'
+import type { RateLimitSettings } from '../settings.js'
 import { Coalescer } from './coalesce.js'
 import { addOnSendStep } from './on-send-steps.js'
 import { KeyHashes } from './key-hashes.js'
 import { keyCountStatement, lookUpAndCount, type KeyCount, type KeyHit } from './key-count.js'
-
-/** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
-export interface RateLimitSettings {
-  /** Requests per minute for a key without a limit of its own, and for each client address without a key. */
-  readonly defaultPerMinute: number
-  /** The clock windows are cut from, in epoch milliseconds (tests pin it); the system clock by default. */
-  readonly now?: () => number
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = { defaultPerMinute: 600 }
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 export interface RateLimitDeps {
   /** The public schema, where the shared counters live. */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly read: ReadDb
   readonly registry: RpcRegistry
   readonly rateLimits: RateLimitSettings
@@ -41,7 +33,7 @@ interface Standing {
 }
 
 interface CountingWindow {
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly bucket: string
   readonly minute: number
   /** "this key" or "this address", for the refusal's detail. */
@@ -161,7 +153,7 @@ interface Hit {
  * holding that row lock through a WAL flush would serialize the key's requests on disk latency. A crash can
  * lose the last fraction of a second of counts, which a rate limit and a usage meter can afford.
  */
-async function count(db: Kysely<any>, bucket: string, minute: number, hits: readonly Hit[]): Promise<number[]> {
+async function count(db: Kysely<WorkTables>, bucket: string, minute: number, hits: readonly Hit[]): Promise<number[]> {
   const n = hits.length
   const metered = hits.flatMap((h, i) => (h.usage ? [{ ...h.usage, ord: i + 1, limit: h.limit }] : []))
   const sweep = hits.find((h) => h.sweep !== null)?.sweep ?? null
@@ -201,7 +193,7 @@ async function count(db: Kysely<any>, bucket: string, minute: number, hits: read
  * Meters calls a route counts itself (MCP: one per JSON-RPC message, named for what it runs), for a request the
  * rate limit let through. Like the counter, it commits asynchronously, and a failure only costs the count.
  */
-export async function meterCalls(db: Kysely<any>, request: FastifyRequest, caller: Caller, methods: readonly string[], now: () => number = Date.now): Promise<void> {
+export async function meterCalls(db: Kysely<WorkTables>, request: FastifyRequest, caller: Caller, methods: readonly string[], now: () => number = Date.now): Promise<void> {
   if (methods.length === 0) return
   try {
     await sql`

@@ -8,7 +8,8 @@ import type { Caller } from '../caller.js'
 import { requireOrgId } from '../caller.js'
 import { ApiError } from '../errors.js'
 import type { PeopleSettings } from '../people/settings.js'
-import { rpc, type RpcContext, type ServiceSettings } from '../registry.js'
+import { rpc, type RpcContext } from '../registry.js'
+import type { ServiceSettings } from '../settings.js'
 
 const domain = 'org-admin'
 
