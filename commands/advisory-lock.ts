@@ -5,9 +5,10 @@ import { sql, type Kysely } from 'kysely'
  * process sharing the database waits its turn, whichever event store holds the log. For work whose outside
  * effect must not happen twice even though the event that records it is appended afterwards (publishing a
  * site edit, seeding the sandbox): the event store's expected revision would refuse the second record, but
- * only after the second effect. Keys are hashed to 64 bits (hashtextextended).
+ * only after the second effect. Keys are hashed to 64 bits (hashtextextended). Any kysely instance will do
+ * (public schema or read models): the lock belongs to the connection, not to a table.
  */
-export async function withAdvisoryLock<T>(db: Kysely<any>, key: string, work: () => Promise<T>): Promise<T> {
+export async function withAdvisoryLock<T, DB>(db: Kysely<DB>, key: string, work: () => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn)
     try {

@@ -2,6 +2,8 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { NamedStatementClient } from '../commands/named-statements.js'
 import { PG_CONNECT_TIMEOUT_MS } from '../commands/postgres-connect-timeout.js'
+import type { WorkTables } from '../migrations/work-tables.js'
+import type { ReadDb } from '../projections/tables.js'
 
 // int8 columns (the ids the API shows, counts) as numbers: every id is a safe integer. Log positions are
 // selected as text, so they never pass through this parser.
@@ -10,7 +12,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 export interface Database {
   readonly url: string
   readonly pool: pg.Pool
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   close(): Promise<void>
 }
 
@@ -28,7 +30,7 @@ export function openPool(url: string, options: { max?: number; onError?: (error:
   // pg-pool listens for errors only on idle clients: a checked-out client whose session ends (a terminated
   // backend, a restarting server) would otherwise crash the process. Its query fails; callers retry.
   pool.on('connect', (client) => client.on('error', onError))
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<WorkTables>({ dialect: new PostgresDialect({ pool }) })
   return {
     url,
     pool,
@@ -38,6 +40,14 @@ export function openPool(url: string, options: { max?: number; onError?: (error:
       return db.destroy()
     },
   }
+}
+
+/**
+ * The same pool seen as the read models in `schema`. Kysely types one set of tables per instance, and the read
+ * models live in a schema of their own (a rebuild fills a fresh one, then swaps), so the view is a cast.
+ */
+export function readModelsOf(db: Kysely<WorkTables>, schema: string): ReadDb {
+  return db.withSchema(schema) as unknown as ReadDb
 }
 
 /** Creates the database on its server when missing (the embedded cluster starts with only `postgres`). */

@@ -11,6 +11,7 @@ import type { LanguageModel } from './language-model/port.js'
 import type { JobHandlers } from './jobs/runner.js'
 import type { JobSettings } from './jobs/settings.js'
 import type { WebhookProcessorSettings } from './webhooks/settings.js'
+import type { WorkTables } from '../migrations/work-tables.js'
 
 /** A process manager or worker: started by the processors role (and `all`), stopped on shutdown. */
 export interface Processor {
@@ -26,7 +27,7 @@ export interface ProcessorDeps {
   readonly write: WriteDeps
   readonly read: ReadDb
   /** The database itself (public schema): processor work tables. */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly watermark: ProjectionWatermark
   readonly log: Logger
   readonly aeo: AeoSettings

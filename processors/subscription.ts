@@ -3,13 +3,14 @@ import type { Logger } from 'pino'
 import type { EventStore, Position, RecordedEvent } from '../commands/event-store/port.js'
 import type { Processor } from './runtime.js'
 import { sleep } from '../commands/sleep.js'
+import type { WorkTables } from '../migrations/work-tables.js'
 
 export interface SubscriptionOptions {
   /** The checkpoint's name in processor_checkpoints; also the advisory lock that keeps it to one process. */
   readonly name: string
   readonly store: EventStore
   /** The database itself (public schema): processor_checkpoints. */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly log: Logger
   /** Event types the handler wants; others only move the checkpoint. */
   readonly types: ReadonlySet<string>

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { sql, type Kysely } from 'kysely'
 import { BlobChangedError, InvalidBlobPathError, isValidBlobPath, type BlobBody, type BlobInfo, type BlobStore, type PutOptions } from './blob-store.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /** Chunk size of stored files: large enough that a file is few rows, small enough to stream in constant memory. */
 export const CHUNK_BYTES = 256 * 1024
@@ -48,10 +49,10 @@ async function* chunksOf(body: BlobBody): AsyncIterable<Uint8Array> {
  * deferred), serialized per path by an advisory lock.
  */
 export class PostgresBlobStore implements BlobStore {
-  readonly #db: Kysely<any>
+  readonly #db: Kysely<WorkTables>
   readonly #now: () => Date
 
-  constructor(db: Kysely<any>, now: () => Date = () => new Date()) {
+  constructor(db: Kysely<WorkTables>, now: () => Date = () => new Date()) {
     this.#db = db
     this.#now = now
   }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type pg from 'pg'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /** One measured number of one repetition, e.g. `events/s`. */
 export interface Figure {
@@ -15,7 +16,7 @@ export interface Figure {
 export interface BenchDatabase {
   readonly url: string
   readonly pool: pg.Pool
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   close(): Promise<void>
 }
 

@@ -4,6 +4,7 @@ import { MAIN_GROUP } from '../../projections/index.js'
 import { checkpointPosition, NOT_EXPORTED, orgReportPaths, orgRowPages, orgTableCatalog, withReadSnapshot, type OrgTable } from '../../projections/exports/org-tables.js'
 import { csvRecord, jsonRow } from './encode.js'
 import { ZipStream, type FileDigest } from './zip-stream.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /** Rows per cursor fetch: a page is the unit of memory and of cancel checks. */
 export const PAGE_ROWS = 250
@@ -13,7 +14,7 @@ const ZIP_LEVEL = 6
 export const EXPORT_CONTENT_TYPE = 'application/zip'
 
 export interface WriteOrgExportInput {
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly blobs: BlobStore
   readonly orgId: number
   readonly jobId: number
@@ -124,7 +125,7 @@ export async function writeOrgExport(input: WriteOrgExportInput): Promise<Writte
   }
 }
 
-async function writeTable(zip: ZipStream, trx: Transaction<any>, schema: string, table: OrgTable, input: WriteOrgExportInput, pageRows: number): Promise<TableSummary> {
+async function writeTable(zip: ZipStream, trx: Transaction<WorkTables>, schema: string, table: OrgTable, input: WriteOrgExportInput, pageRows: number): Promise<TableSummary> {
   const counted: number[] = []
   const pages = () => orgRowPages(trx, schema, table, input.orgId, pageRows)
   const signal = input.signal
@@ -169,7 +170,7 @@ interface ReportEntry {
   readonly bytes: number
 }
 
-async function writeReports(zip: ZipStream, trx: Transaction<any>, schema: string, input: WriteOrgExportInput, pageRows: number): Promise<{ written: ReportEntry[]; missing: string[] }> {
+async function writeReports(zip: ZipStream, trx: Transaction<WorkTables>, schema: string, input: WriteOrgExportInput, pageRows: number): Promise<{ written: ReportEntry[]; missing: string[] }> {
   const written: ReportEntry[] = []
   const missing: string[] = []
   for await (const page of orgReportPaths(trx, schema, input.orgId, pageRows)) {

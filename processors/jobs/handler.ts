@@ -6,6 +6,7 @@ import type { BlobStore } from '../../commands/files/blob-store.js'
 import type { JobKind, JobPayload } from '../../domain/jobs/kinds.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { LanguageModel } from '../language-model/port.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /** The job a handler runs, as accepted by POST /api/v1/jobs. */
 export interface JobRun<K extends JobKind = JobKind> {
@@ -27,7 +28,7 @@ export interface JobContext<K extends JobKind = JobKind> {
   readonly command: CommandContext
   readonly read: ReadDb
   /** The database itself (public schema). */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly blobs: BlobStore
   /** Null when no provider key is configured: use the kind's deterministic built-in writer. */
   readonly languageModel: LanguageModel | null

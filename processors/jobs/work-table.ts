@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /**
  * The job runner's work table (migrations/0010-jobs.ts). Leases are computed with the database's clock, so
@@ -13,7 +14,7 @@ export interface WorkRow {
 }
 
 /** Queues a job (the queue process manager, from JobRequested). A redelivered event changes nothing. */
-export async function enqueueWork(db: Kysely<any>, row: { job_id: number; org_id: number; kind: string; client_id: number | null; payload: unknown }): Promise<void> {
+export async function enqueueWork(db: Kysely<WorkTables>, row: { job_id: number; org_id: number; kind: string; client_id: number | null; payload: unknown }): Promise<void> {
   await sql`
     insert into job_work (job_id, org_id, kind, client_id, payload)
     values (${row.job_id}, ${row.org_id}, ${row.kind}, ${row.client_id}, ${JSON.stringify(row.payload)}::jsonb)
@@ -24,7 +25,7 @@ export async function enqueueWork(db: Kysely<any>, row: { job_id: number; org_id
  * Claims up to `limit` queued jobs of the given kinds, oldest first, for `worker`, leased for `leaseMs`.
  * FOR UPDATE SKIP LOCKED: concurrent claimers in any process take disjoint rows and never wait on each other.
  */
-export async function claimWork(db: Kysely<any>, worker: string, kinds: readonly string[], limit: number, leaseMs: number): Promise<WorkRow[]> {
+export async function claimWork(db: Kysely<WorkTables>, worker: string, kinds: readonly string[], limit: number, leaseMs: number): Promise<WorkRow[]> {
   if (limit <= 0 || kinds.length === 0) return []
   const { rows } = await sql<WorkRow>`
     update job_work w
@@ -41,7 +42,7 @@ export async function claimWork(db: Kysely<any>, worker: string, kinds: readonly
 }
 
 /** The heartbeat: pushes the lease forward. False when the worker no longer holds the row (the watchdog took it). */
-export async function renewLease(db: Kysely<any>, jobId: number, worker: string, leaseMs: number): Promise<boolean> {
+export async function renewLease(db: Kysely<WorkTables>, jobId: number, worker: string, leaseMs: number): Promise<boolean> {
   const { rows } = await sql`
     update job_work set lease_expires_at = now() + ${leaseMs} * interval '1 millisecond'
      where job_id = ${jobId} and worker = ${worker} and status = 'running'
@@ -50,19 +51,19 @@ export async function renewLease(db: Kysely<any>, jobId: number, worker: string,
 }
 
 /** Puts a job back in the queue (interrupted by a shutdown, or a row whose job is queued again). */
-export async function releaseWork(db: Kysely<any>, jobId: number, worker: string | null): Promise<void> {
+export async function releaseWork(db: Kysely<WorkTables>, jobId: number, worker: string | null): Promise<void> {
   await sql`
     update job_work set status = 'queued', worker = null, lease_expires_at = null
      where job_id = ${jobId} ${worker === null ? sql`` : sql`and worker = ${worker}`}`.execute(db)
 }
 
 /** Forgets a finished job (by `worker`, or whoever holds it when null). */
-export async function removeWork(db: Kysely<any>, jobId: number, worker: string | null = null): Promise<void> {
+export async function removeWork(db: Kysely<WorkTables>, jobId: number, worker: string | null = null): Promise<void> {
   await sql`delete from job_work where job_id = ${jobId} ${worker === null ? sql`` : sql`and worker = ${worker}`}`.execute(db)
 }
 
 /** Running jobs whose lease ran out: nobody is heart-beating them. */
-export async function staleWork(db: Kysely<any>, limit: number): Promise<{ job_id: number; worker: string | null }[]> {
+export async function staleWork(db: Kysely<WorkTables>, limit: number): Promise<{ job_id: number; worker: string | null }[]> {
   const { rows } = await sql<{ job_id: string | number; worker: string | null }>`
     select job_id, worker from job_work
      where status = 'running' and lease_expires_at < now()

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import type { EventStore, NewEvent, StreamWriteOutcome } from '../../commands/event-store/port.js'
 import { appendEach, WrongExpectedRevisionError } from '../../commands/event-store/port.js'
 import type { WebhookDeliveryAttemptedData } from '../../domain/webhooks/events.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 export const deliveryStream = (deliveryId: number) => `webhook_delivery-${deliveryId}`
 
@@ -40,12 +41,12 @@ interface Waiting {
  */
 export class AttemptRecorder {
   readonly #store: EventStore
-  readonly #db: Kysely<any>
+  readonly #db: Kysely<WorkTables>
   readonly #clock: () => Date
   #waiting: Waiting[] = []
   #writing = false
 
-  constructor(deps: { store: EventStore; db: Kysely<any>; clock: () => Date }) {
+  constructor(deps: { store: EventStore; db: Kysely<WorkTables>; clock: () => Date }) {
     this.#store = deps.store
     this.#db = deps.db
     this.#clock = deps.clock

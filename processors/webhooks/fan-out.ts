@@ -5,6 +5,7 @@ import { webhookEventSchemas } from '../../domain/webhooks/events.js'
 import { subscriptionProcessor } from '../subscription.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import type { WebhookProcessorSettings } from './settings.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /** The event types the fan-out follows: every public event's sources, and the webhooks' own events. */
 export const FAN_OUT_TYPES: ReadonlySet<string> = new Set([...PUBLIC_EVENT_BY_SOURCE.keys(), ...Object.keys(webhookEventSchemas)])
@@ -35,7 +36,7 @@ export function fanOutProcessor(deps: ProcessorDeps, settings: WebhookProcessorS
 }
 
 /** Applies one event; true when it created deliveries. Exported for the projection-style tests (each event twice). */
-export async function applyEvent(tx: Transaction<any> | Kysely<any>, event: RecordedEvent, now: Date, settings: Pick<WebhookProcessorSettings, 'baseUrl'>): Promise<boolean> {
+export async function applyEvent(tx: Transaction<WorkTables> | Kysely<WorkTables>, event: RecordedEvent, now: Date, settings: Pick<WebhookProcessorSettings, 'baseUrl'>): Promise<boolean> {
   const d = event.data
   switch (event.type) {
     case 'WebhookRegistered':
@@ -99,7 +100,7 @@ export async function applyEvent(tx: Transaction<any> | Kysely<any>, event: Reco
 }
 
 /** The event's numbered entry in webhook_events (the existing one when the event comes again); null: not a public event. */
-async function recordPublicEvent(tx: Kysely<any>, event: RecordedEvent, settings: Pick<WebhookProcessorSettings, 'baseUrl'>): Promise<{ number: number; name: string } | null> {
+async function recordPublicEvent(tx: Kysely<WorkTables>, event: RecordedEvent, settings: Pick<WebhookProcessorSettings, 'baseUrl'>): Promise<{ number: number; name: string } | null> {
   const publicEvent = PUBLIC_EVENT_BY_SOURCE.get(event.type)
   if (!publicEvent) return null
   const built = publicEvent.build(event, { baseUrl: settings.baseUrl })
@@ -125,7 +126,7 @@ async function recordPublicEvent(tx: Kysely<any>, event: RecordedEvent, settings
 }
 
 /** One delivery per active webhook subscribed to the event (org null: a platform event, to every organization's). */
-async function fanOut(tx: Kysely<any>, event: { number: number; name: string }, orgId: number | null, now: Date): Promise<boolean> {
+async function fanOut(tx: Kysely<WorkTables>, event: { number: number; name: string }, orgId: number | null, now: Date): Promise<boolean> {
   const result = await sql`
     insert into webhook_deliveries (id, webhook_id, org_id, event_number, requested, status, attempts, next_attempt_at, created_at)
     select nextval('webhook_delivery_id_seq'), t.webhook_id, t.org_id, ${event.number}, null, 'pending', 0, ${now}, ${now}
@@ -139,7 +140,7 @@ async function fanOut(tx: Kysely<any>, event: { number: number; name: string }, 
 }
 
 async function insertRequested(
-  tx: Kysely<any>,
+  tx: Kysely<WorkTables>,
   input: { id: number; webhookId: number; orgId: number; eventNumber: number; requested: 'ping' | 'redelivery'; now: Date },
 ): Promise<boolean> {
   const result = await tx

@@ -6,6 +6,7 @@ import { callerOf } from '../auth/request-caller.js'
 import type { Caller } from '../caller.js'
 import { ApiError, isErrorCode } from '../errors.js'
 import { addOnSendStep } from './on-send-steps.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /**
  * Idempotency-Key (spec "Common rules" 1): a client that retries a POST with the same key gets the first
@@ -53,7 +54,7 @@ export interface IdempotencySettings {
 export const DEFAULT_IDEMPOTENCY_SETTINGS: IdempotencySettings = { ttlSeconds: 24 * 3600, inFlightTimeoutSeconds: 60 }
 
 export interface IdempotencyDeps {
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly read: ReadDb
   readonly idempotency?: IdempotencySettings | undefined
 }
@@ -140,10 +141,10 @@ type ClaimOutcome = { kind: 'claimed'; claim: Claim } | { kind: 'existing'; row:
 
 /** The store: every statement is a single autocommitted one, so no connection is held while the route runs. */
 export class IdempotencyStore {
-  readonly #db: Kysely<any>
+  readonly #db: Kysely<WorkTables>
   readonly #settings: IdempotencySettings
 
-  constructor(db: Kysely<any>, settings: IdempotencySettings = DEFAULT_IDEMPOTENCY_SETTINGS) {
+  constructor(db: Kysely<WorkTables>, settings: IdempotencySettings = DEFAULT_IDEMPOTENCY_SETTINGS) {
     this.#db = db
     this.#settings = settings
   }

@@ -7,6 +7,7 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import type { PublicDocsSettings } from '../docs/context.js'
 import type { ReadDb } from '../../projections/tables.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { requireScope, resolveOrg, type Caller } from '../caller.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
 import { pageOf, type AnyRpc, type RegisteredRpc, type RpcRegistry } from '../registry.js'
@@ -26,7 +27,7 @@ export interface InvokeRpcDeps {
   readonly watermark: ProjectionWatermark
   /** How long a write waits for its events to reach the read models before answering anyway. */
   readonly readYourWritesTimeoutMs: number
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly settings: ServiceSettings
   /** BASE_URL (the handlers' `baseUrl`); without it, the listen address. */
   readonly publicDocs?: PublicDocsSettings | undefined

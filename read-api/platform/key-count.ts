@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely'
 import { namedStatement } from '../../commands/named-statements.js'
 import type { KeyRow } from '../auth/api-keys.js'
 import type { ReadDb } from '../../projections/tables.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /** One request of an API key to look up and count: what to meter it as if it is let through. */
 export interface KeyHit {
@@ -82,7 +83,7 @@ export function keyCountStatement(read: ReadDb): string {
  * `statement` is `keyCountStatement(read)`.
  */
 export async function lookUpAndCount(
-  db: Kysely<any>,
+  db: Kysely<WorkTables>,
   statement: string,
   input: { keyHash: string; minute: number; defaultLimit: number; retentionDays: number },
   hits: readonly KeyHit[],

@@ -12,10 +12,11 @@ import { Coalescer } from './coalesce.js'
 import { addOnSendStep } from './on-send-steps.js'
 import { KeyHashes } from './key-hashes.js'
 import { keyCountStatement, lookUpAndCount, type KeyCount, type KeyHit } from './key-count.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 export interface RateLimitDeps {
   /** The public schema, where the shared counters live. */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly read: ReadDb
   readonly registry: RpcRegistry
   readonly rateLimits: RateLimitSettings
@@ -32,7 +33,7 @@ interface Standing {
 }
 
 interface CountingWindow {
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly bucket: string
   readonly minute: number
   /** "this key" or "this address", for the refusal's detail. */
@@ -152,7 +153,7 @@ interface Hit {
  * holding that row lock through a WAL flush would serialize the key's requests on disk latency. A crash can
  * lose the last fraction of a second of counts, which a rate limit and a usage meter can afford.
  */
-async function count(db: Kysely<any>, bucket: string, minute: number, hits: readonly Hit[]): Promise<number[]> {
+async function count(db: Kysely<WorkTables>, bucket: string, minute: number, hits: readonly Hit[]): Promise<number[]> {
   const n = hits.length
   const metered = hits.flatMap((h, i) => (h.usage ? [{ ...h.usage, ord: i + 1, limit: h.limit }] : []))
   const sweep = hits.find((h) => h.sweep !== null)?.sweep ?? null
@@ -192,7 +193,7 @@ async function count(db: Kysely<any>, bucket: string, minute: number, hits: read
  * Meters calls a route counts itself (MCP: one per JSON-RPC message, named for what it runs), for a request the
  * rate limit let through. Like the counter, it commits asynchronously, and a failure only costs the count.
  */
-export async function meterCalls(db: Kysely<any>, request: FastifyRequest, caller: Caller, methods: readonly string[], now: () => number = Date.now): Promise<void> {
+export async function meterCalls(db: Kysely<WorkTables>, request: FastifyRequest, caller: Caller, methods: readonly string[], now: () => number = Date.now): Promise<void> {
   if (methods.length === 0) return
   try {
     await sql`

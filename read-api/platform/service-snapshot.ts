@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { EventStore } from '../../commands/event-store/port.js'
 import type { ReadDb } from '../../projections/tables.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /**
  * What GET /metrics reports about the whole service, read from the shared databases at scrape time, so any
@@ -20,7 +21,7 @@ export interface ServiceSnapshot {
 export interface ServiceSnapshotDeps {
   readonly read: ReadDb
   /** The public schema: the processors' work tables. */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly store: EventStore
 }
 
@@ -54,7 +55,7 @@ async function firstEventAfter(store: EventStore, after: string | undefined): Pr
   return null
 }
 
-async function countBy(query: ReturnType<typeof sql>, db: Kysely<any>, always: readonly string[]): Promise<Record<string, number>> {
+async function countBy(query: ReturnType<typeof sql>, db: Kysely<WorkTables>, always: readonly string[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = Object.fromEntries(always.map((status) => [status, 0]))
   const { rows } = await query.execute(db)
   for (const row of rows as { status: string; n: number }[]) counts[row.status] = row.n

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { ReadDb } from '../../projections/tables.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /**
  * The usage report behind get_org_usage: the per-day, per-caller, per-method counters that the rate-limit
@@ -38,7 +39,7 @@ const DAY_MS = 86_400_000
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 /** Never throws for an organization without usage: that is a report of zeros. */
-export async function usageReport(db: Kysely<any>, read: ReadDb, input: { orgId: number | null; days: number; now: number }): Promise<UsageReport> {
+export async function usageReport(db: Kysely<WorkTables>, read: ReadDb, input: { orgId: number | null; days: number; now: number }): Promise<UsageReport> {
   const to = utcDay(input.now)
   const from = utcDay(input.now - (input.days - 1) * DAY_MS)
   const stored = await sql<{ day: string; actor_kind: string; actor_id: string; method: string; calls: number }>`

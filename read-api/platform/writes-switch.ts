@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sql, type Kysely } from 'kysely'
 import { ApiError } from '../errors.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /**
  * The writes switch: an operator turns writes off (maintenance, an incident, a migration) and every API
@@ -49,14 +50,14 @@ function fromRow(row: { value: StoredValue; updated_at: Date }): WritesState {
 }
 
 /** The durable state, or null when nobody has set it yet. */
-export async function readWritesState(db: Kysely<any>): Promise<WritesState | null> {
+export async function readWritesState(db: Kysely<WorkTables>): Promise<WritesState | null> {
   const { rows } = await sql<{ value: StoredValue; updated_at: Date }>`
     select value, updated_at from service_settings where key = ${WRITES_SETTING_KEY}`.execute(db)
   return rows[0] ? fromRow(rows[0]) : null
 }
 
 /** Switches writes on or off for every process (the ops CLI). */
-export async function setWritesState(db: Kysely<any>, enabled: boolean, options: { reason?: string | null; changedBy: string }): Promise<WritesState> {
+export async function setWritesState(db: Kysely<WorkTables>, enabled: boolean, options: { reason?: string | null; changedBy: string }): Promise<WritesState> {
   const value = JSON.stringify({ enabled, reason: options.reason ?? null, changed_by: options.changedBy })
   const { rows } = await sql<{ value: StoredValue; updated_at: Date }>`
     insert into service_settings (key, value, updated_at) values (${WRITES_SETTING_KEY}, ${value}::jsonb, now())
@@ -66,7 +67,7 @@ export async function setWritesState(db: Kysely<any>, enabled: boolean, options:
 }
 
 /** Reads the state, writing the initial value first when there is none (the first process decides). */
-export async function ensureWritesState(db: Kysely<any>, initial: boolean): Promise<WritesState> {
+export async function ensureWritesState(db: Kysely<WorkTables>, initial: boolean): Promise<WritesState> {
   const existing = await readWritesState(db)
   if (existing) return existing
   const value = JSON.stringify({ enabled: initial, reason: null, changed_by: 'WRITES_ENABLED' })
@@ -85,7 +86,7 @@ export interface WritesSwitchOptions {
 
 /** One process's cached view of the switch. */
 export class WritesSwitch {
-  readonly #db: Kysely<any>
+  readonly #db: Kysely<WorkTables>
   readonly #initial: boolean
   readonly #initialGiven: boolean
   readonly #refreshMs: number
@@ -94,7 +95,7 @@ export class WritesSwitch {
   #pending: Promise<WritesState> | null = null
   #warned = false
 
-  constructor(db: Kysely<any>, options: WritesSwitchOptions = {}) {
+  constructor(db: Kysely<WorkTables>, options: WritesSwitchOptions = {}) {
     this.#db = db
     this.#initial = options.initial ?? true
     this.#initialGiven = options.initial !== undefined
@@ -147,7 +148,7 @@ declare module 'fastify' {
 }
 
 export interface WritesSwitchDeps {
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   /** WRITES_ENABLED (undefined: not set, writes start enabled). */
   readonly writesEnabled?: boolean | undefined
 }

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import { projectionFailure } from '../../projections/failures.js'
 import { MAIN_GROUP } from '../../projections/index.js'
 import type { ReadDb } from '../../projections/tables.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { writesHealth } from '../platform/writes-switch.js'
 import { RETRY_AFTER_SECONDS, transientCodeOf } from '../platform/retry-later.js'
 import { ERRORS } from '../errors.js'
@@ -11,7 +12,7 @@ import { API_VERSION } from '../version.js'
 export interface HealthDeps {
   readonly read: ReadDb
   /** The public schema (projection_failures). */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly eventStoreKind: 'postgres' | 'eventstoredb'
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { SSO_STATE_TTL_MS } from '../../domain/sso/policy.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /**
  * The SAML sign-ins in flight and the replay cache (migrations/0022-saml.ts). Never throws for a bad input:
@@ -9,7 +10,7 @@ import { SSO_STATE_TTL_MS } from '../../domain/sso/policy.js'
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const DAY_MS = 24 * 60 * 60_000
 
-export async function recordLoginRequest(db: Kysely<any>, input: { requestId: string; providerId: number; browserToken: string; returnTo: string | null; now: Date }): Promise<void> {
+export async function recordLoginRequest(db: Kysely<WorkTables>, input: { requestId: string; providerId: number; browserToken: string; returnTo: string | null; now: Date }): Promise<void> {
   await db
     .insertInto('saml_login_requests')
     .values({
@@ -31,7 +32,7 @@ export type RequestClaim =
   | { readonly ok: false; readonly problem: 'in_response_to_unknown' | 'state_reused' | 'state_expired' }
 
 /** Uses the request up (a second Response to it never works) and says whether it was good for this provider. */
-export async function claimLoginRequest(db: Kysely<any>, input: { requestId: string; providerId: number; now: Date }): Promise<RequestClaim> {
+export async function claimLoginRequest(db: Kysely<WorkTables>, input: { requestId: string; providerId: number; now: Date }): Promise<RequestClaim> {
   if (input.requestId.length > 200) return { ok: false, problem: 'in_response_to_unknown' }
   const claimed = await db
     .updateTable('saml_login_requests')
@@ -50,7 +51,7 @@ export async function claimLoginRequest(db: Kysely<any>, input: { requestId: str
 }
 
 /** True the first time this provider's assertion id is seen; false for a replay. */
-export async function firstSightOfAssertion(db: Kysely<any>, input: { providerId: number; assertionId: string; until: Date }): Promise<boolean> {
+export async function firstSightOfAssertion(db: Kysely<WorkTables>, input: { providerId: number; assertionId: string; until: Date }): Promise<boolean> {
   const inserted = await db
     .insertInto('saml_seen_assertions')
     .values({ provider_id: input.providerId, assertion_hash: sha256(input.assertionId), expires_at: input.until })

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { SSO_STATE_TTL_MS } from '../../domain/sso/policy.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 /**
  * The OIDC sign-ins in flight: the oidc_login_states work table (migrations/0020-sso.ts says why a work table
@@ -19,7 +20,7 @@ export interface NewLoginState {
   readonly now: Date
 }
 
-export async function createLoginState(db: Kysely<any>, input: NewLoginState): Promise<string> {
+export async function createLoginState(db: Kysely<WorkTables>, input: NewLoginState): Promise<string> {
   const state = randomBytes(32).toString('base64url')
   await db
     .insertInto('oidc_login_states')
@@ -50,7 +51,7 @@ export interface ClaimedLoginState {
 export type Claim = { readonly ok: true; readonly row: ClaimedLoginState } | { readonly ok: false; readonly problem: 'state_unknown' | 'state_reused' | 'state_expired'; readonly providerId: number | null }
 
 /** Uses the state up (whatever happens next, it never works again) and says whether it was good. */
-export async function claimLoginState(db: Kysely<any>, state: string, now: Date): Promise<Claim> {
+export async function claimLoginState(db: Kysely<WorkTables>, state: string, now: Date): Promise<Claim> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(state)) return { ok: false, problem: 'state_unknown', providerId: null }
   const claimed = await db
     .updateTable('oidc_login_states')

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import type { WorkTables } from '../../migrations/work-tables.js'
 
 export interface TestDatabase {
   readonly url: string
   readonly pool: pg.Pool
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
 }
 
 interface Teardown {
@@ -28,7 +29,7 @@ export async function createTestDatabase(t: Teardown): Promise<TestDatabase> {
   // Dropping the database ends its connections; an idle client reporting that must not crash the test.
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<WorkTables>({ dialect: new PostgresDialect({ pool }) })
   t.teardown(async () => {
     await db.destroy().catch(() => {})
     await adminQuery(serverUrl, `drop database if exists ${name} with (force)`).catch(() => {})

@@ -16,6 +16,7 @@ export async function prepareTemplate(serverUrl: string): Promise<void> {
   }
   const url = new URL(serverUrl)
   url.pathname = `/${TEMPLATE_DATABASE}`
+  // Typed as the migrations take it: before they run, the database has no tables to name.
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 2 }) }) })
   try {
     await migrateToLatest(db)
