@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Aggregate } from '../domain/shared/aggregate.js'
 import type { Actor, DomainEvent, EventMetadata } from '../domain/shared/event.js'
-import { CURRENT_SCHEMA_VERSION, eventSchemas } from '../domain/events.js'
+import { schemaOf } from '../domain/events.js'
+import { currentSchemaVersion } from '../domain/upcasters.js'
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type NewEvent, type Position } from './event-store/port.js'
 import { aggregateStateCacheOf } from './aggregate-state-cache.js'
 import type { IdAllocator } from './ids.js'
@@ -152,13 +153,18 @@ export function toNewEvents(deps: WriteDeps, context: CommandContext, events: re
     causation_id: context.causationId,
     request_id: context.requestId,
     occurred_at: deps.clock().toISOString(),
-    schema_version: CURRENT_SCHEMA_VERSION,
+    schema_version: 1,
   }
-  return events.map((event) => ({ type: event.type, data: validate(event), metadata: metadata as unknown as Record<string, unknown> }))
+  return events.map((event) => ({
+    type: event.type,
+    data: validate(event),
+    // Each event carries the version of its own type's schema, the one `validate` checked it against.
+    metadata: { ...metadata, schema_version: currentSchemaVersion(event.type) } as unknown as Record<string, unknown>,
+  }))
 }
 
 function validate(event: DomainEvent): unknown {
-  const schema = eventSchemas[event.type]
+  const schema = schemaOf(event.type)
   if (!schema) throw new Error(`No schema registered for event type ${event.type}`)
   return schema.parse(event.data)
 }

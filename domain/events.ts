@@ -23,11 +23,13 @@ import { ssoProviderEventSchemas, ssoSignInEventSchemas, ssoUserEventSchemas } f
 import { samlProviderEventSchemas } from './sso/saml-events.js'
 
 /**
- * Every event type the domain can record, with the zod schema of its data. The command handler
- * validates against it before appending, so nothing malformed ever enters the log. Released schemas are
- * never edited in place: a change is a new schema_version plus an upcaster.
+ * Every event type the domain can record, with the zod schema of its data at the type's current
+ * schema_version. The command handler validates against it before appending, so nothing malformed ever
+ * enters the log. Released schemas are never edited in place: a change is a new schema_version plus an
+ * upcaster (domain/upcasters.ts) that lifts the old data on read. Kept at its precise type (no widening to
+ * a record) so that `AnyEvent` below is the discriminated union of every event.
  */
-export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
+export const eventSchemas = {
   ...organizationEventSchemas,
   ...apiKeyEventSchemas,
   ...clientEventSchemas,
@@ -60,7 +62,23 @@ export const eventSchemas: Readonly<Record<string, z.ZodType>> = {
   ...ssoUserEventSchemas,
   ...samlProviderEventSchemas,
   ...oauthEventSchemas,
+} as const
+
+/** The name of every event type the domain records. */
+export type EventType = keyof typeof eventSchemas
+
+/** The data of an event of type T, as its current schema outputs it. */
+export type EventData<T extends EventType> = z.output<(typeof eventSchemas)[T]>
+
+/** Any event of the domain: `switch (event.type)` narrows `event.data`. */
+export type AnyEvent = { [T in EventType]: { readonly type: T; readonly data: EventData<T> } }[EventType]
+
+/** True for a type the domain knows (the log may hold others: tests and tools append arbitrary types). */
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(eventSchemas, type)
 }
 
-/** The schema_version every event is written with today. */
-export const CURRENT_SCHEMA_VERSION = 1
+/** The current schema of a type, or undefined for a type the domain does not know. */
+export function schemaOf(type: string): z.ZodType | undefined {
+  return isEventType(type) ? eventSchemas[type] : undefined
+}

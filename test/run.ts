@@ -39,7 +39,14 @@ try {
     const tap = spawn(path.resolve('node_modules/.bin/tap'), args, {
       stdio: ['inherit', 'pipe', 'inherit'],
       // RR_FREEZE_AGGREGATE_STATES: cached aggregate states are frozen, so a mutating evolve/decide fails a test.
-      env: { ...process.env, RR_TEST_SERVER_URL: serverUrl, RR_TEST_TEMPLATE: TEMPLATE_DATABASE, RR_FREEZE_AGGREGATE_STATES: '1' },
+      // RR_VALIDATE_EVENTS_ON_READ: every decoded event is parsed against its schema (production skips it).
+      env: {
+        ...process.env,
+        RR_TEST_SERVER_URL: serverUrl,
+        RR_TEST_TEMPLATE: TEMPLATE_DATABASE,
+        RR_FREEZE_AGGREGATE_STATES: '1',
+        RR_VALIDATE_EVENTS_ON_READ: '1',
+      },
     })
     // Pass tap's output through, and keep its closing count line ("# { total: 9, pass: 8, fail: 1 }").
     let tail = ''

@@ -17,16 +17,23 @@ export interface NewEvent {
   readonly metadata: Record<string, unknown>
 }
 
-export interface RecordedEvent {
+/** Where and when an event was recorded: everything of a recorded event but its type, data and metadata. */
+export interface RecordedEnvelope {
   readonly id: string
-  readonly type: string
-  readonly data: any
-  readonly metadata: any
   readonly stream: string
   readonly revision: bigint
   readonly position: Position
   readonly recordedAt: Date
 }
+
+/**
+ * An event as the store returns it. Its data is what was appended, at the schema_version it was written
+ * with: read it through `decode` (commands/event-store/decode.ts), which narrows the type and lifts old
+ * versions, rather than reaching into `data` directly.
+ */
+export type RecordedEvent<E extends { readonly type: string; readonly data: unknown } = { readonly type: string; readonly data: any }> = RecordedEnvelope & {
+  readonly metadata: any
+} & E
 
 export interface AppendResult {
   /** Revision of the stream's last event after the append: pass it as `expected` for the next one. */

@@ -9,7 +9,7 @@
  * state from the raw data, so an event the schema would trim or strip makes the two disagree.
  */
 import { isDeepStrictEqual } from 'node:util'
-import { eventSchemas } from '../../domain/events.js'
+import { schemaOf } from '../../domain/events.js'
 import { fold, type Aggregate } from '../../domain/shared/aggregate.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { DomainEvent } from '../../domain/shared/event.js'
@@ -25,7 +25,7 @@ export interface Assert {
 
 /** What is wrong with one event against its schema, or null when it is valid and already canonical. */
 export function schemaProblem(event: DomainEvent): string | null {
-  const schema = eventSchemas[event.type]
+  const schema = schemaOf(event.type)
   if (!schema) return `no schema registered for ${event.type}`
   const result = schema.safeParse(event.data)
   if (!result.success) return `${event.type} fails its schema: ${result.error.message}`

@@ -4,7 +4,8 @@ import { apiKeyStream } from '../../../../domain/api-keys/api-key.js'
 import { clientStream } from '../../../../domain/clients/client.js'
 import { clientSlugStream } from '../../../../domain/clients/slug.js'
 import type { ClientStatus } from '../../../../domain/clients/values.js'
-import { CURRENT_SCHEMA_VERSION, eventSchemas } from '../../../../domain/events.js'
+import { schemaOf } from '../../../../domain/events.js'
+import { currentSchemaVersion } from '../../../../domain/upcasters.js'
 import { organizationStream } from '../../../../domain/organizations/organization.js'
 import type { EventMetadata } from '../../../../domain/shared/event.js'
 import { AeoClientLog, type CommandAppends, type Draft } from './aeo-log.js'
@@ -131,15 +132,18 @@ class Writer {
       causation_id: null,
       request_id: correlation,
       occurred_at: new Date(this.#clock).toISOString(),
-      schema_version: CURRENT_SCHEMA_VERSION,
+      // Most types are at version 1; #event restamps an event whose type is at another.
+      schema_version: 1,
     }
     return metadata as unknown as Record<string, unknown>
   }
 
   #event(draft: Draft, metadata: Record<string, unknown>): NewEvent {
-    if (this.#validate) eventSchemas[draft.type]!.parse(draft.data)
+    if (this.#validate) schemaOf(draft.type)!.parse(draft.data)
     this.#counts.set(draft.type, (this.#counts.get(draft.type) ?? 0) + 1)
-    return { id: this.#uuid(++this.#nextIds.event), type: draft.type, data: draft.data, metadata }
+    const version = currentSchemaVersion(draft.type)
+    const stamped = metadata.schema_version === version ? metadata : { ...metadata, schema_version: version }
+    return { id: this.#uuid(++this.#nextIds.event), type: draft.type, data: draft.data, metadata: stamped }
   }
 
   async #append(stream: string, events: readonly NewEvent[]): Promise<void> {
