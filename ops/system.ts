@@ -29,7 +29,7 @@ import { DEFAULT_AEO_PROCESSOR_SETTINGS, type AeoProcessorSettings } from '../pr
 import { sandboxProcessor, type SandboxSettings } from './sandbox/schedule.js'
 import { PostgresBlobStore } from '../commands/files/postgres-blob-store.js'
 import { jobHandlersOf } from '../processors/jobs/index.js'
-import type { JobHandlers } from '../processors/jobs/runner.js'
+import type { JobHandlers } from '../processors/jobs/handler.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModel } from '../processors/language-model/port.js'
 import { builtInSitePublisher } from '../processors/site-edits/built-in-publisher.js'

@@ -50,6 +50,9 @@ export interface JobContext<K extends JobKind = JobKind> {
  */
 export type JobHandler<K extends JobKind = JobKind> = (context: JobContext<K>) => Promise<Record<string, unknown>>
 
+/** The handler of each kind a process runs; a kind without one is never claimed there. */
+export type JobHandlers = { readonly [K in JobKind]?: JobHandler<K> }
+
 /**
  * Thrown by a handler that stops because it was cancelled (or by the runner's abort signal). The job then
  * ends JobCancelled when a cancel was requested, and is queued again when the process is shutting down.

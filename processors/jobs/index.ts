@@ -1,7 +1,8 @@
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { JOB_HANDLERS } from './kinds/index.js'
 import { jobQueueProcessor } from './queue.js'
-import { JobRunner, type JobHandlers } from './runner.js'
+import type { JobHandlers } from './handler.js'
+import { JobRunner } from './runner.js'
 import { jobWatchdogProcessor } from './watchdog.js'
 
 /** The handlers this process runs: the kinds' own (processors/jobs/kinds), or the map ops was given (tests). */

@@ -7,7 +7,7 @@ import { jobStream, isTerminal } from '../../domain/jobs/job.js'
 import type { JobKind } from '../../domain/jobs/kinds.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
-import type { JobContext, JobHandler, JobRun } from './handler.js'
+import type { JobContext, JobHandler, JobHandlers, JobRun } from './handler.js'
 import { claimWork, releaseWork, removeWork, renewLease, type WorkRow } from './work-table.js'
 import { sleep } from '../../commands/sleep.js'
 
@@ -19,8 +19,6 @@ const PROGRESS_INTERVAL_MS = 1000
 const SHUTDOWN_GRACE_MS = 5000
 /** How long the handler's settle() waits for the read models. */
 const SETTLE_TIMEOUT_MS = 30_000
-
-export type JobHandlers = { readonly [K in JobKind]?: JobHandler<K> }
 
 /** Why a handler's signal was aborted. */
 type StopReason = 'cancel' | 'shutdown' | 'lost'

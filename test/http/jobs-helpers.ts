@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { JobContext, JobHandler } from '../../processors/jobs/handler.js'
-import type { JobHandlers } from '../../processors/jobs/runner.js'
+import type { JobHandlers } from '../../processors/jobs/handler.js'
 import type { TestSystem } from '../support/system.js'
 import { clientPayload } from './helpers.js'
 
