@@ -1,14 +1,17 @@
-import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { CommandContext, WriteDeps } from '../commands/command-handler.js'
-import type { EventStore, Position } from '../commands/event-store/port.js'
+import type { Position } from '../commands/event-store/port.js'
 import type { ReadDb } from '../projections/tables.js'
 import type { Caller } from './caller.js'
+import type { AeoCommandDeps, RpcPorts } from './platform/rpc-ports.js'
 import type { ServiceSettings } from './settings.js'
 import { Id } from '../domain/shared/values.js'
 
-/** What a handler gets: validated params, who calls, the read models, and the write side. */
-export interface RpcContext<TParams> {
+/**
+ * What a handler gets: validated params, who calls, the read models, the write side, and the narrow ports
+ * (history, locks, files, capture records, usage) for anything else; never a raw database or event store.
+ */
+export interface RpcContext<TParams> extends RpcPorts {
   readonly params: TParams
   readonly caller: Caller
   /**
@@ -19,10 +22,8 @@ export interface RpcContext<TParams> {
   readonly read: ReadDb
   readonly write: WriteDeps
   readonly command: CommandContext
-  /** The log, for history and point-in-time reads. */
-  readonly store: EventStore
-  /** The database itself (public schema): processor work tables such as AI Visibility claim leases. */
-  readonly db: Kysely<any>
+  /** The deps of AI Visibility's run and capture commands, on this request's write side. */
+  readonly aeoCommands: AeoCommandDeps
   readonly settings: ServiceSettings
   /**
    * Waits until the read models show this request's writes (bounded). A write handler that answers with a

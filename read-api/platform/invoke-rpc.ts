@@ -12,6 +12,7 @@ import { requireScope, resolveOrg, type Caller } from '../caller.js'
 import { ApiError, isErrorCode, type ErrorCode } from '../errors.js'
 import { pageOf, type AnyRpc, type RegisteredRpc, type RpcRegistry } from '../registry.js'
 import type { ServiceSettings } from '../settings.js'
+import { rpcPorts, type RpcPorts } from './rpc-ports.js'
 import { requireSandboxAllows } from './sandbox.js'
 import { requireWritesEnabled } from './writes-switch.js'
 
@@ -27,6 +28,7 @@ export interface InvokeRpcDeps {
   readonly watermark: ProjectionWatermark
   /** How long a write waits for its events to reach the read models before answering anyway. */
   readonly readYourWritesTimeoutMs: number
+  /** The public schema's work tables, which the handlers' ports and AI Visibility's commands are built over. */
   readonly db: Kysely<WorkTables>
   readonly settings: ServiceSettings
   /** BASE_URL (the handlers' `baseUrl`); without it, the listen address. */
@@ -88,6 +90,18 @@ export function requireCredentialAllows(caller: Caller, definition: AnyRpc): voi
   requireScope(caller, definition.access)
 }
 
+/** The ports of every call of one app, built once (they hold no request state). */
+const portsByDeps = new WeakMap<InvokeRpcDeps, RpcPorts>()
+
+function portsOf(deps: InvokeRpcDeps): RpcPorts {
+  let ports = portsByDeps.get(deps)
+  if (ports === undefined) {
+    ports = rpcPorts({ db: deps.db, read: deps.read, store: deps.write.store, now: deps.write.clock })
+    portsByDeps.set(deps, ports)
+  }
+  return ports
+}
+
 /**
  * Checks, validates, runs and (for writes) waits until the projections show what was written. Throws
  * ApiError (or a DomainError) for every refusal; the carrier renders it.
@@ -115,15 +129,19 @@ export async function invokeRpc(deps: InvokeRpcDeps, call: RpcCall): Promise<Rpc
     if (appended === null) return
     readYourWrites = (await deps.watermark.waitFor(appended, deps.readYourWritesTimeoutMs)) ? 'reached' : 'timeout'
   }
+  const write = { ...deps.write, store }
   const result = await definition.handler({
+    ...portsOf(deps),
     params,
     caller,
     orgId,
     read: deps.read,
-    write: { ...deps.write, store },
+    write,
     command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
-    store,
-    db: deps.db,
+    aeoCommands: {
+      runs: { ...write, db: deps.db, read: deps.read, settings: deps.settings.aeo },
+      captures: { ...write, db: deps.db },
+    },
     settings: deps.settings,
     settle,
     waitForReadModels: (position, timeoutMs) => deps.watermark.waitFor(position, timeoutMs),

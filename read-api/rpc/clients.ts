@@ -207,7 +207,7 @@ export const clientRpcs = [
     async handler(ctx) {
       const { client_id, as_of } = ctx.params
       if (as_of === undefined) return viewOf(ctx.read, ctx.orgId, client_id)
-      const folded = await loadClientAsOf(ctx, client_id, new Date(as_of))
+      const folded = await loadClientAsOf(ctx.write, client_id, new Date(as_of))
       // Not yet created at that time, or another organization's: the same not-found.
       if (!folded || (ctx.orgId !== null && folded.state.orgId !== ctx.orgId)) throw new NotFoundError('client', client_id)
       return asOfView(folded.state, folded, new Date(as_of).toISOString())

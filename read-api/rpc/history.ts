@@ -1,9 +1,10 @@
 import { z } from 'zod'
-import type { EventStore, RecordedEvent } from '../../commands/event-store/port.js'
+import type { RecordedEvent } from '../../commands/event-store/port.js'
 import { clientStream } from '../../domain/clients/client.js'
 import { NotFoundError } from '../../domain/shared/errors.js'
 import { Id } from '../../domain/shared/values.js'
 import { requireOrgId } from '../caller.js'
+import type { StreamHistory } from '../platform/rpc-ports.js'
 import { rpc, type Page } from '../registry.js'
 
 const domain = 'history'
@@ -41,9 +42,9 @@ function toEntry(event: RecordedEvent): Entry {
  * A stream's events, newest first, if the caller may see the entity: its organization is the one in the
  * stream's first event. Missing and foreign entities answer alike.
  */
-async function visibleHistory(store: EventStore, stream: string, orgId: number | null, notFound: () => Error): Promise<RecordedEvent[]> {
+async function visibleHistory(history: StreamHistory, stream: string, orgId: number | null, notFound: () => Error): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = []
-  for await (const event of store.readStream(stream)) events.push(event)
+  for await (const event of history.readStream(stream)) events.push(event)
   if (events.length === 0) throw notFound()
   if (orgId !== null && events[0]!.metadata.org_id !== orgId) throw notFound()
   return events.reverse()
@@ -74,7 +75,7 @@ export const historyRpcs = [
     result: z.array(HistoryEntry),
     async handler(ctx) {
       const { entity_type, entity_id } = ctx.params
-      const events = await visibleHistory(ctx.store, `${entity_type}-${entity_id}`, ctx.orgId, () => new NotFoundError(entity_type, entity_id))
+      const events = await visibleHistory(ctx.history, `${entity_type}-${entity_id}`, ctx.orgId, () => new NotFoundError(entity_type, entity_id))
       return pageSlice(events, ctx.page).map(toEntry)
     },
   }),
@@ -92,7 +93,7 @@ export const historyRpcs = [
     result: z.array(HistoryEntry.extend({ entity_type: z.string() })),
     async handler(ctx) {
       const { client_id, entity_type } = ctx.params
-      const events = await visibleHistory(ctx.store, clientStream(client_id), ctx.orgId, () => new NotFoundError('client', client_id))
+      const events = await visibleHistory(ctx.history, clientStream(client_id), ctx.orgId, () => new NotFoundError('client', client_id))
       const entries = events
         .map((e) => ({ ...toEntry(e), entity_type: clientEntityOf(e.type) }))
         .filter((e) => entity_type === undefined || e.entity_type === entity_type)

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { changeMemberRole, inviteMember, loadUser, removeMember } from '../../commands/people.js'
-import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { EmailSchema } from '../../domain/people/email.js'
 import { canManageMembers, RoleSchema, type MemberManager } from '../../domain/people/roles.js'
 import { Id } from '../../domain/shared/values.js'
@@ -42,7 +41,7 @@ async function keepingAnOwner<T>(ctx: RpcContext<unknown>, userId: number, stays
   // as it always does (a refusal must not tell who the owners are).
   if (!canManageMembers(managerOf(ctx.caller)) || !target.exists || target.removed || (ctx.orgId !== null && target.orgId !== ctx.orgId)) return work()
   const orgId = target.orgId!
-  return withAdvisoryLock(ctx.db, `org_owners:${orgId}`, async () => {
+  return ctx.locks.withLock(`org_owners:${orgId}`, async () => {
     const current = await loadUser(ctx.write, userId)
     if (!staysOwner && current.exists && !current.removed && current.role === 'owner') {
       const others = await ctx.read

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import type { SitePublisher } from '../../commands/site-edits-publisher.js'
-import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { applySiteEdit, rollbackSiteEdit, stageSiteEdit } from '../../commands/site-edits.js'
 import { pageUrlKey } from '../../domain/pages/url.js'
 import { Id } from '../../domain/shared/values.js'
@@ -83,7 +82,7 @@ async function settledOnError<T>(ctx: RpcContext<unknown>, write: () => Promise<
  * answers 409 without publishing.
  */
 function oneAtATime<T>(ctx: RpcContext<{ edit_id: number }>, work: () => Promise<T>): Promise<T> {
-  return withAdvisoryLock(ctx.db, `site_edit:${ctx.params.edit_id}`, work)
+  return ctx.locks.withLock(`site_edit:${ctx.params.edit_id}`, work)
 }
 
 async function viewAfterWrite(ctx: RpcContext<{ edit_id: number }>) {

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { Id } from '../../domain/shared/values.js'
-import { usageReport } from '../platform/usage.js'
 import { rpc } from '../registry.js'
 
 const Calls = z.number().int().min(0)
@@ -29,6 +28,6 @@ export const usageRpcs = [
     params: z.strictObject({ days: z.number().int().min(1).max(366).default(30) }),
     result: UsageReport,
     handler: (ctx) =>
-      usageReport(ctx.db, ctx.read, { orgId: ctx.orgId, days: ctx.params.days, now: (ctx.settings.rateLimits.now ?? Date.now)() }),
+      ctx.usage.report({ orgId: ctx.orgId, days: ctx.params.days, now: (ctx.settings.rateLimits.now ?? Date.now)() }),
   }),
 ]

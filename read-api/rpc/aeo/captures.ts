@@ -49,11 +49,6 @@ const RecordView = z.object({
   created_at: z.string(),
 })
 
-async function recordOf(db: { selectFrom: any }, captureId: number): Promise<string> {
-  const row = await db.selectFrom('aeo_capture_records').select('record_json').where('capture_id', '=', captureId).executeTakeFirst()
-  return (row?.record_json as string | undefined) ?? ''
-}
-
 export const aeoCapturesRpcs: AnyRpc[] = [
   rpc({
     name: 'ingest_aeo_capture',
@@ -81,7 +76,7 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     result: Id,
     async handler(ctx) {
       const p = ctx.params
-      const { captureId } = await ingestCapture({ ...ctx.write, db: ctx.db }, ctx.command, {
+      const { captureId } = await ingestCapture(ctx.aeoCommands.captures, ctx.command, {
         callerOrgId: ctx.orgId,
         clientId: p.client_id,
         queryId: p.query_id,
@@ -109,7 +104,7 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     result: CaptureView.extend({ record_json: z.string() }),
     async handler(ctx) {
       const row = await visibleCapture(ctx.read, ctx.orgId, ctx.params.capture_id)
-      return { ...captureView(row), record_json: row.record_pruned_at === null ? await recordOf(ctx.db, row.id) : '' }
+      return { ...captureView(row), record_json: row.record_pruned_at === null ? await ctx.captureRecords.recordOf(row.id) : '' }
     },
   }),
   rpc({
@@ -146,24 +141,20 @@ export const aeoCapturesRpcs: AnyRpc[] = [
       await visibleClient(ctx.read, ctx.orgId, client_id)
       const captures = await capturesForClient(ctx.read, client_id, { month, ...ctx.page })
       if (captures.length === 0) return []
-      const records = await ctx.db
-        .selectFrom('aeo_capture_records')
-        .select(['capture_id', 'record_json', 'created_at', 'pruned_at'])
-        .where('capture_id', 'in', captures.map((c) => c.id))
-        .execute()
-      const byId = new Map(records.map((r: { capture_id: number }) => [Number(r.capture_id), r]))
+      const records = await ctx.captureRecords.recordsOf(captures.map((c) => c.id))
+      const byId = new Map(records.map((r) => [r.captureId, r]))
       return captures.map((c) => {
-        const r = byId.get(c.id) as { record_json: string; created_at: Date; pruned_at: Date | null } | undefined
-        const pruned = c.record_pruned_at !== null || (r?.pruned_at ?? null) !== null
+        const r = byId.get(c.id)
+        const pruned = c.record_pruned_at !== null || (r?.prunedAt ?? null) !== null
         return {
           capture_id: c.id,
           query_id: c.query_id,
           engine: c.engine,
           month: c.month,
-          record_json: pruned ? '' : (r?.record_json ?? ''),
+          record_json: pruned ? '' : (r?.recordJson ?? ''),
           record_bytes: c.record_bytes,
           pruned,
-          created_at: (r?.created_at ?? c.captured_at).toISOString(),
+          created_at: (r?.createdAt ?? c.captured_at).toISOString(),
         }
       })
     },

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { fileReport } from '../../../commands/aeo/reports.js'
-import { PostgresBlobStore } from '../../../commands/files/postgres-blob-store.js'
 import { renderReportHtml } from '../../../domain/aeo/reports/html.js'
 import { VERDICTS } from '../../../domain/aeo/summary/verdict.js'
 import { DomainError } from '../../../domain/shared/errors.js'
@@ -105,7 +104,7 @@ export const aeoReportsRpcs: AnyRpc[] = [
       const now = ctx.write.clock()
       const { month, input } = await loadReportInput(ctx.read, client, ctx.params.month, now)
       if (!input) throw new DomainError('aeo_month_empty', 'The month has no AI Visibility captures', `client ${client.id} has no captures in ${month}`)
-      const filed = await fileReport(ctx.write, new PostgresBlobStore(ctx.db, ctx.write.clock), ctx.command, {
+      const filed = await fileReport(ctx.write, ctx.files, ctx.command, {
         orgId: client.org_id,
         clientId: client.id,
         month,

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { setCadence } from '../../../commands/aeo/cadence.js'
 import { claimRuns } from '../../../commands/aeo/claims.js'
-import { cancelQueuedRuns, completeRun, enqueueDueRuns, failRun, startRun, type QueueDeps, type RunDeps } from '../../../commands/aeo/runs.js'
+import { cancelQueuedRuns, completeRun, enqueueDueRuns, failRun, startRun, type QueueDeps } from '../../../commands/aeo/runs.js'
 import { MAX_RETRY_AFTER_SECONDS } from '../../../domain/aeo/runs/backoff.js'
 import { uniqueEngines } from '../../../domain/aeo/runs/cadence.js'
 import { engineWarnings } from '../../../domain/aeo/runs/engine-warnings.js'
@@ -19,12 +19,8 @@ const domain = 'ai-visibility'
 /** How long enqueue and cancel wait for the read models to reach the log's head before giving up (503). */
 const QUEUE_WAIT_MS = 15_000
 
-function runDeps(ctx: RpcContext<unknown>): RunDeps {
-  return { ...ctx.write, db: ctx.db, read: ctx.read, settings: ctx.settings.aeo }
-}
-
 function queueDeps(ctx: RpcContext<unknown>): QueueDeps {
-  return { ...runDeps(ctx), waitForReadModels: (position) => ctx.waitForReadModels(position, QUEUE_WAIT_MS) }
+  return { ...ctx.aeoCommands.runs, waitForReadModels: (position) => ctx.waitForReadModels(position, QUEUE_WAIT_MS) }
 }
 
 /** Agent ids become part of a stream name: letters, digits and `_ . : @ -`. */
@@ -270,7 +266,7 @@ export const aeoRunsRpcs = [
     result: z.array(ClaimedRunView),
     async handler(ctx) {
       const capabilities = parseCapabilities(ctx.params.capabilities_json)
-      return claimRuns(runDeps(ctx), ctx.command, { agentId: ctx.params.agent_id, agentOrgId: ctx.caller.orgId, capabilities, limit: ctx.params.limit })
+      return claimRuns(ctx.aeoCommands.runs, ctx.command, { agentId: ctx.params.agent_id, agentOrgId: ctx.caller.orgId, capabilities, limit: ctx.params.limit })
     },
   }),
   rpc({
@@ -282,7 +278,7 @@ export const aeoRunsRpcs = [
     params: z.strictObject({ run_id: Id, agent_id: AgentId }),
     result: z.null(),
     async handler(ctx) {
-      await startRun(runDeps(ctx), ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx) })
+      await startRun(ctx.aeoCommands.runs, ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx) })
       return null
     },
   }),
@@ -296,7 +292,7 @@ export const aeoRunsRpcs = [
     params: z.strictObject({ run_id: Id, agent_id: AgentId, capture_id: Id }),
     result: z.null(),
     async handler(ctx) {
-      await completeRun(runDeps(ctx), ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx), captureId: ctx.params.capture_id })
+      await completeRun(ctx.aeoCommands.runs, ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx), captureId: ctx.params.capture_id })
       return null
     },
   }),
@@ -315,7 +311,7 @@ export const aeoRunsRpcs = [
     }),
     result: z.object({ status: RunStatus, attempts: z.number().int(), retry: z.boolean(), retry_at: z.string().nullable() }),
     async handler(ctx) {
-      return failRun(runDeps(ctx), ctx.command, {
+      return failRun(ctx.aeoCommands.runs, ctx.command, {
         runId: ctx.params.run_id,
         agent: agentOf(ctx),
         error: ctx.params.error,
