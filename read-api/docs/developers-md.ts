@@ -2,6 +2,7 @@ import { PUBLIC_EVENTS } from '../../domain/api-platform/public-events.js'
 import { ERRORS, type ErrorCode } from '../errors.js'
 import { defaultLimitOf, type RegisteredRpc } from '../registry.js'
 import { API_VERSION } from '../version.js'
+import { areaReferenceSection } from './area-guides.js'
 import type { DocsContext } from './context.js'
 import { deprecationOf } from './deprecation.js'
 import { publishedLimits } from './limits.js'
@@ -90,6 +91,7 @@ export function developersMd(ctx: DocsContext): string {
     '- [Limits](#limits)',
     '- [Versioning](#versioning)',
     '- [Security](#security)',
+    '- [Area reference](#area-reference)',
     '',
     '## Authentication',
     '',
@@ -216,5 +218,7 @@ export function developersMd(ctx: DocsContext): string {
     `Report vulnerabilities to ${ctx.securityContact.replace(/^mailto:/, '')} ([security.txt](${base}/.well-known/security.txt)). Keys are stored as sha256 only; a lost key cannot be recovered, only revoked.`,
     '',
   )
+  // Last, so the guide's own sections (and the first code block of each language) come first.
+  out.push(...areaReferenceSection(base))
   return out.join('\n')
 }
