@@ -28,6 +28,7 @@ import { signedInMember } from './people/session.js'
 import type { PeopleSettings } from './people/settings.js'
 import { addOnSendStep } from './platform/on-send-steps.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
+import { installRouteCatalogue, serveGroup } from './platform/route.js'
 import { parseJsonBody } from './platform/json-body.js'
 import { answerClientError, answerFrameworkError } from './platform/protocol-errors.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
@@ -150,15 +151,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerWritesSwitch(app, deps)
   // GET /metrics, and a root hook that counts every response (so before the routes).
   installMetrics(app, { read: deps.read, db: deps.db, store: deps.write.store, registry: deps.registry, metricsToken: deps.metricsToken })
-  await app.register(async (scope) => healthRoutes(scope, deps))
+  installRouteCatalogue(app)
+  await serveGroup(app, healthRoutes, deps)
   await app.register(async (scope) => rpcRoutes(scope, deps))
-  await app.register(async (scope) => fileRoutes(scope, deps))
-  await app.register(async (scope) => exportRoutes(scope, deps))
-  await app.register(async (scope) => jobRoutes(scope, { ...deps, jobKinds: deps.jobKinds ?? new Set() }))
-  await app.register(async (scope) => dbRoutes(scope, deps))
-  await app.register(async (scope) => eventRoutes(scope, deps))
-  await app.register(async (scope) => sdkRoutes(scope, deps))
-  await app.register(async (scope) => mcpRoutes(scope, deps))
+  await serveGroup(app, fileRoutes, deps)
+  await serveGroup(app, exportRoutes, deps)
+  await serveGroup(app, jobRoutes, { ...deps, jobKinds: deps.jobKinds ?? new Set() })
+  await serveGroup(app, dbRoutes, deps)
+  await serveGroup(app, eventRoutes, deps)
+  await serveGroup(app, sdkRoutes, deps)
+  await serveGroup(app, mcpRoutes, deps)
   // Sign-in pages (read-api/people/routes.ts).
   await app.register(async (scope) => peopleRoutes(scope, deps))
   // Single sign-on: /auth/oidc/<provider>, its callback and /login/sso (read-api/sso/routes.ts).

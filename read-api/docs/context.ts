@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { WriteDeps } from '../../commands/command-handler.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
+import type { AnyRoute } from '../platform/route.js'
 import type { RpcRegistry } from '../registry.js'
 import type { ServiceSettings } from '../settings.js'
 
@@ -41,6 +42,8 @@ export interface DocsContext {
   readonly sandboxKey: string | null
   /** The job kinds POST /api/v1/jobs accepts here, sorted. */
   readonly jobKinds: readonly string[]
+  /** The REST declarations of this app (read-api/platform/route.ts), documented beside the RPCs. */
+  readonly routes: readonly AnyRoute[]
 }
 
 export function docsContext(request: FastifyRequest, deps: DocsDeps): DocsContext {
@@ -55,5 +58,6 @@ export function docsContext(request: FastifyRequest, deps: DocsDeps): DocsContex
     rateLimitPerMinute: deps.settings.rateLimits.defaultPerMinute,
     sandboxKey: deps.publicDocs?.sandbox ? SANDBOX_KEY : null,
     jobKinds: [...(deps.jobKinds ?? [])].sort(),
+    routes: request.server.routeCatalogue ?? [],
   }
 }

@@ -1,8 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { baseUrlOf } from '../auth/bearer-challenge.js'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import { callerOf } from '../auth/request-caller.js'
 import { ApiError } from '../errors.js'
+import { route, type RouteGroup } from '../platform/route.js'
 import type { McpDeps } from './context.js'
 import { requireCredentialAllowsMessages } from './credential-check.js'
 import { MCP_PATH, protectedResourceRoute } from './protected-resource.js'
@@ -45,15 +46,67 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
   return reply.send(text === '' ? undefined : text)
 }
 
+const McpQuery = z.object({
+  tools: z
+    .enum(['full', 'compact'])
+    .default('full')
+    .describe('Which tools/list to answer: full (the default) or compact. The X-MCP-Tools header does the same; anything else is 400 validation_failed.'),
+})
+
+const McpMessage = z.object({
+  jsonrpc: z.literal('2.0').describe('The JSON-RPC version'),
+  method: z.string().describe('initialize, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get, or a notification'),
+  params: z.record(z.string(), z.unknown()).optional().describe("The method's parameters (tools/call: name and arguments)"),
+  id: z.union([z.string(), z.number()]).optional().describe('The request id; absent for a notification'),
+})
+
+const MCP_DESCRIPTION = [
+  'The Model Context Protocol over stateless Streamable HTTP: methods initialize, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get; answers are JSON (never an event stream), notifications answer 202.',
+  'Tools: every organization-scoped RPC (its parameters as input schema; readOnlyHint for reads) plus list_rpcs, describe_rpc and call_rpc for the rest. A tool result is the RPC result as text and as structuredContent {result}; a refused call is an isError result carrying {error, code, detail, hint}.',
+  'Resources: /developers.md, /llms.txt and this document. Prompts: the x-workflows.',
+  'Same credentials, scopes, organization isolation, rate limits and metering as REST. 401 carries WWW-Authenticate with resource_metadata (RFC 9728); a tool call the key lacks the scope for (or a sandbox write) is HTTP 403 insufficient_scope (naming the scope) or sandbox_read_only. GET and DELETE answer 405.',
+  'A batch counts one call per message against the per-minute rate limit; a batch that does not fit in what is left of the window is refused whole with 429 rate_limited and Retry-After, before any of it runs.',
+  'tools=compact (or the X-MCP-Tools header) makes tools/list short: each tool a description tagged [domain] ending with its parameters, grouped by domain, with an open input schema (about a fifth of the full list); describe_rpc gives the full schema. Agents should use it.',
+].join('\n\n')
+
 /**
  * POST /api/v1/mcp: the MCP server over stateless Streamable HTTP (JSON responses). Authentication,
  * rate limits and the request id are the platform's own hooks, as for /api/v1/rpc/* (a JSON-RPC batch counts
  * one call per message, here); usage is metered here per message, under the RPC's own name for a tool call (read-api/mcp/metering.ts); each
  * request gets a fresh SDK server and transport (`sessionIdGenerator: undefined`), so no state is kept and
- * any API process can answer any request. GET (an SSE stream) and DELETE (a session) answer 405.
+ * any API process can answer any request. The body is a JSON-RPC message or batch the SDK validates itself.
  */
-export async function mcpRoutes(app: FastifyInstance, deps: McpDeps): Promise<void> {
-  app.post(MCP_PATH, async (request, reply) => {
+export const mcpRoute = route<McpDeps, z.ZodNever, typeof McpQuery, typeof McpMessage>({
+  method: 'POST',
+  path: MCP_PATH,
+  operationId: 'mcp',
+  summary: 'MCP server (Streamable HTTP, stateless JSON-RPC 2.0)',
+  description: MCP_DESCRIPTION,
+  tag: 'mcp',
+  auth: 'bearer',
+  query: McpQuery,
+  headers: z.object({ 'X-MCP-Tools': z.enum(['full', 'compact']).optional().describe('The same as the tools query parameter') }),
+  body: { type: 'application/json', schema: McpMessage, required: true },
+  responses: {
+    200: { description: 'A JSON-RPC response.', schema: z.record(z.string(), z.unknown()).describe('The JSON-RPC response (or batch of them)') },
+    202: { description: 'An accepted notification (no body).' },
+  },
+  example: {
+    query: { tools: 'compact' },
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_clients', arguments: { limit: 1 } } },
+    response: {
+      status: 200,
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          content: [{ type: 'text', text: '{"result":{"clients":[{"client_id":34,"name":"Acme Dental"}]}}' }],
+          structuredContent: { result: { clients: [{ client_id: 34, name: 'Acme Dental' }] } },
+        },
+      },
+    },
+  },
+  handler: async ({ request, reply, deps }) => {
     const caller = await callerOf(request, deps.read)
     const toolsMode = toolsModeOf(request)
     const methods = mcpMeteredMethods(request.body, deps.registry)
@@ -74,14 +127,19 @@ export async function mcpRoutes(app: FastifyInstance, deps: McpDeps): Promise<vo
     } finally {
       await server.close()
     }
-  })
+  },
+})
 
-  const postOnly = async (_request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('Allow', 'POST')
-    throw new ApiError('mcp_post_only')
-  }
-  app.get(MCP_PATH, { exposeHeadRoute: false }, postOnly)
-  app.delete(MCP_PATH, postOnly)
+/** GET (an SSE stream) and DELETE (a session) answer 405: this server keeps no streams and no sessions. */
+async function postOnly(_request: FastifyRequest, reply: FastifyReply): Promise<never> {
+  reply.header('Allow', 'POST')
+  throw new ApiError('mcp_post_only')
+}
 
-  protectedResourceRoute(app, (request) => baseUrlOf(request, deps.publicDocs?.baseUrl))
+export const mcpRoutes: RouteGroup<McpDeps> = {
+  routes: [mcpRoute, protectedResourceRoute],
+  setup: (scope) => {
+    scope.get(MCP_PATH, { exposeHeadRoute: false }, postOnly)
+    scope.delete(MCP_PATH, postOnly)
+  },
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import { unacceptableTextReason } from '../../domain/shared/values.js'
@@ -7,6 +6,7 @@ import { callerOf } from '../auth/request-caller.js'
 import { requireScope, resolveOrg, type Caller } from '../caller.js'
 import { DB_DEFAULT_LIMIT, DB_MAX_LIMIT, DB_TABLES, FILTERABLE, tableSpec, type ColumnSpec, type TableSpec } from '../db-tables.js'
 import { ApiError } from '../errors.js'
+import { route, type RouteGroup } from '../platform/route.js'
 
 export interface DbRouteDeps {
   readonly read: ReadDb
@@ -158,23 +158,117 @@ async function readTable(read: ReadDb, table: string, spec: TableSpec, caller: C
   }
 }
 
+const Catalogue = z.object({
+  tables: z
+    .array(
+      z.object({
+        name: z.string().describe('The table, as the path of GET /api/v1/db/{table}'),
+        description: z.string().describe('What a row is'),
+        columns: z
+          .array(
+            z.object({
+              name: z.string().describe('The column'),
+              type: z.string().describe('id, int, bool, text, timestamp, uuid, text[] or json'),
+              nullable: z.boolean().describe('May be null (filter with where_<column>=null)'),
+              filterable: z.boolean().describe('Can be a where_<column> filter'),
+            }),
+          )
+          .describe('The readable columns'),
+        order_by: z.array(z.string()).describe('The primary-key order rows come in'),
+        org_scope: z.string().describe('The column that confines rows to an organization'),
+      }),
+    )
+    .describe('Every readable table'),
+  limit: z.object({ default: z.number().int().describe('Rows per page when limit is absent'), max: z.number().int().describe('The largest limit') }).describe('Page sizes'),
+})
+
+const TableParams = z.object({ table: z.string().describe('An allowed table (GET /api/v1/db lists them)') })
+
+/** Documents the fixed parameters; where_<column> filters are read by parseTableQuery against the table's columns. */
+const TableQuerySchema = z
+  .object({
+    limit: z.string().optional().meta({ type: 'integer', minimum: 1, maximum: DB_MAX_LIMIT, default: DB_DEFAULT_LIMIT }).describe(`Rows per page, 1 to ${DB_MAX_LIMIT} (default ${DB_DEFAULT_LIMIT})`),
+    offset: z.string().optional().meta({ type: 'integer', minimum: 0 }).describe('Rows to skip'),
+    org_id: z.string().optional().meta({ type: 'integer', minimum: 1 }).describe('Platform keys: confine the read to this organization'),
+  })
+  .catchall(z.string())
+
+const TablePage = z.object({
+  table: z.string().describe('The table read'),
+  rows: z.array(z.record(z.string(), z.unknown())).describe('The rows, in primary-key order, with the readable columns only'),
+  limit: z.number().int().describe('The page size used'),
+  offset: z.number().int().describe('The rows skipped'),
+  next_offset: z.number().int().optional().describe('Present when more rows follow: pass it as offset'),
+})
+
+export const listTablesRoute = route<DbRouteDeps>({
+  method: 'GET',
+  path: '/api/v1/db',
+  operationId: 'list_tables',
+  summary: 'The readable tables, their columns, order and scoping',
+  tag: 'db',
+  auth: 'bearer',
+  scopes: ['read'],
+  responses: { 200: { description: 'The allow-list.', schema: Catalogue } },
+  example: {
+    response: {
+      status: 200,
+      body: {
+        tables: [
+          {
+            name: 'clients',
+            description: "An agency's clients",
+            columns: [
+              { name: 'id', type: 'id', nullable: false, filterable: true },
+              { name: 'name', type: 'text', nullable: false, filterable: true },
+            ],
+            order_by: ['id'],
+            org_scope: 'org_id',
+          },
+        ],
+        limit: { default: DB_DEFAULT_LIMIT, max: DB_MAX_LIMIT },
+      },
+    },
+  },
+  handler: async ({ request, deps }) => {
+    requireScope(await callerOf(request, deps.read), 'read')
+    return catalogue()
+  },
+})
+
 /**
  * GET /api/v1/db/<table>?where_<column>=<value>&limit=&offset=&org_id= (read scope): rows of an
  * allow-listed read-model table (read-api/db-tables.ts), filtered by equality, confined to the caller's
  * organization. GET /api/v1/db lists what can be read.
  */
-export async function dbRoutes(app: FastifyInstance, deps: DbRouteDeps): Promise<void> {
-  app.get('/api/v1/db', async (request) => {
-    requireScope(await callerOf(request, deps.read), 'read')
-    return catalogue()
-  })
-  app.get<{ Params: { table: string }; Querystring: Record<string, unknown> }>('/api/v1/db/:table', async (request) => {
+export const readTableRoute = route<DbRouteDeps, typeof TableParams, typeof TableQuerySchema>({
+  method: 'GET',
+  path: '/api/v1/db/:table',
+  operationId: 'read_table',
+  summary: 'Generic table read',
+  description:
+    'Rows of an allowed read-model table, filtered by equality with `where_<column>=<value>` query parameters (`null` for IS NULL on a nullable column); organization scoping is applied automatically. GET /api/v1/db lists the tables.',
+  tag: 'db',
+  auth: 'bearer',
+  scopes: ['read'],
+  params: TableParams,
+  query: TableQuerySchema,
+  responses: { 200: { description: 'The rows, in primary-key order; next_offset when more follow.', schema: TablePage } },
+  example: {
+    params: { table: 'clients' },
+    query: { limit: 2 },
+    response: { status: 200, body: { table: 'clients', rows: [{ id: 34, name: 'Acme Dental' }, { id: 35, name: 'Birch Law' }], limit: 2, offset: 0, next_offset: 2 } },
+  },
+  handler: async ({ request, deps, input }) => {
     const caller = await callerOf(request, deps.read)
     requireScope(caller, 'read')
-    const table = request.params.table
+    const table = input.params().table
     const spec = tableSpec(table)
     if (!spec) throw new ApiError('db_table_not_allowed', `${JSON.stringify(table.slice(0, 100))} is not a readable table`)
-    const query = parseTableQuery(table, spec, request.query ?? {})
+    // The filters depend on the table's columns, so the query is read against them rather than one schema.
+    const query = parseTableQuery(table, spec, (request.query as Record<string, unknown> | undefined) ?? {})
     return readTable(deps.read, table, spec, caller, query)
-  })
-}
+  },
+})
+
+export const dbRoutes: RouteGroup<DbRouteDeps> = { routes: [listTablesRoute, readTableRoute] }

@@ -1,9 +1,11 @@
-import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
+import { z } from 'zod'
+import { WebhookEnvelope } from '../../domain/api-platform/public-events.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { callerOf } from '../auth/request-caller.js'
 import { requireScope } from '../caller.js'
 import { ApiError } from '../errors.js'
+import { route, type RouteGroup, type RoutePart } from '../platform/route.js'
 
 export interface EventRouteDeps {
   readonly read: ReadDb
@@ -23,35 +25,90 @@ export function decodeCursor(cursor: string): number {
   return Number(match[1])
 }
 
+const EventsQuery = z.strictObject({
+  after: z.string().optional().describe('An opaque cursor (next_cursor of a previous answer); absent: from the oldest event'),
+  limit: z
+    .string()
+    .regex(/^\d{1,5}$/)
+    .refine((raw) => Number(raw) >= 1 && Number(raw) <= EVENTS_MAX_LIMIT)
+    .optional()
+    .meta({ type: 'integer', minimum: 1, maximum: EVENTS_MAX_LIMIT, default: EVENTS_DEFAULT_LIMIT })
+    .describe(`Events per page, 1 to ${EVENTS_MAX_LIMIT} (default ${EVENTS_DEFAULT_LIMIT})`),
+  org_id: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .optional()
+    .meta({ type: 'integer', minimum: 1 })
+    .describe('Platform keys: the organization; an organization key may pass its own'),
+})
+
+/** The first fault in the order a reader fixes them (unknown names, then org_id, limit, after), in its own words. */
+function invalidEventsQuery(_part: RoutePart, error: z.ZodError): ApiError {
+  const unknown = error.issues.find((issue) => issue.code === 'unrecognized_keys')
+  if (unknown) return new ApiError('validation_failed', `unknown query parameter ${unknown.keys[0]}; use after, limit and (platform keys) org_id`)
+  const at = (name: string) => error.issues.some((issue) => issue.path[0] === name)
+  if (at('org_id')) return new ApiError('validation_failed', 'org_id: expected an id')
+  if (at('limit')) return new ApiError('validation_failed', `limit: 1 to ${EVENTS_MAX_LIMIT}`)
+  return new ApiError('events_cursor_invalid', 'after must be a next_cursor from a previous answer')
+}
+
+const EventsPage = z.object({
+  events: z.array(WebhookEnvelope).describe('Oldest first, each exactly the body its webhook delivery carries'),
+  next_cursor: z.string().nullable().describe('Pass as after; null only when there are no events yet'),
+  has_more: z.boolean().describe('Another page follows at once'),
+})
+
 /**
  * GET /api/v1/events?after=<cursor>&limit=<n>: the organization's webhook-visible events in log order, each
  * with exactly the body a webhook delivery carries (same `id`), so a subscriber that was down replays from its
  * last cursor and deduplicates by id. Pings are not events of the organization and are not listed. An
  * organization key reads its own organization; a platform key passes org_id. Read scope.
  */
-export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): Promise<void> {
-  app.get<{ Querystring: Record<string, string | undefined> }>('/api/v1/events', async (request) => {
+export const listEventsRoute = route<EventRouteDeps, z.ZodNever, typeof EventsQuery>({
+  method: 'GET',
+  path: '/api/v1/events',
+  operationId: 'list_events',
+  summary: "The organization's webhook events in order, for catching up",
+  description:
+    'Every webhook-visible event of the organization (and platform events such as api.deprecation), oldest first, each with exactly the body a delivery carries: the same `id` (deduplicate on it). Pass back `next_cursor` as `after` to continue; when caught up the same cursor comes back with no events. Pings are not listed. Read scope; a platform key passes org_id.',
+  tag: 'webhooks',
+  auth: 'bearer',
+  scopes: ['read'],
+  query: EventsQuery,
+  responses: { 200: { description: 'A page of events.', schema: EventsPage } },
+  example: {
+    query: { after: encodeCursor(1041), limit: 2 },
+    response: {
+      status: 200,
+      body: {
+        events: [
+          {
+            id: 1042,
+            event: 'job.completed',
+            created_at: '2026-03-02T09:15:09.000Z',
+            org_id: 12,
+            client_id: 34,
+            data: { job_id: 77, kind: 'keyword_generation', client_id: 34, result: { added: 40 }, status_url: 'https://api.example.com/api/v1/jobs/77' },
+          },
+        ],
+        next_cursor: encodeCursor(1042),
+        has_more: false,
+      },
+    },
+  },
+  invalid: invalidEventsQuery,
+  handler: async ({ request, deps, input }) => {
     const caller = await callerOf(request, deps.read)
     requireScope(caller, 'read')
-    const q = request.query
-    for (const key of Object.keys(q)) {
-      if (!['after', 'limit', 'org_id'].includes(key)) throw new ApiError('validation_failed', `unknown query parameter ${key}; use after, limit and (platform keys) org_id`)
-    }
+    const q = input.query()
     let orgId = caller.orgId
     if (q.org_id !== undefined) {
-      if (!/^\d{1,15}$/.test(q.org_id)) throw new ApiError('validation_failed', 'org_id: expected an id')
       const requested = Number(q.org_id)
       if (caller.orgId !== null && requested !== caller.orgId) throw new ApiError('not_found', `organization ${requested} not found`)
       orgId = requested
     }
     if (orgId === null) throw new ApiError('org_id_required')
-    let limit = EVENTS_DEFAULT_LIMIT
-    if (q.limit !== undefined) {
-      if (!/^\d{1,5}$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > EVENTS_MAX_LIMIT) {
-        throw new ApiError('validation_failed', `limit: 1 to ${EVENTS_MAX_LIMIT}`)
-      }
-      limit = Number(q.limit)
-    }
+    const limit = q.limit === undefined ? EVENTS_DEFAULT_LIMIT : Number(q.limit)
     const after = q.after === undefined || q.after === '' ? 0 : decodeCursor(q.after)
     const rows = await deps.db
       .selectFrom('webhook_events')
@@ -76,5 +133,7 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       next_cursor: last ? encodeCursor(Number(last.number)) : (q.after || null),
       has_more: rows.length > limit,
     }
-  })
-}
+  },
+})
+
+export const eventRoutes: RouteGroup<EventRouteDeps> = { routes: [listEventsRoute] }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify'
 import { sql, type Kysely } from 'kysely'
+import { z } from 'zod'
 import { projectionFailure } from '../../projections/failures.js'
 import { MAIN_GROUP } from '../../projections/index.js'
 import type { ReadDb } from '../../projections/tables.js'
@@ -7,6 +7,7 @@ import type { WorkTables } from '../../migrations/work-tables.js'
 import { writesHealth } from '../platform/writes-switch.js'
 import { RETRY_AFTER_SECONDS, transientCodeOf } from '../platform/retry-later.js'
 import { ERRORS } from '../errors.js'
+import { route, type RouteGroup } from '../platform/route.js'
 import { API_VERSION } from '../version.js'
 
 export interface HealthDeps {
@@ -16,6 +17,43 @@ export interface HealthDeps {
   readonly eventStoreKind: 'postgres' | 'eventstoredb'
 }
 
+const Health = z.object({
+  status: z.enum(['ok', 'degraded']).describe('degraded: a projection group keeps failing; reads are served, but stale'),
+  version: z.string().describe('The API version'),
+  event_store: z.enum(['postgres', 'eventstoredb']).describe('The event store in use'),
+  projections: z
+    .object({
+      position: z.string().nullable().describe('The log position the read models reflect'),
+      events_applied: z.number().int().describe('Events the projections applied'),
+      updated_at: z.string().nullable().describe('When the checkpoint last moved'),
+      failing: z.record(z.string(), z.unknown()).nullable().describe('A failing group: since when, how often, after which position and why; else null'),
+    })
+    .describe('The read models'),
+  counts: z
+    .object({
+      organizations: z.number().int().describe('Organizations'),
+      clients: z.number().int().describe('Clients'),
+      api_keys: z.number().int().describe('API keys'),
+      events: z.number().int().describe('Events applied'),
+    })
+    .describe('Row counts of the read models'),
+  writes: z
+    .object({
+      enabled: z.boolean().describe('Writes are accepted'),
+      since: z.string().describe('When the switch last changed'),
+      reason: z.string().nullable().describe('Why writes are off, as the operator said'),
+    })
+    .describe('The writes switch'),
+})
+
+const Unavailable = z.object({
+  status: z.literal('unavailable').describe('The database is not reachable'),
+  version: z.string().describe('The API version'),
+  error: z.string().describe('Human-readable message'),
+  code: z.enum(['store_unavailable', 'service_unavailable']).describe('Stable machine code'),
+  hint: z.string().optional().describe('What to do'),
+})
+
 /**
  * GET /api/v1/health (public): liveness plus row counts. Counts come from the read models (the event
  * count is what the projections applied), so health never scans the log. A projection group that keeps
@@ -23,8 +61,34 @@ export interface HealthDeps {
  * `projections.failing` saying since when, how often, after which position and why. An unreachable database
  * answers 503 store_unavailable with Retry-After.
  */
-export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
-  app.get('/api/v1/health', async (_request, reply) => {
+export const healthRoute = route<HealthDeps>({
+  method: 'GET',
+  path: '/api/v1/health',
+  operationId: 'health',
+  summary: 'Liveness: status and row counts',
+  tag: 'meta',
+  auth: 'public',
+  responses: {
+    200: {
+      description: 'Serving. status is degraded while the read models are stuck (projections.failing says since when and why): reads answer, but stale.',
+      schema: Health,
+    },
+    503: { description: 'The database is not reachable: code store_unavailable, with Retry-After (seconds).', schema: Unavailable },
+  },
+  example: {
+    response: {
+      status: 200,
+      body: {
+        status: 'ok',
+        version: API_VERSION,
+        event_store: 'postgres',
+        projections: { position: '0000000000001042', events_applied: 1042, updated_at: '2026-03-02T09:15:09.000Z', failing: null },
+        counts: { organizations: 3, clients: 41, api_keys: 7, events: 1042 },
+        writes: { enabled: true, since: '2026-03-01T00:00:00.000Z', reason: null },
+      },
+    },
+  },
+  handler: async ({ request: { server: app }, reply, deps }) => {
     try {
       const count = (table: 'organizations' | 'clients' | 'api_keys') =>
         deps.read
@@ -67,5 +131,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
       }
       return { status: 'unavailable', version: API_VERSION, error: 'The database is not reachable', code: 'service_unavailable' }
     }
-  })
-}
+  },
+})
+
+export const healthRoutes: RouteGroup<HealthDeps> = { routes: [healthRoute] }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
 import type { WriteDeps } from '../../commands/command-handler.js'
 import type { Position } from '../../commands/event-store/port.js'
@@ -14,7 +14,9 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import { callerOf } from '../auth/request-caller.js'
 import { requireOwnerLevel, requireScope, type Caller } from '../caller.js'
 import { ApiError } from '../errors.js'
+import { route, type RouteGroup, type RoutePart } from '../platform/route.js'
 import { requireWritesEnabled } from '../platform/writes-switch.js'
+import { JOB_RECORD_CANCELLED_EXAMPLE, JOB_RECORD_EXAMPLE, JobRecord } from './job-record.js'
 import { describeIssues } from './rpc.js'
 
 export interface JobRouteDeps {
@@ -26,23 +28,19 @@ export interface JobRouteDeps {
   readonly jobKinds: ReadonlySet<string>
 }
 
+const KIND_DESCRIPTION =
+  'The job kind. GET /api/v1/capabilities (job_kinds) lists the kinds this deployment runs; another specified kind answers 400 job_kind_unavailable, an unknown one 400 validation_failed.'
+
 /** The body of POST /api/v1/jobs (endpoints.md "Jobs"); unknown fields are refused, naming them. */
 const JobBody = z.strictObject({
-  kind: z.string().min(1).max(100).describe('The job kind'),
+  // The enum documents the specified kinds; the handler names an unknown or unavailable one in its own words.
+  kind: z.string().min(1).max(100).meta({ enum: [...SPECIFIED_JOB_KINDS] }).describe(KIND_DESCRIPTION),
   client_id: Id.nullable().optional().describe('Target client; required by every kind except export_org'),
   group_id: Id.nullable().optional().describe('Target group (bulk_strategist only)'),
   org_id: Id.nullable().optional().describe('export_org with a platform key: the organization to export; organization keys omit it'),
   meter: z.boolean().optional().describe('Count the job towards metered usage'),
   payload: z.record(z.string(), z.unknown()).optional().describe("Kind-specific parameters (the kind's payload schema)"),
 })
-
-const JobIdParam = z.coerce.number().pipe(Id)
-
-function jobIdOf(request: FastifyRequest): number {
-  const parsed = JobIdParam.safeParse((request.params as { job_id: string }).job_id)
-  if (!parsed.success) throw new ApiError('validation_failed', 'job_id: expected a positive integer job id')
-  return parsed.data
-}
 
 /** Job creation needs write access (a read-only key is refused, spec Authentication 4) and the jobs scope. */
 function requireJobScopes(caller: Caller): void {
@@ -106,12 +104,39 @@ async function settle(deps: JobRouteDeps, reply: FastifyReply, position: Positio
   reply.header('X-Read-Your-Writes', reached ? 'reached' : 'timeout')
 }
 
-/**
- * The job API (endpoints.md "Jobs"): POST /api/v1/jobs (202 {job_id, status_url}), GET /api/v1/jobs/<id>
- * and POST /api/v1/jobs/<id>/cancel. Jobs run in the processors role (processors/jobs).
- */
-export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promise<void> {
-  app.post('/api/v1/jobs', { config: { idempotency: true } }, async (request, reply) => {
+const JobIdParams = z.object({ job_id: z.coerce.number().pipe(Id).meta({ type: 'integer', minimum: 1 }).describe('The job id (job_id of POST /api/v1/jobs)') })
+
+/** A job id that is not a positive integer is named plainly; a body is described issue by issue. */
+const invalidJobInput = (part: RoutePart, error: z.ZodError) =>
+  new ApiError('validation_failed', part === 'params' ? 'job_id: expected a positive integer job id' : describeIssues(error))
+
+const JobAccepted = z.object({
+  job_id: z.number().int().describe('The new job'),
+  status_url: z.string().describe('Poll it: GET this path (relative to the base URL)'),
+})
+
+/** The job API (endpoints.md "Jobs"). Jobs run in the processors role (processors/jobs). */
+export const createJobRoute = route<JobRouteDeps, z.ZodNever, z.ZodNever, typeof JobBody>({
+  method: 'POST',
+  path: '/api/v1/jobs',
+  operationId: 'create_job',
+  summary: 'Start a background job',
+  description:
+    "Needs the write and jobs scopes (the sandbox key: export_org only, once per 10 minutes). One active job per client (per organization for export_org): another request answers 409 job_already_running naming the active job. Unknown kind, missing client_id or a payload failing the kind's schema: 400 naming the field. Accepts Idempotency-Key.",
+  tag: 'jobs',
+  auth: 'bearer',
+  scopes: ['write', 'jobs'],
+  idempotent: true,
+  body: { type: 'application/json', schema: JobBody, required: true },
+  responses: {
+    202: { description: 'Accepted: the job is queued.', schema: JobAccepted, headers: { 'X-Read-Your-Writes': 'reached, or timeout when the read models had not caught up in time' } },
+  },
+  example: {
+    body: { kind: 'export_org' },
+    response: { status: 202, body: { job_id: 77, status_url: '/api/v1/jobs/77' } },
+  },
+  invalid: invalidJobInput,
+  handler: async ({ request, reply, deps, input }) => {
     const caller = await callerOf(request, deps.read)
     const raw = request.body ?? {}
     if (typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('validation_failed', '(body): expected a JSON object {kind, client_id?, org_id?, payload?}')
@@ -124,10 +149,9 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
       requireJobScopes(caller)
     }
     await requireWritesEnabled(request, reply)
-    const parsed = JobBody.safeParse(raw)
-    if (!parsed.success) throw new ApiError('validation_failed', describeIssues(parsed.error))
-    if (parsed.data.kind === 'export_org') requireOwnerLevel(caller, 'export the organization')
-    const target = await resolveRequest(deps, caller, parsed.data)
+    const body = input.body()
+    if (body.kind === 'export_org') requireOwnerLevel(caller, 'export the organization')
+    const target = await resolveRequest(deps, caller, body)
     const context = { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null }
     let accepted: { jobId: number; position: Position }
     try {
@@ -137,7 +161,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         clientId: target.clientId,
         groupId: null,
         payload: target.payload,
-        meter: parsed.data.meter ?? false,
+        meter: body.meter ?? false,
         sandbox: caller.sandbox,
       })
     } catch (error) {
@@ -152,23 +176,61 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
     }
     await settle(deps, reply, accepted.position)
     return reply.code(202).send({ job_id: accepted.jobId, status_url: jobStatusUrl(accepted.jobId) })
-  })
+  },
+})
 
-  app.get('/api/v1/jobs/:job_id', async (request) => {
+export const getJobRoute = route<JobRouteDeps, typeof JobIdParams>({
+  method: 'GET',
+  path: '/api/v1/jobs/:job_id',
+  operationId: 'get_job',
+  summary: 'A job record',
+  description: 'The read scope, or the jobs scope (a key that may start jobs may poll them). A job of another organization answers 404 like a missing one.',
+  tag: 'jobs',
+  auth: 'bearer',
+  scopes: ['read'],
+  params: JobIdParams,
+  responses: { 200: { description: 'The job.', schema: JobRecord } },
+  example: { params: { job_id: 77 }, response: { status: 200, body: JOB_RECORD_EXAMPLE } },
+  invalid: invalidJobInput,
+  handler: async ({ request, deps, input }) => {
     const caller = await callerOf(request, deps.read)
     requireReadOrJobs(caller)
-    const jobId = jobIdOf(request)
+    const { job_id: jobId } = input.params()
     const row = await findJob(deps.read, caller.orgId, jobId)
     if (!row) throw new ApiError('not_found', `job ${jobId} not found`)
     return jobView(row)
-  })
+  },
+})
 
-  app.post('/api/v1/jobs/:job_id/cancel', async (request, reply) => {
+export const cancelJobRoute = route<JobRouteDeps, typeof JobIdParams>({
+  method: 'POST',
+  path: '/api/v1/jobs/:job_id/cancel',
+  operationId: 'cancel_job',
+  summary: 'Cancel a queued or running job',
+  description:
+    'A queued job is cancelled at once (200); a running job is asked to stop (202, cancel_requested true) and ends cancelled at its next check. A terminal job answers 409 job_already_terminal. Needs the write and jobs scopes.',
+  tag: 'jobs',
+  auth: 'bearer',
+  scopes: ['write', 'jobs'],
+  params: JobIdParams,
+  responses: {
+    200: { description: 'The job, cancelled.', schema: JobRecord },
+    202: { description: 'The job, still running, with cancel_requested true.', schema: JobRecord },
+  },
+  example: {
+    params: { job_id: 78 },
+    response: {
+      status: 200,
+      body: { ...JOB_RECORD_CANCELLED_EXAMPLE },
+    },
+  },
+  invalid: invalidJobInput,
+  handler: async ({ request, reply, deps, input }) => {
     const caller = await callerOf(request, deps.read)
     if (caller.sandbox) throw new ApiError('sandbox_read_only', 'the sandbox key cannot cancel jobs')
     requireJobScopes(caller)
     await requireWritesEnabled(request, reply)
-    const jobId = jobIdOf(request)
+    const { job_id: jobId } = input.params()
     const context = { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null }
     const outcome = await cancelJob(deps.write, context, jobId, caller.orgId)
     await settle(deps, reply, outcome.position)
@@ -176,5 +238,8 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
     if (!row) throw new ApiError('not_found', `job ${jobId} not found`)
     // A running job stops at its handler's next check: 202 says the cancel is under way.
     return reply.code(outcome.state.status === 'cancelled' ? 200 : 202).send(jobView(row))
-  })
-}
+  },
+})
+
+/** POST /api/v1/jobs (202 {job_id, status_url}), GET /api/v1/jobs/<id> and POST /api/v1/jobs/<id>/cancel. */
+export const jobRoutes: RouteGroup<JobRouteDeps> = { routes: [createJobRoute, getJobRoute, cancelJobRoute] }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { CommandContext, WriteDeps } from '../../commands/command-handler.js'
 import { approveOAuthGrant, loadOAuthClient } from '../../commands/oauth.js'
 import type { OAuthClientState } from '../../domain/oauth/client.js'
@@ -8,6 +9,7 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { MCP_PATH } from '../mcp/protected-resource.js'
+import { route } from '../platform/route.js'
 import { single } from './oauth-errors.js'
 import { html, sendPage, type Markup } from './oauth-pages.js'
 
@@ -117,23 +119,63 @@ function redirectBack(redirectUri: string, params: Record<string, string | undef
 
 const hostOf = (uri: string) => new URL(uri).host
 
+/** A refused request: a page while the redirect URI is not trusted, else the error sent back to the app. */
+function answer(reply: FastifyReply, checked: Exclude<Checked, { kind: 'ok' }>, issuer: string) {
+  if (checked.kind === 'page') return sendPage(reply, 400, checked.title, html`<p class="error">${checked.message}</p>`)
+  return reply
+    .code(303)
+    .header('Cache-Control', 'no-store')
+    .header('Location', redirectBack(checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, issuer))
+    .send()
+}
+
+const toLogin = (reply: FastifyReply, returnTo: string) => reply.code(303).header('Cache-Control', 'no-store').header('Location', `/login?return_to=${encodeURIComponent(returnTo)}`).send()
+
+const AuthorizeQuery = z.object({
+  response_type: z.literal('code').describe('code (the only response type)'),
+  client_id: z.string().describe('The client_id POST /oauth/register returned'),
+  redirect_uri: z.string().describe('One of the redirect_uris the client registered, exactly'),
+  scope: z.string().describe('Space-separated: read write jobs offline_access'),
+  state: z.string().optional().describe('Opaque to the server, sent back with the code: bind it to the user agent against CSRF'),
+  code_challenge: z.string().describe('PKCE: base64url(sha256(code_verifier)), 43 characters'),
+  code_challenge_method: z.literal('S256').describe('S256 (the only method)'),
+  resource: z.string().optional().describe('RFC 8707: the MCP server or API the token is for (this service)'),
+})
+
+const AUTHORIZE_EXAMPLE = {
+  response_type: 'code',
+  client_id: '41',
+  redirect_uri: 'https://app.acme.example/callback',
+  scope: 'read jobs offline_access',
+  state: 'af0ifjsldkj',
+  code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  code_challenge_method: 'S256',
+}
+
+const HTML_PAGE = z.string().describe('An HTML page')
+
 /**
  * GET /oauth/authorize shows the consent page (after sign-in); POST /oauth/authorize is its form: approve or
  * deny, CSRF-checked, every parameter checked again. Approval records the grant (capped by the member's role)
- * and its single-use code, then sends the browser back with `code`, `state` and `iss`.
+ * and its single-use code, then sends the browser back with `code`, `state` and `iss`. The parameters are
+ * checked one by one (checkAuthorizationRequest), since an error is shown or sent back by how far it got.
  */
-export async function oauthAuthorizeRoutes(app: FastifyInstance, deps: OAuthAuthorizeDeps): Promise<void> {
-  const answer = (reply: FastifyReply, checked: Exclude<Checked, { kind: 'ok' }>, issuer: string) => {
-    if (checked.kind === 'page') return sendPage(reply, 400, checked.title, html`<p class="error">${checked.message}</p>`)
-    return reply
-      .code(303)
-      .header('Cache-Control', 'no-store')
-      .header('Location', redirectBack(checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, issuer))
-      .send()
-  }
-  const toLogin = (reply: FastifyReply, returnTo: string) => reply.code(303).header('Cache-Control', 'no-store').header('Location', `/login?return_to=${encodeURIComponent(returnTo)}`).send()
-
-  app.get('/oauth/authorize', async (request, reply) => {
+export const oauthAuthorizeRoute = route<OAuthAuthorizeDeps, z.ZodNever, typeof AuthorizeQuery>({
+  method: 'GET',
+  path: '/oauth/authorize',
+  operationId: 'oauth_authorize',
+  summary: 'Authorization endpoint (code + PKCE S256)',
+  description:
+    'A browser navigation: the consent page for a signed-in member (else a redirect to /login and back). An invalid client or redirect URI is a 400 page; any other refusal goes back to redirect_uri with error, state and iss.',
+  tag: 'oauth',
+  auth: 'public',
+  query: AuthorizeQuery,
+  responses: {
+    200: { description: 'The consent page.', type: 'text/html', schema: HTML_PAGE },
+    303: { description: 'To /login first, or back to redirect_uri with error, state and iss.', headers: { Location: 'Where the browser goes next' } },
+  },
+  example: { query: AUTHORIZE_EXAMPLE },
+  handler: async ({ request, reply, deps }) => {
     const issuer = deps.issuerOf(request)
     const checked = await checkAuthorizationRequest(deps, request.query, issuer)
     if (checked.kind !== 'ok') return answer(reply, checked, issuer)
@@ -181,9 +223,29 @@ ${hidden('resource', ask.resource)}
 </form>
 <p class="hint">You can disconnect the app at any time under <a href="/account/apps">Connected apps</a>.</p>`
     return sendPage(reply, 200, `Connect ${ask.client.name}`, body)
-  })
+  },
+})
 
-  app.post('/oauth/authorize', async (request, reply) => {
+const ConsentForm = AuthorizeQuery.extend({
+  decision: z.enum(['approve', 'deny']).describe('The button the member pressed'),
+  csrf: z.string().describe('The CSRF token of the consent page'),
+})
+
+export const oauthConsentRoute = route<OAuthAuthorizeDeps, z.ZodNever, z.ZodNever, typeof ConsentForm>({
+  method: 'POST',
+  path: '/oauth/authorize',
+  operationId: 'oauth_consent',
+  summary: 'The consent form: approve or deny',
+  description: 'Posted by the consent page only (CSRF-checked; an expired form is a 403 page). Sends the browser back to redirect_uri with code (or error), state and iss.',
+  tag: 'oauth',
+  auth: 'public',
+  body: { type: 'application/x-www-form-urlencoded', schema: ConsentForm, required: true },
+  responses: {
+    303: { description: 'Back to redirect_uri with code or error, state and iss (or to /login).', headers: { Location: 'Where the browser goes next' } },
+    403: { description: 'The form expired or did not come from this site (a page).', type: 'text/html', schema: HTML_PAGE },
+  },
+  example: { body: { ...AUTHORIZE_EXAMPLE, decision: 'approve', csrf: 'k2v0cXQ0Wm…' } },
+  handler: async ({ request, reply, deps }) => {
     const issuer = deps.issuerOf(request)
     const form = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {}
     if (!deps.signIn || !deps.signIn.csrfValid(request, form)) {
@@ -219,5 +281,5 @@ ${hidden('resource', ask.resource)}
     // The Connected apps list shows the grant as soon as the app is back.
     if (position !== null) await deps.watermark.waitFor(position, deps.readYourWritesTimeoutMs)
     return back({ code, state: ask.state })
-  })
-}
+  },
+})

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify'
+import { z } from 'zod'
 
 /**
  * The error answers of the OAuth endpoints, which follow their RFCs instead of the API's envelope:
@@ -14,6 +15,12 @@ export type OAuthErrorCode =
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
   | 'unsupported_token_type'
+
+/** The RFC error body, as the OpenAPI document shows it. */
+export const OAuthErrorBody = z.object({
+  error: z.string().describe('The RFC error code'),
+  error_description: z.string().describe('What was wrong, for the developer'),
+})
 
 export function sendOAuthError(reply: FastifyReply, status: number, error: OAuthErrorCode, description: string): FastifyReply {
   return reply

@@ -1,5 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import { OAUTH_SCOPES } from '../../domain/oauth/scopes.js'
+import { baseUrlOf } from '../auth/bearer-challenge.js'
+import { route } from '../platform/route.js'
 
 export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server'
 
@@ -28,10 +30,42 @@ export function authorizationServerMetadata(issuer: string) {
   }
 }
 
+const Metadata = z.object({
+  issuer: z.string().describe('This service (BASE_URL)'),
+  authorization_endpoint: z.string().describe('GET /oauth/authorize'),
+  token_endpoint: z.string().describe('POST /oauth/token'),
+  registration_endpoint: z.string().describe('POST /oauth/register (RFC 7591)'),
+  revocation_endpoint: z.string().describe('POST /oauth/revoke (RFC 7009)'),
+  scopes_supported: z.array(z.string()).describe('read, write, jobs, offline_access'),
+  response_types_supported: z.array(z.string()).describe('code'),
+  response_modes_supported: z.array(z.string()).describe('query'),
+  grant_types_supported: z.array(z.string()).describe('authorization_code and refresh_token'),
+  token_endpoint_auth_methods_supported: z.array(z.string()).describe('none: public clients with PKCE'),
+  revocation_endpoint_auth_methods_supported: z.array(z.string()).describe('none'),
+  code_challenge_methods_supported: z.array(z.string()).describe('S256'),
+  authorization_response_iss_parameter_supported: z.boolean().describe('RFC 9207: iss in every authorization response'),
+  service_documentation: z.string().describe('The developer guide'),
+})
+
 /** GET /.well-known/oauth-authorization-server: public. */
-export function authorizationServerMetadataRoute(app: FastifyInstance, issuerOf: (request: FastifyRequest) => string): void {
-  app.get(AUTHORIZATION_SERVER_METADATA_PATH, async (request, reply) => {
+export const authorizationServerMetadataRoute = route<OAuthIssuerDeps>({
+  method: 'GET',
+  path: AUTHORIZATION_SERVER_METADATA_PATH,
+  operationId: 'oauth_authorization_server',
+  summary: 'Authorization-server metadata (RFC 8414)',
+  description:
+    'The endpoints of this OAuth 2.0 authorization server, its scopes, and what it supports: code + PKCE S256, public clients, authorization_code and refresh_token grants.',
+  tag: 'meta',
+  auth: 'public',
+  responses: { 200: { description: 'The metadata.', schema: Metadata } },
+  example: { response: { status: 200, body: authorizationServerMetadata('https://api.example.com') } },
+  handler: async ({ request, reply, deps }) => {
     reply.header('Cache-Control', 'public, max-age=300').type('application/json; charset=utf-8')
-    return authorizationServerMetadata(issuerOf(request))
-  })
+    return authorizationServerMetadata(baseUrlOf(request, deps.publicDocs?.baseUrl))
+  },
+})
+
+/** What the OAuth endpoints need to name themselves: the configured public address. */
+export interface OAuthIssuerDeps {
+  readonly publicDocs?: { readonly baseUrl?: string | undefined } | undefined
 }

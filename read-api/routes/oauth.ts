@@ -4,12 +4,13 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 import type { ReadDb } from '../../projections/tables.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import { acceptForms } from '../platform/form-input.js'
-import { oauthAuthorizeRoutes, type OAuthSignIn } from './oauth-authorize.js'
+import { serveGroup, type RouteGroup } from '../platform/route.js'
+import { oauthAuthorizeRoute, oauthConsentRoute, type OAuthAuthorizeDeps, type OAuthSignIn } from './oauth-authorize.js'
 import { connectedAppsRoutes } from './oauth-connected-apps.js'
 import { authorizationServerMetadataRoute } from './oauth-metadata.js'
 import { answerOAuthInputError } from './oauth-input-errors.js'
-import { oauthRegisterRoutes } from './oauth-register.js'
-import { oauthTokenRoutes } from './oauth-token.js'
+import { oauthRegisterRoute } from './oauth-register.js'
+import { oauthRevokeRoute, oauthTokenRoute } from './oauth-token.js'
 
 export interface OAuthRouteDeps {
   readonly read: ReadDb
@@ -21,6 +22,8 @@ export interface OAuthRouteDeps {
   readonly oauthSignIn?: OAuthSignIn | undefined
 }
 
+export type OAuthScopeDeps = OAuthRouteDeps & OAuthAuthorizeDeps
+
 /**
  * The OAuth 2.0 authorization server: discovery (RFC 8414), dynamic registration (RFC 7591), the
  * authorization endpoint with its consent page, the token endpoint and revocation (RFC 7009), and the
@@ -30,13 +33,15 @@ export interface OAuthRouteDeps {
  * form field is kept as an array so the endpoints can refuse it (RFC 6749 section 3.1). A body or query the
  * input rules refuse is answered in the endpoints' RFC error shape (oauth-input-errors.ts).
  */
+export const oauthRouteGroup: RouteGroup<OAuthScopeDeps> = {
+  routes: [authorizationServerMetadataRoute, oauthRegisterRoute, oauthTokenRoute, oauthRevokeRoute, oauthAuthorizeRoute, oauthConsentRoute],
+  setup: async (scope, deps) => {
+    acceptForms(scope, { bodyLimit: 16 * 1024, repeated: 'all' })
+    scope.setErrorHandler(answerOAuthInputError)
+    await connectedAppsRoutes(scope, deps)
+  },
+}
+
 export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
-  acceptForms(app, { bodyLimit: 16 * 1024, repeated: 'all' })
-  app.setErrorHandler(answerOAuthInputError)
-  const issuerOf = (request: FastifyRequest) => baseUrlOf(request, deps.publicDocs?.baseUrl)
-  authorizationServerMetadataRoute(app, issuerOf)
-  await oauthRegisterRoutes(app, deps)
-  await oauthTokenRoutes(app, deps)
-  await oauthAuthorizeRoutes(app, { ...deps, signIn: deps.oauthSignIn, issuerOf })
-  await connectedAppsRoutes(app, { ...deps, signIn: deps.oauthSignIn })
+  await serveGroup(app, oauthRouteGroup, { ...deps, signIn: deps.oauthSignIn, issuerOf: (request: FastifyRequest) => baseUrlOf(request, deps.publicDocs?.baseUrl) })
 }
