@@ -2,12 +2,17 @@
  * `npm test`: starts one embedded PostgreSQL for the whole run (or uses TEST_DATABASE_URL), migrates a
  * template database, then runs tap. Each test file clones the template into a database of its own, so
  * files run in parallel and never see each other's data.
+ *
+ * Coverage: the whole run (no arguments) is measured with c8 and its summary printed last, failing below
+ * the thresholds of .c8rc.json. A run of some files measures only with RR_COVERAGE=1, and checks no
+ * threshold (a part of the suite covers less than the whole); RR_COVERAGE=0 turns it off.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../ops/embedded-postgres.js'
+import { prepareCoverage, reportCoverage } from './support/coverage.js'
 import { prepareTemplate, TEMPLATE_DATABASE } from './support/template.js'
 
 // A directory argument means every test file under it (tap itself only takes files and globs).
@@ -21,6 +26,8 @@ const args = (
     }),
   )
 ).flat()
+const wholeSuite = args.length === 0
+const coverageDirectory = process.env.RR_COVERAGE === '1' || (wholeSuite && process.env.RR_COVERAGE !== '0') ? await prepareCoverage() : undefined
 let cluster: EmbeddedCluster | undefined
 let directory: string | undefined
 let serverUrl = process.env.TEST_DATABASE_URL
@@ -46,6 +53,8 @@ try {
         RR_TEST_TEMPLATE: TEMPLATE_DATABASE,
         RR_FREEZE_AGGREGATE_STATES: '1',
         RR_VALIDATE_EVENTS_ON_READ: '1',
+        // Every process under tap, and every process they start, writes its V8 coverage here.
+        ...(coverageDirectory ? { NODE_V8_COVERAGE: coverageDirectory } : {}),
       },
     })
     // Pass tap's output through, and keep its closing count line ("# { total: 9, pass: 8, fail: 1 }").
@@ -70,5 +79,9 @@ try {
 } finally {
   await cluster?.stop().catch(() => {})
   if (directory) await fs.rm(directory, { recursive: true, force: true }).catch(() => {})
+}
+if (coverageDirectory) {
+  const reported = await reportCoverage({ checkThresholds: wholeSuite })
+  if (code === 0) code = reported
 }
 process.exit(code)
