@@ -1,7 +1,7 @@
 /**
- * What a first-time user copies (issue 22 item 19): the README's quick start defines every shell variable it
- * uses, and every local URL in the README and the generated documents names the port the service really
- * listens on by default (ops/config.ts), not another one (the MCP snippet said 3000 while the default is 8080).
+ * What a first-time user copies: the README's quick start defines every shell variable it uses, and every
+ * local URL in the README, the areas' READMEs and the generated documents names the port the service really
+ * listens on by default (ops/config.ts), so a pasted example reaches the service `npm start` runs.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import t from 'tap'

@@ -1,7 +1,8 @@
 /**
- * The README's Performance section against the bench's registry and the issue's rule: every registered
- * scenario has a row in the latest full run's table, and every row that marks a missed target has an entry
- * under "Where a target is missed" arguing it (and no entry argues a target the table says was met).
+ * The README's Performance section against the bench's registry and the rule that a missed target is argued:
+ * every registered scenario has a row in the latest full run's table, and every row that marks a missed
+ * target has an entry under "Where a target is missed" arguing it (and no entry argues a target the table
+ * says was met).
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
