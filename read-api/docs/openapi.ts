@@ -3,7 +3,7 @@ import { ERRORS, type ErrorCode } from '../errors.js'
 import { defaultLimitOf, type RegisteredRpc } from '../registry.js'
 import { API_VERSION } from '../version.js'
 import type { DocsContext } from './context.js'
-import { jsonSchemaOf, paramsSchema, resultSchema, type JsonSchema } from './schema.js'
+import { jsonSchemaOf, ORG_ID_DESCRIPTION, paramsSchema, resultSchema } from './schema.js'
 import { WORKFLOWS } from './workflows.js'
 import { deprecationOf } from './deprecation.js'
 import { routeOperation } from './route-operation.js'
@@ -32,6 +32,10 @@ function rpcOperation(rpc: RegisteredRpc, statuses: number[]): Operation {
     d.paginated ? `Paginated: \`limit\` 1..${d.paginated.maxLimit}, \`offset\` ≥ 0; a larger limit is refused with 400 validation_failed.` : '',
   ].filter(Boolean)
   const deprecation = deprecationOf(rpc)
+  // Read defensively: a definition built before examples were required has none.
+  const example = (d as { example?: { params?: unknown; result?: unknown } }).example
+  const params = paramsSchema(rpc)
+  if (params.properties?.org_id && !params.properties.org_id.description) params.properties.org_id.description = ORG_ID_DESCRIPTION
   const operation: Operation = {
     operationId: d.name,
     summary: d.summary.length > 120 ? `${d.summary.slice(0, 117).replace(/\s+\S*$/, '')}…` : d.summary,
@@ -41,7 +45,7 @@ function rpcOperation(rpc: RegisteredRpc, statuses: number[]): Operation {
     requestBody: {
       required: false,
       description: 'The keyword arguments, as a JSON object (an empty body is {}).',
-      content: { 'application/json': { schema: paramsSchema(rpc) } },
+      content: { 'application/json': { schema: params, ...(example?.params !== undefined ? { example: example.params } : {}) } },
     },
     responses: {
       '200': {
@@ -59,6 +63,7 @@ function rpcOperation(rpc: RegisteredRpc, statuses: number[]): Operation {
         content: {
           'application/json': {
             schema: { type: 'object', properties: { result: resultSchema(rpc) }, required: ['result'], additionalProperties: false },
+            ...(example?.result !== undefined ? { example: { result: example.result } } : {}),
           },
         },
       },

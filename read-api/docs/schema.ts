@@ -40,6 +40,9 @@ export function typeLabel(schema: JsonSchema | undefined, depth = 0): string {
   }
 }
 
+/** org_id is the registry's own parameter: one description for every method. */
+export const ORG_ID_DESCRIPTION = 'Injected for organization keys; platform keys pass it'
+
 export interface ParamDoc {
   readonly name: string
   readonly type: string
@@ -58,6 +61,6 @@ export function paramDocs(rpc: RegisteredRpc): ParamDoc[] {
     // A default makes a parameter optional for the caller, whatever the output side says.
     required: required.has(name) && property.default === undefined,
     default: property.default,
-    description: property.description ?? (name === 'org_id' ? 'Injected for organization keys; platform keys pass it' : undefined),
+    description: property.description ?? (name === 'org_id' ? ORG_ID_DESCRIPTION : undefined),
   }))
 }
