@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely'
-import type { RecordedEvent } from '../commands/event-store/port.js'
+import type { WorkTables } from '../migrations/work-tables.js'
 import { READ_MODEL_VERSION } from '../migrations/read-models/index.js'
-import { handlerFor, type Projector } from './projector.js'
-import type { ReadDb, ReadModels } from './tables.js'
+import { applyEvents } from './apply-events.js'
+import type { ProjectedEvent, Projector } from './projector.js'
+import { readModelsIn } from './tables.js'
 
 /**
  * Taken shared by every batch and exclusive by a rebuild's swap, so a swap never lands in the middle of
@@ -10,8 +11,8 @@ import type { ReadDb, ReadModels } from './tables.js'
  */
 export const SWAP_LOCK_KEY = 7_243_001
 
-export async function readCheckpoint(db: Kysely<any>, schema: string, group: string): Promise<string | null> {
-  const row = await (db.withSchema(schema) as Kysely<ReadModels>)
+export async function readCheckpoint(db: Kysely<WorkTables>, schema: string, group: string): Promise<string | null> {
+  const row = await readModelsIn(db, schema)
     .selectFrom('projection_checkpoint')
     .select('position')
     .where('group_name', '=', group)
@@ -20,8 +21,8 @@ export async function readCheckpoint(db: Kysely<any>, schema: string, group: str
   return row.position
 }
 
-export async function insertCheckpoint(db: Kysely<any>, schema: string, group: string): Promise<void> {
-  await (db.withSchema(schema) as Kysely<ReadModels>)
+export async function insertCheckpoint(db: Kysely<WorkTables>, schema: string, group: string): Promise<void> {
+  await readModelsIn(db, schema)
     .insertInto('projection_checkpoint')
     .values({ group_name: group, position: null, read_model_version: READ_MODEL_VERSION })
     .onConflict((oc) => oc.column('group_name').doNothing())
@@ -29,93 +30,63 @@ export async function insertCheckpoint(db: Kysely<any>, schema: string, group: s
 }
 
 /**
- * Applies the events, in order, to each projector that handles their type (or `*`). Projectors write only
- * their own tables, so each one takes the whole batch in turn: in a few statements when it has a batch
- * form, else event by event.
+ * Takes the swap lock shared for the rest of the transaction `trx`. Its own statement, before any statement
+ * that names a read-model table: PostgreSQL resolves a table's name when it parses the statement, so a
+ * statement that waited for the lock inside itself could write to a schema a swap has just renamed away.
  */
-export async function applyEvents(db: ReadDb, projectors: readonly Projector[], events: readonly RecordedEvent[]): Promise<void> {
-  for (const projector of projectors) {
-    if (projector.applyBatch) {
-      await projector.applyBatch(db, events)
-      continue
-    }
-    for (const event of events) {
-      const handler = handlerFor(projector, event.type)
-      if (handler) await handler(db, event)
-    }
-  }
+export async function takeSwapLockShared(trx: Kysely<WorkTables>): Promise<void> {
+  await sql`select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY})`.execute(trx)
 }
 
 /**
- * Applies a batch and moves the checkpoint in the same transaction, but only if the checkpoint is still
- * where the batch started (another runner, or a rebuild's swap, may have moved it): returns false then,
- * and nothing is written.
+ * Applies a batch and moves the checkpoint in one transaction, but only if the checkpoint is still where
+ * the batch started (another runner, or a rebuild's swap, may have moved it): returns false then, and
+ * nothing is written. Statements: begin, the swap lock, the move, the projectors' writes, commit. Live
+ * batches are small and a write waits for them (read-your-writes), so nothing else is sent.
  */
 export async function applyBatch(
-  db: Kysely<any>,
+  db: Kysely<WorkTables>,
   schema: string,
   group: string,
   projectors: readonly Projector[],
-  events: readonly RecordedEvent[],
+  events: readonly ProjectedEvent[],
   expectedStart: string | null,
 ): Promise<boolean> {
   if (events.length === 0) return true
-  // A transaction by hand on one connection, so that opening it, taking the swap lock (shared) and moving
-  // the checkpoint is one round trip: statements without parameters (the values are quoted literals), sent as
-  // one simple query, which runs them in order. Live batches are small and every round trip is latency a
-  // write waits for (read-your-writes). A simple query with several statements answers no row counts through
-  // kysely, so the move reports "not moved" by failing (see checkpointMoveSql) and is rolled back.
-  return db.connection().execute(async (conn) => {
-    try {
-      await sql.raw(`begin; select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY}); ${checkpointMoveSql(schema, group, events, expectedStart)}`).execute(conn)
-      await applyEvents(conn.withSchema(schema) as ReadDb, projectors, events)
-    } catch (error) {
-      await sql.raw('rollback').execute(conn).catch(() => {})
-      if ((error as { code?: string }).code === CHECKPOINT_NOT_MOVED) return false
-      throw error
-    }
-    await sql.raw('commit').execute(conn)
-    return true
+  return db.transaction().execute(async (trx) => {
+    await takeSwapLockShared(trx)
+    return applyBatchLocked(trx, schema, group, projectors, events, expectedStart)
   })
 }
 
-/** The SQLSTATE of the checkpoint move's deliberate failure: division_by_zero, which nothing else in it can raise. */
-const CHECKPOINT_NOT_MOVED = '22012'
-
-const literal = (value: string) => `'${value.replaceAll("'", "''")}'`
-const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`
-
 /**
- * The checkpoint move of applyBatchLocked as one statement without parameters: moves the checkpoint to the
- * batch's last position if it is still at `expectedStart` (locking its row against another runner), and
- * divides by the number of rows moved, so a checkpoint that moved under the batch fails the statement with
- * division_by_zero (CHECKPOINT_NOT_MOVED) instead of answering a count.
- */
-function checkpointMoveSql(schema: string, group: string, events: readonly RecordedEvent[], expectedStart: string | null): string {
-  return `with moved as (
-      update ${identifier(schema)}.projection_checkpoint
-         set position = ${literal(events[events.length - 1]!.position)}, events_applied = events_applied + ${events.length}, updated_at = now()
-       where group_name = ${literal(group)} and position ${expectedStart === null ? 'is null' : `= ${literal(expectedStart)}`}
-       returning 1
-    )
-    select 1 / (select count(*)::int from moved)`
-}
-
-/**
- * The body of applyBatch for a caller that already holds the right locks in a transaction `trx`. The
- * checkpoint moves first, conditionally (which also locks its row against another runner); the batch's
- * writes follow in the same transaction, so they commit together or not at all.
+ * The body of applyBatch for a caller that already holds the swap lock in a transaction `trx`. The
+ * checkpoint moves first, conditionally (which also locks its row against another runner); when it had
+ * moved, nothing is written and the answer is false. The batch's writes follow in the same transaction, so
+ * they commit together with the move or not at all.
  */
 export async function applyBatchLocked(
-  trx: Kysely<any>,
+  trx: Kysely<WorkTables>,
   schema: string,
   group: string,
   projectors: readonly Projector[],
-  events: readonly RecordedEvent[],
+  events: readonly ProjectedEvent[],
   expectedStart: string | null,
 ): Promise<boolean> {
-  const rdb = trx.withSchema(schema) as ReadDb
-  const moved = await rdb
+  if (!(await moveCheckpoint(trx, schema, group, events, expectedStart))) return false
+  await applyEvents(readModelsIn(trx, schema), projectors, events)
+  return true
+}
+
+/** Moves the group's checkpoint past `events` if it is still at `expectedStart`; false when it had moved. */
+async function moveCheckpoint(
+  trx: Kysely<WorkTables>,
+  schema: string,
+  group: string,
+  events: readonly ProjectedEvent[],
+  expectedStart: string | null,
+): Promise<boolean> {
+  const moved = await readModelsIn(trx, schema)
     .updateTable('projection_checkpoint')
     .set({
       position: events[events.length - 1]!.position,
@@ -123,9 +94,7 @@ export async function applyBatchLocked(
       updated_at: sql`now()`,
     })
     .where('group_name', '=', group)
-    .where((eb) => (expectedStart === null ? eb('position', 'is', null) : eb('position', '=', expectedStart)))
+    .where('position', 'is not distinct from', expectedStart)
     .executeTakeFirst()
-  if (Number(moved.numUpdatedRows) === 0) return false
-  await applyEvents(rdb, projectors, events)
-  return true
+  return moved.numUpdatedRows > 0n
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import type { WorkTables } from '../migrations/work-tables.js'
 
 /** A failing projection group as health shows it. */
 export interface ProjectionFailure {
@@ -18,21 +19,29 @@ const MAX_ERROR = 1000
  * Records that the group's runner failed again. Best effort: when the database itself is what failed, there is
  * nowhere to write, and the runner's log says it.
  */
-export async function recordProjectionFailure(db: Kysely<any>, input: { group: string; position: string | null; error: unknown; now: Date }): Promise<void> {
+export async function recordProjectionFailure(
+  db: Kysely<WorkTables>,
+  input: { group: string; position: string | null; error: unknown; now: Date },
+): Promise<void> {
   const message = (input.error instanceof Error ? input.error.message : String(input.error)).slice(0, MAX_ERROR)
-  await sql`
-    insert into projection_failures (group_name, failing_since, last_failed_at, failures, position, error)
-    values (${input.group}, ${input.now}, ${input.now}, 1, ${input.position}, ${message})
-    on conflict (group_name) do update
-      set last_failed_at = excluded.last_failed_at, failures = projection_failures.failures + 1,
-          position = excluded.position, error = excluded.error`
-    .execute(db)
+  await db
+    .insertInto('projection_failures')
+    .values({ group_name: input.group, failing_since: input.now, last_failed_at: input.now, failures: 1, position: input.position, error: message })
+    .onConflict((oc) =>
+      oc.column('group_name').doUpdateSet((eb) => ({
+        last_failed_at: eb.ref('excluded.last_failed_at'),
+        failures: sql`projection_failures.failures + 1`,
+        position: eb.ref('excluded.position'),
+        error: eb.ref('excluded.error'),
+      })),
+    )
+    .execute()
     .catch(() => undefined)
 }
 
 /** The group applied a batch: it is no longer failing. */
-export async function clearProjectionFailure(db: Kysely<any>, group: string): Promise<void> {
-  await sql`delete from projection_failures where group_name = ${group}`.execute(db)
+export async function clearProjectionFailure(db: Kysely<WorkTables>, group: string): Promise<void> {
+  await db.deleteFrom('projection_failures').where('group_name', '=', group).execute()
 }
 
 /**
@@ -43,11 +52,13 @@ export async function clearProjectionFailure(db: Kysely<any>, group: string): Pr
 export const FAILING_WINDOW_SECONDS = 30
 
 /** The group's failure, when it failed within FAILING_WINDOW_SECONDS of `now`; null otherwise. */
-export async function projectionFailure(db: Kysely<any>, group: string, now: Date): Promise<ProjectionFailure | null> {
-  const { rows } = await sql<{ failing_since: Date; last_failed_at: Date; failures: number; position: string | null; error: string }>`
-    select failing_since, last_failed_at, failures, position, error from projection_failures
-     where group_name = ${group} and last_failed_at > ${now}::timestamptz - make_interval(secs => ${FAILING_WINDOW_SECONDS})`.execute(db)
-  const row = rows[0]
+export async function projectionFailure(db: Kysely<WorkTables>, group: string, now: Date): Promise<ProjectionFailure | null> {
+  const row = await db
+    .selectFrom('projection_failures')
+    .select(['failing_since', 'last_failed_at', 'failures', 'position', 'error'])
+    .where('group_name', '=', group)
+    .where('last_failed_at', '>', sql<Date>`${now}::timestamptz - make_interval(secs => ${FAILING_WINDOW_SECONDS})`)
+    .executeTakeFirst()
   if (!row) return null
   return { failing_since: row.failing_since.toISOString(), last_failed_at: row.last_failed_at.toISOString(), failures: row.failures, position: row.position, error: row.error }
 }

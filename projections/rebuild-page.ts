@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely'
-import type { RecordedEvent } from '../commands/event-store/port.js'
-import { applyBatchLocked, applyEvents, SWAP_LOCK_KEY } from './checkpoint.js'
-import type { Projector } from './projector.js'
-import type { ReadDb } from './tables.js'
+import type { Kysely } from 'kysely'
+import type { WorkTables } from '../migrations/work-tables.js'
+import { applyEvents } from './apply-events.js'
+import { applyBatchLocked, takeSwapLockShared } from './checkpoint.js'
+import type { ProjectedEvent, Projector } from './projector.js'
+import { readModelsIn } from './tables.js'
 
 /**
  * The projectors of a rebuild page in three parts: `lanes`, the standalone ones (see Projector.standalone),
@@ -41,37 +42,31 @@ export function splitForRebuild(projectors: readonly Projector[]): PageSplit {
  * rows of the page may be written then, and the caller abandons the schema.
  */
 export async function applyRebuildPage(
-  db: Kysely<any>,
-  lanes: readonly Kysely<any>[],
+  db: Kysely<WorkTables>,
+  lanes: readonly Kysely<WorkTables>[],
   schema: string,
   group: string,
   split: PageSplit,
-  events: readonly RecordedEvent[],
+  events: readonly ProjectedEvent[],
   expectedStart: string | null,
 ): Promise<boolean> {
   if (events.length === 0) return true
-  return db.connection().execute(async (conn) => {
-    let applied = false
-    // Started first: their statements run while this connection works through the other projectors. Every
-    // lane is waited for, even after one failed, so no statement is still running when the caller lets go
-    // of the connections.
-    const laneWrites = Promise.allSettled(split.lanes.map((projector, i) => applyEvents(lanes[i]!.withSchema(schema) as ReadDb, [projector], events))).then(
-      (results) => {
-        for (const result of results) if (result.status === 'rejected') throw result.reason
-      },
-    )
-    laneWrites.catch(() => {})
-    try {
-      await sql.raw(`begin; select pg_advisory_xact_lock_shared(${SWAP_LOCK_KEY})`).execute(conn)
-      applied = await applyBatchLocked(conn, schema, group, split.before, events, expectedStart)
-      await laneWrites
-      if (applied) await applyEvents(conn.withSchema(schema) as ReadDb, split.after, events)
-    } catch (error) {
-      await sql.raw('rollback').execute(conn).catch(() => {})
-      await laneWrites.catch(() => {})
-      throw error
-    }
-    await sql.raw(applied ? 'commit' : 'rollback').execute(conn)
-    return applied
+  // Started first: their statements run while the page's transaction works through the other projectors.
+  // Every lane is waited for, even after one failed, so no statement is still running when the caller lets
+  // go of the connections.
+  const laneWrites = Promise.allSettled(split.lanes.map((projector, i) => applyEvents(readModelsIn(lanes[i]!, schema), [projector], events))).then((results) => {
+    for (const result of results) if (result.status === 'rejected') throw result.reason
   })
+  laneWrites.catch(() => {})
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await takeSwapLockShared(trx)
+      const applied = await applyBatchLocked(trx, schema, group, split.before, events, expectedStart)
+      await laneWrites
+      if (applied) await applyEvents(readModelsIn(trx, schema), split.after, events)
+      return applied
+    })
+  } finally {
+    await laneWrites.catch(() => {})
+  }
 }

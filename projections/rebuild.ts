@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import type { WorkTables } from '../migrations/work-tables.js'
 import type { EventStore, Position, RecordedEvent } from '../commands/event-store/port.js'
 import { createReadModelSchema, LIVE_SCHEMA } from '../migrations/read-models/index.js'
 import { applyBatchLocked, insertCheckpoint, SWAP_LOCK_KEY } from './checkpoint.js'
@@ -20,7 +21,7 @@ export interface RebuildProgress {
 
 export interface RebuildOptions {
   readonly store: EventStore
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly projectors: readonly Projector[]
   readonly group: string
   readonly batchSize?: number
@@ -139,7 +140,7 @@ async function readPage(store: EventStore, after: Position | null, limit: number
  * Runs `work` holding `count` connections of the pool, each for the whole call. The pool must have room for
  * them and the rebuild's three others (its lock, a page's transaction, the read ahead): openPool's 20 does.
  */
-function withConnections<T>(db: Kysely<any>, count: number, work: (connections: Kysely<any>[]) => Promise<T>, held: Kysely<any>[] = []): Promise<T> {
+function withConnections<T>(db: Kysely<WorkTables>, count: number, work: (connections: Kysely<WorkTables>[]) => Promise<T>, held: Kysely<WorkTables>[] = []): Promise<T> {
   if (held.length === count) return work(held)
   return db.connection().execute((conn) => withConnections(db, count, work, [...held, conn]))
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { sql, type Kysely } from 'kysely'
+import type { WorkTables } from '../migrations/work-tables.js'
 import type { Logger } from 'pino'
 import type { EventStore } from '../commands/event-store/port.js'
 import { batches } from './batches.js'
@@ -12,7 +13,7 @@ import { isStoreUnavailable } from '../commands/event-store/unavailable.js'
 
 export interface ProjectionRunnerOptions {
   readonly store: EventStore
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly projectors: readonly Projector[]
   readonly group: string
   readonly schema: string

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely'
+import type { WorkTables } from '../migrations/work-tables.js'
 import { createReadModelSchema, LIVE_SCHEMA, READ_MODEL_VERSION } from '../migrations/read-models/index.js'
 import { insertCheckpoint } from './checkpoint.js'
 
-export async function schemaExists(db: Kysely<any>, schema: string): Promise<boolean> {
+export async function schemaExists(db: Kysely<WorkTables>, schema: string): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = ${schema}`.execute(db)
   return (rows[0]?.n ?? 0) > 0
 }
@@ -11,7 +12,7 @@ export async function schemaExists(db: Kysely<any>, schema: string): Promise<boo
  * Makes sure the live read-model schema exists (empty, checkpoint at the start of the log, so the runner
  * builds it). Returns the version found, so the caller can rebuild when the code expects a newer one.
  */
-export async function ensureLiveReadModels(db: Kysely<any>, groups: readonly string[]): Promise<{ created: boolean; version: number }> {
+export async function ensureLiveReadModels(db: Kysely<WorkTables>, groups: readonly string[]): Promise<{ created: boolean; version: number }> {
   return db.transaction().execute(async (trx) => {
     // Two processes starting together must not both create the schema.
     await sql`select pg_advisory_xact_lock(hashtext('read-models:setup'))`.execute(trx)

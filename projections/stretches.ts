@@ -1,28 +1,26 @@
-import type { RecordedEvent } from '../commands/event-store/port.js'
+import type { ProjectedEvent } from './projector.js'
 
 /**
- * A batch form's loop: walks a batch's events of the types a projector handles, in log order, and gives
- * each maximal stretch of `type` to `stretch` (one statement for many events) and every other event to
- * `single` (its handler). Events of types the projector does not handle cannot change its tables, so they
+ * A batch write's loop: walks a projector's events in log order and gives each maximal stretch of `type`
+ * to `stretch` (one statement for many events) and every other event to `single` (its own write). The
+ * runner gives a projector only the events of the types it handles, so events that cannot change its tables
  * do not break a stretch: a capture's ingest and its tracking alternate in the log, yet a rebuild page's
  * ingests are one stretch for the captures projector. Returns what each call returned, in order.
  */
 export async function inStretches<T>(
-  events: readonly RecordedEvent[],
-  handles: (type: string) => boolean,
+  events: readonly ProjectedEvent[],
   type: string,
-  stretch: (events: readonly RecordedEvent[]) => Promise<T>,
-  single: (event: RecordedEvent) => Promise<T>,
+  stretch: (events: readonly ProjectedEvent[]) => Promise<T>,
+  single: (event: ProjectedEvent) => Promise<T>,
 ): Promise<T[]> {
-  const mine = events.filter((event) => handles(event.type))
   const results: T[] = []
   let i = 0
-  while (i < mine.length) {
+  while (i < events.length) {
     let j = i + 1
-    if (mine[i]!.type === type) {
-      while (j < mine.length && mine[j]!.type === type) j++
-      results.push(await stretch(mine.slice(i, j)))
-    } else results.push(await single(mine[i]!))
+    if (events[i]!.type === type) {
+      while (j < events.length && events[j]!.type === type) j++
+      results.push(await stretch(events.slice(i, j)))
+    } else results.push(await single(events[i]!))
     i = j
   }
   return results

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Kysely } from 'kysely'
+import type { WorkTables } from '../migrations/work-tables.js'
 import type { AeoReadModels } from './aeo/tables.js'
 import type { JobReadModels } from './jobs/tables.js'
 import type { KeywordReadModels } from './keywords/tables.js'
@@ -119,3 +120,12 @@ export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels
 
 /** A kysely instance bound to one read-model schema (the live one, or a rebuild's). */
 export type ReadDb = Kysely<ReadModels>
+
+/**
+ * The read models in `schema`, on the pool, connection or transaction `db`. Kysely types one set of tables
+ * per instance and the read models live in a schema of their own (a rebuild fills a fresh one, then swaps
+ * it in), so this view of the same connection is a cast.
+ */
+export function readModelsIn(db: Kysely<WorkTables>, schema: string): ReadDb {
+  return db.withSchema(schema) as unknown as ReadDb
+}

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { WorkTables } from '../migrations/work-tables.js'
 import type { EventStore, Position } from '../commands/event-store/port.js'
 import { readCheckpoint } from './checkpoint.js'
 
@@ -19,7 +20,7 @@ const LOCAL_RUNNER_FRESH_MS = 250
  * polled, only while someone is waiting.
  */
 export class ProjectionWatermark {
-  readonly #db: Kysely<any>
+  readonly #db: Kysely<WorkTables>
   readonly #store: EventStore
   readonly #schema: string
   readonly #group: string
@@ -30,7 +31,7 @@ export class ProjectionWatermark {
   #localAdvanceAt = Number.NEGATIVE_INFINITY
   readonly #readCheckpoint: () => Promise<Position | null>
 
-  constructor(options: { db: Kysely<any>; store: EventStore; schema: string; group: string; readCheckpoint?: () => Promise<Position | null> }) {
+  constructor(options: { db: Kysely<WorkTables>; store: EventStore; schema: string; group: string; readCheckpoint?: () => Promise<Position | null> }) {
     this.#db = options.db
     this.#store = options.store
     this.#schema = options.schema

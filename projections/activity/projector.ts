@@ -26,18 +26,10 @@ function activityRow(event: RecordedEvent): ActivityRow | null {
   }
 }
 
-/** Every event that belongs to an organization, as a row of its activity feed (get_org_activity). */
-async function record(db: ReadDb, event: RecordedEvent): Promise<void> {
-  const row = activityRow(event)
-  if (!row) return
-  await db
-    .insertInto('org_activity')
-    .values(row)
-    .onConflict((oc) => oc.column('event_id').doNothing())
-    .execute()
-}
-
-/** The batch form of `record`: one insert for the whole batch (a redelivered event is skipped, as a conflict). */
+/**
+ * Every event that belongs to an organization, as a row of its activity feed (get_org_activity): one insert
+ * for the whole batch (a redelivered event is skipped, as a conflict).
+ */
 async function recordAll(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   const seen = new Set<string>()
   const rows: ActivityRow[] = []
@@ -69,13 +61,13 @@ async function recordAll(db: ReadDb, events: readonly RecordedEvent[]): Promise<
 }
 
 /**
- * Handles every type: the runner calls `*` for any event. Standalone: it reads nothing, and only the sandbox
- * reset (listed after it) touches org_activity, so a rebuild inserts its rows, about 40% of a rebuild's
- * statement time, beside the other projectors' writes.
+ * Handles every type. Standalone: it reads nothing, and only the sandbox reset (listed after it) touches
+ * org_activity, so a rebuild inserts its rows, about 40% of a rebuild's statement time, beside the other
+ * projectors' writes.
  */
 export const activityProjector: Projector = {
   name: 'org_activity',
-  handlers: { '*': record },
-  applyBatch: recordAll,
+  handles: '*',
+  apply: recordAll,
   standalone: true,
 }

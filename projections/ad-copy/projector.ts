@@ -1,12 +1,13 @@
 import type { AdGroup } from '../../domain/ad-copy/events.js'
 import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
+import { eachEvent } from '../each-event.js'
 
 /**
  * ad_copy_sets (one row per set) and ad_copy_ad_groups (its groups, in order). Idempotent: inserts that
  * find their row do nothing; approve and reject set absolute values.
  */
-export const adCopyProjector: Projector = {
+export const adCopyProjector: Projector = eachEvent({
   name: 'ad_copy',
   handlers: {
     async AdCopySetProposed(db, event) {
@@ -53,4 +54,4 @@ export const adCopyProjector: Projector = {
         .execute()
     },
   },
-}
+})

@@ -18,7 +18,7 @@ interface NewKey {
   revoked_at: Date | null
 }
 
-/** The api_keys row an ApiKeyCreated event makes (one mapping for the per-event and the batch form). */
+/** The api_keys row an ApiKeyCreated event makes. */
 function keyRow(event: RecordedEvent): NewKey {
   const d = event.data
   return {
@@ -35,21 +35,14 @@ function keyRow(event: RecordedEvent): NewKey {
   }
 }
 
-/**
- * The batch form of the handlers below, with their semantics: a key is inserted if absent (the first event
- * wins) and a revocation stamps only a key that exists by then and is not revoked yet. The keys a batch
- * revokes are read first, so the fold knows which exist.
- */
+/** The keys a batch revokes are read first, so that the fold over the batch knows which exist. */
 async function applyApiKeyEvents(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
   await applyCreatedAndRevoked(db, batch)
   // After the inserts: a key created in this batch gets the limit set later in the same batch.
   await applyRateLimits(db, batch)
 }
 
-/**
- * ApiKeyRateLimitSet, batch form: the last limit set for each key in the batch wins, as applying the events
- * one by one would.
- */
+/** ApiKeyRateLimitSet: the last limit set for each key in the batch wins, as applying the events one by one would. */
 async function applyRateLimits(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
   const last = new Map<number, number | null>()
   for (const event of batch) if (event.type === 'ApiKeyRateLimitSet') last.set(event.data.key_id, event.data.per_minute)
@@ -125,27 +118,12 @@ async function applyCreatedAndRevoked(db: ReadDb, batch: readonly RecordedEvent[
   }
 }
 
+/**
+ * api_keys: one row per key. A key is inserted if absent (the first event wins), a revocation stamps only a
+ * key that exists by then and is not revoked yet, and the last rate limit set wins.
+ */
 export const apiKeysProjector: Projector = {
   name: 'api_keys',
-  applyBatch: applyApiKeyEvents,
-  handlers: {
-    async ApiKeyCreated(db, event) {
-      await db
-        .insertInto('api_keys')
-        .values(keyRow(event))
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute()
-    },
-    async ApiKeyRevoked(db, event) {
-      await db
-        .updateTable('api_keys')
-        .set({ revoked_at: occurredAt(event) })
-        .where('id', '=', event.data.key_id)
-        .where('revoked_at', 'is', null)
-        .execute()
-    },
-    async ApiKeyRateLimitSet(db, event) {
-      await db.updateTable('api_keys').set({ rate_limit_per_minute: event.data.per_minute }).where('id', '=', event.data.key_id).execute()
-    },
-  },
+  handles: ['ApiKeyCreated', 'ApiKeyRevoked', 'ApiKeyRateLimitSet'],
+  apply: applyApiKeyEvents,
 }

@@ -8,10 +8,13 @@ import { unnestRelation, unnestRows } from '../unnest.js'
 
 /**
  * The clients projector for a whole batch: the rows the batch touches are read once, the events are folded
- * over them in memory in log order with exactly the semantics of the per-event handlers in projector.ts
- * (insert-if-absent, updates of existing rows only, `updated_at` never moving back, the status-time rule),
- * and the results are written back with one statement per table. Safe because one runner (or one rebuild)
- * owns a schema's projection at a time, inside the batch's transaction.
+ * over them in memory in log order, and the results are written back with one statement per table. Each
+ * event means: a client, service or location is inserted if absent (the first event wins); an update or a
+ * status change applies to an existing client only; every event of a client's stream moves its
+ * `updated_at`, never backwards; a status change sets the status times by nextStatusTimes; removing
+ * locations stamps those not removed yet; a setting's value and time are the last event's. So a redelivered
+ * event changes nothing. Safe because one runner (or one rebuild) owns a schema's projection at a time,
+ * inside the batch's transaction.
  */
 
 interface ClientRowState {
@@ -62,7 +65,7 @@ interface SettingWrite {
   updated_at: Date
 }
 
-const CLIENT_EVENTS = new Set([
+export const CLIENT_EVENTS = [
   'ClientAdded',
   'ClientUpdated',
   'ClientStatusChanged',
@@ -70,12 +73,11 @@ const CLIENT_EVENTS = new Set([
   'ClientLocationAdded',
   'ClientLocationsRemoved',
   'ClientSettingSet',
-])
+]
 
 const date = (iso: string | null) => (iso === null ? null : new Date(iso))
 
-export async function applyClientEvents(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
-  const events = batch.filter((e) => CLIENT_EVENTS.has(e.type))
+export async function applyClientEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   if (events.length === 0) return
 
   const clientIds = [...new Set(events.map((e) => e.data.client_id as number))]

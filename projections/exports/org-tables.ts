@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { isSecretField } from '../../domain/exports/secret-columns.js'
 import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
 import { CLIENT_TABLES } from '../sandbox/projector.js'
@@ -43,7 +44,7 @@ export interface TableCatalog {
 }
 
 /** The read-model tables of `schema` that can hold an organization's rows, by name. */
-export async function orgTableCatalog(db: Kysely<any>, schema: string): Promise<TableCatalog> {
+export async function orgTableCatalog(db: Kysely<WorkTables>, schema: string): Promise<TableCatalog> {
   const { rows: columns } = await sql<{ table_name: string; column_name: string }>`
     select c.table_name, c.column_name
     from information_schema.columns c
@@ -105,7 +106,7 @@ function whereOf(schema: string, table: OrgTable, orgId: number): RawBuilder<unk
  * transaction (so memory holds one page whatever the table's size, and every table is read from the same
  * snapshot when the transaction is REPEATABLE READ). Rows come in primary-key order.
  */
-export async function* orgRowPages(trx: Transaction<any>, schema: string, table: OrgTable, orgId: number, pageSize: number): AsyncGenerator<Record<string, unknown>[]> {
+export async function* orgRowPages(trx: Transaction<WorkTables>, schema: string, table: OrgTable, orgId: number, pageSize: number): AsyncGenerator<Record<string, unknown>[]> {
   const cursor = sql.id(`export_${table.name}`.slice(0, 60))
   const columns = sql.join(table.columns.map((c) => sql.id(c)))
   const order = sql.join(table.orderBy.map((c) => sql.id(c)))
@@ -122,14 +123,14 @@ export async function* orgRowPages(trx: Transaction<any>, schema: string, table:
 }
 
 /** The read models' checkpoint position inside the caller's transaction (what a snapshot reflects). */
-export async function checkpointPosition(trx: Transaction<any>, schema: string, group: string): Promise<{ position: string | null; version: number | null }> {
+export async function checkpointPosition(trx: Transaction<WorkTables>, schema: string, group: string): Promise<{ position: string | null; version: number | null }> {
   const { rows } = await sql<{ position: string | null; read_model_version: number }>`
     select position, read_model_version from ${sql.id(schema, 'projection_checkpoint')} where group_name = ${group}`.execute(trx)
   return { position: rows[0]?.position ?? null, version: rows[0]?.read_model_version ?? null }
 }
 
 /** The organization's filed report files (aeo_reports.path), page by page, in the same snapshot. */
-export async function* orgReportPaths(trx: Transaction<any>, schema: string, orgId: number, pageSize: number): AsyncGenerator<{ path: string; client_id: number; month: string }[]> {
+export async function* orgReportPaths(trx: Transaction<WorkTables>, schema: string, orgId: number, pageSize: number): AsyncGenerator<{ path: string; client_id: number; month: string }[]> {
   const cursor = sql.id('export_report_paths')
   await sql`declare ${cursor} no scroll cursor for select path, client_id, month from ${sql.id(schema, 'aeo_reports')} where org_id = ${orgId} order by client_id, month, path`.execute(trx)
   try {
@@ -148,7 +149,7 @@ export async function* orgReportPaths(trx: Transaction<any>, schema: string, org
  * checkpoint position and the report list come from the same snapshot, so the export is exactly the read
  * models at that position (the checkpoint is committed in the same transaction as the rows it covers).
  */
-export function withReadSnapshot<T>(db: Kysely<any>, read: (trx: Transaction<any>, schema: string) => Promise<T>): Promise<T> {
+export function withReadSnapshot<T>(db: Kysely<WorkTables>, read: (trx: Transaction<WorkTables>, schema: string) => Promise<T>): Promise<T> {
   return db
     .transaction()
     .setIsolationLevel('repeatable read')

@@ -1,8 +1,9 @@
 import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
+import { eachEvent } from '../each-event.js'
 
 /** `org_exports`: one row per produced export; expiry marks it (the row stays for the record, unlisted). */
-export const exportsProjector: Projector = {
+export const exportsProjector: Projector = eachEvent({
   name: 'exports',
   handlers: {
     OrgExportProduced: async (db, event) => {
@@ -30,4 +31,4 @@ export const exportsProjector: Projector = {
       await db.updateTable('org_exports').set({ expired_at: occurredAt(event) }).where('job_id', '=', event.data.job_id).where('expired_at', 'is', null).execute()
     },
   },
-}
+})

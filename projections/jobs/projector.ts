@@ -4,6 +4,7 @@ import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import type { JobsTable } from './tables.js'
+import { eachEvent } from '../each-event.js'
 
 /**
  * The `jobs` read model. Every write after the insert is guarded by the stream revision (`revision < event
@@ -21,7 +22,7 @@ async function updateJob(db: ReadDb, event: RecordedEvent, changes: Updateable<J
 
 const percentOf = (done: number, total: number) => (total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0)
 
-export const jobsProjector: Projector = {
+export const jobsProjector: Projector = eachEvent({
   name: 'jobs',
   handlers: {
     JobRequested: async (db, event) => {
@@ -71,4 +72,4 @@ export const jobsProjector: Projector = {
     JobCancelled: (db, event) => updateJob(db, event, { status: 'cancelled', cancel_requested: true, progress: null, finished_at: occurredAt(event) }),
     JobInterrupted: (db, event) => updateJob(db, event, { status: 'queued', progress: null }),
   },
-}
+})

@@ -1,11 +1,12 @@
 import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
+import { eachEvent } from '../each-event.js'
 
 /**
  * keywords: one row per keyword, deleted ones included (status deleted, deleted_at set). Every write is
  * idempotent: an insert that finds its row does nothing, updates set absolute values.
  */
-export const keywordsProjector: Projector = {
+export const keywordsProjector: Projector = eachEvent({
   name: 'keywords',
   handlers: {
     async KeywordAdded(db, event) {
@@ -42,4 +43,4 @@ export const keywordsProjector: Projector = {
         .execute()
     },
   },
-}
+})

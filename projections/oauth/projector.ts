@@ -1,11 +1,12 @@
 import { sql } from 'kysely'
 import { occurredAt, type Projector } from '../projector.js'
+import { eachEvent } from '../each-event.js'
 
 /**
  * oauth_clients, oauth_grants and oauth_access_tokens. Idempotent per event: rows are inserted if absent,
  * a grant's generation only moves forward, and a revocation keeps its first time and reason.
  */
-export const oauthProjector: Projector = {
+export const oauthProjector: Projector = eachEvent({
   name: 'oauth',
   handlers: {
     async OAuthClientRegistered(db, event) {
@@ -85,4 +86,4 @@ export const oauthProjector: Projector = {
       await db.deleteFrom('oauth_access_tokens').where('grant_id', '=', d.grant_id).execute()
     },
   },
-}
+})

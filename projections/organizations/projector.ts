@@ -4,7 +4,7 @@ import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import { unnestRows } from '../unnest.js'
 
-/** The batch form: every new organization in one insert (the first event for an id wins, as a conflict would). */
+/** Every new organization of the batch in one insert (the first event for an id wins, as a conflict would). */
 async function insertOrganizations(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   const rows = new Map<number, { id: number; name: string; at: Date }>()
   for (const event of events) {
@@ -48,18 +48,9 @@ async function applyOrganizationEvents(db: ReadDb, events: readonly RecordedEven
   for (const event of events) if (event.type === 'OrganizationBrandingUpdated') await applyBranding(db, event)
 }
 
+/** organizations: one row per organization (the first creation wins) with its branding. */
 export const organizationsProjector: Projector = {
   name: 'organizations',
-  applyBatch: applyOrganizationEvents,
-  handlers: {
-    async OrganizationCreated(db, event) {
-      const at = occurredAt(event)
-      await db
-        .insertInto('organizations')
-        .values({ id: event.data.org_id, name: event.data.name, created_at: at, updated_at: at })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute()
-    },
-    OrganizationBrandingUpdated: applyBranding,
-  },
+  handles: ['OrganizationCreated', 'OrganizationBrandingUpdated'],
+  apply: applyOrganizationEvents,
 }

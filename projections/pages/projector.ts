@@ -1,12 +1,13 @@
 import { sql } from 'kysely'
 import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
+import { eachEvent } from '../each-event.js'
 
 /**
  * pages and page_snapshots. Inserts are keyed by the record's id (a replay does nothing); updates carry
  * the event's values (a replay writes the same values) and move updated_at only forward.
  */
-export const pagesProjector: Projector = {
+export const pagesProjector: Projector = eachEvent({
   name: 'pages',
   handlers: {
     async PageAdded(db, event) {
@@ -71,4 +72,4 @@ export const pagesProjector: Projector = {
         .execute()
     },
   },
-}
+})

@@ -1,11 +1,26 @@
+import { sql } from 'kysely'
 import { occurredAt, type Projector } from '../projector.js'
+import { eachEvent } from '../each-event.js'
+import type { ReadDb } from '../tables.js'
+
+/**
+ * Ends the user's sessions that were open at `at`. Sessions begun after it are left alone: an event that ends
+ * every session, redelivered after a later sign-in, must not end the session that sign-in began.
+ */
+async function endSessions(db: ReadDb, userId: number, at: Date): Promise<void> {
+  await db.updateTable('user_sessions').set({ ended_at: at }).where('user_id', '=', userId).where('ended_at', 'is', null).where('created_at', '<=', at).execute()
+}
+
+/** A time column that only moves forward, so a redelivered older event leaves the newer time. */
+const latest = (column: 'last_sign_in_at', at: Date) => sql<Date>`greatest(${sql.ref(column)}, ${at})`
 
 /**
  * org_members, member_invites, user_sessions and password_resets from the user streams. Idempotent per
  * event: rows are inserted if absent, and every update sets values from the event (a stamp such as ended_at
- * is only set while still empty), so a redelivered event changes nothing.
+ * is only set while still empty, and only on rows that existed at the event's time), so a redelivered event
+ * changes nothing, even after later ones.
  */
-export const peopleProjector: Projector = {
+export const peopleProjector: Projector = eachEvent({
   name: 'people',
   handlers: {
     async OrgMemberInvited(db, event) {
@@ -36,7 +51,7 @@ export const peopleProjector: Projector = {
         .values({ session_hash: d.session_hash, user_id: d.user_id, org_id: d.org_id, created_at: at, expires_at: d.expires_at, ended_at: null })
         .onConflict((oc) => oc.column('session_hash').doNothing())
         .execute()
-      await db.updateTable('org_members').set({ last_sign_in_at: at, locked_until: null }).where('user_id', '=', d.user_id).execute()
+      await db.updateTable('org_members').set({ last_sign_in_at: latest('last_sign_in_at', at), locked_until: null }).where('user_id', '=', d.user_id).execute()
     },
     async OrgMemberProvisionedBySso(db, event) {
       const d = event.data
@@ -57,7 +72,7 @@ export const peopleProjector: Projector = {
         .execute()
       // The provider proved the address: an invited member is in (and their invite link is used up).
       await db.updateTable('org_members').set({ status: 'active', joined_at: at }).where('user_id', '=', d.user_id).where('status', '=', 'invited').execute()
-      await db.updateTable('org_members').set({ last_sign_in_at: at }).where('user_id', '=', d.user_id).execute()
+      await db.updateTable('org_members').set({ last_sign_in_at: latest('last_sign_in_at', at) }).where('user_id', '=', d.user_id).execute()
       await db.deleteFrom('member_invites').where('user_id', '=', d.user_id).execute()
     },
     async UserLockedOut(db, event) {
@@ -74,8 +89,8 @@ export const peopleProjector: Projector = {
       const at = occurredAt(event)
       await db.deleteFrom('org_members').where('user_id', '=', userId).execute()
       await db.deleteFrom('member_invites').where('user_id', '=', userId).execute()
-      await db.updateTable('user_sessions').set({ ended_at: at }).where('user_id', '=', userId).where('ended_at', 'is', null).execute()
-      await db.updateTable('password_resets').set({ invalidated_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).where('invalidated_at', 'is', null).execute()
+      await endSessions(db, userId, at)
+      await db.updateTable('password_resets').set({ invalidated_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).where('invalidated_at', 'is', null).where('requested_at', '<=', at).execute()
     },
     async PasswordResetRequested(db, event) {
       const d = event.data
@@ -91,8 +106,16 @@ export const peopleProjector: Projector = {
       const at = occurredAt(event)
       await db.updateTable('password_resets').set({ used_at: at }).where('token_hash', '=', d.token_hash).where('used_at', 'is', null).execute()
       // Every other outstanding link of the member, and every session, ends with a reset.
-      await db.updateTable('password_resets').set({ invalidated_at: at }).where('user_id', '=', d.user_id).where('token_hash', '!=', d.token_hash).where('used_at', 'is', null).where('invalidated_at', 'is', null).execute()
-      await db.updateTable('user_sessions').set({ ended_at: at }).where('user_id', '=', d.user_id).where('ended_at', 'is', null).execute()
+      await db
+        .updateTable('password_resets')
+        .set({ invalidated_at: at })
+        .where('user_id', '=', d.user_id)
+        .where('token_hash', '!=', d.token_hash)
+        .where('used_at', 'is', null)
+        .where('invalidated_at', 'is', null)
+        .where('requested_at', '<=', at)
+        .execute()
+      await endSessions(db, d.user_id, at)
     },
   },
-}
+})

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { RecordedEvent } from '../../commands/event-store/port.js'
 import type { Projector } from '../projector.js'
 import type { ReadDb } from '../tables.js'
+import { eachEvent } from '../each-event.js'
 
 /**
  * Read-model tables whose rows belong to one client (column `client_id`, or `id` for clients itself). A
@@ -77,7 +78,4 @@ async function reset(db: ReadDb, event: RecordedEvent): Promise<void> {
   await db.deleteFrom('clients').where('org_id', '=', orgId).where(sql<boolean>`id = any(${ids})`).execute()
 }
 
-export const sandboxProjector: Projector = {
-  name: 'sandbox',
-  handlers: { SandboxReset: reset },
-}
+export const sandboxProjector: Projector = eachEvent({ name: 'sandbox', handlers: { SandboxReset: reset } })

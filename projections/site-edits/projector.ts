@@ -4,6 +4,7 @@ import type { Projector } from '../projector.js'
 import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import type { SiteEditsTable } from './tables.js'
+import { eachEvent } from '../each-event.js'
 
 /** `<actor kind>:<actor id>` of the event, e.g. `api_key:12` or `system:job-7`: who did it, as the log says. */
 export function actorOf(event: RecordedEvent): string {
@@ -33,7 +34,7 @@ async function recordAttempt(db: ReadDb, event: RecordedEvent, succeeded: boolea
     .execute()
 }
 
-export const siteEditsProjector: Projector = {
+export const siteEditsProjector: Projector = eachEvent({
   name: 'site_edits',
   handlers: {
     async SiteEditStaged(db, event) {
@@ -85,4 +86,4 @@ export const siteEditsProjector: Projector = {
       })
     },
   },
-}
+})

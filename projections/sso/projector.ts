@@ -1,5 +1,6 @@
 import type { SamlProviderSettings } from '../../domain/sso/saml-events.js'
 import { occurredAt, type Projector } from '../projector.js'
+import { eachEvent } from '../each-event.js'
 
 const samlColumns = (d: SamlProviderSettings) => ({
   label: d.label,
@@ -18,7 +19,7 @@ const samlColumns = (d: SamlProviderSettings) => ({
  * sso_providers (OIDC) and saml_providers from the provider streams. Idempotent per event: an insert if absent, and every update sets
  * the whole settings from the event. The sealed client secret is never projected (has_client_secret only).
  */
-export const ssoProjector: Projector = {
+export const ssoProjector: Projector = eachEvent({
   name: 'sso',
   handlers: {
     async SsoProviderAdded(db, event) {
@@ -91,4 +92,4 @@ export const ssoProjector: Projector = {
       await db.updateTable('saml_providers').set({ active: false, deleted_at: at, updated_at: at }).where('id', '=', event.data.provider_id).where('deleted_at', 'is', null).execute()
     },
   },
-}
+})

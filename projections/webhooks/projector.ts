@@ -1,13 +1,14 @@
 import { sql } from 'kysely'
 import type { WebhookDeliveryAttemptedData } from '../../domain/webhooks/events.js'
 import { occurredAt, type Projector } from '../projector.js'
+import { eachEvent } from '../each-event.js'
 
 /**
  * webhooks, webhook_delivery_records and webhook_delivery_attempts. Idempotent per event: settings are set
  * whole, attempts are keyed by (delivery, attempt), a delivery's row only moves to a later attempt, and the
  * webhook's failure count is the count the attempt recorded (set, never incremented) from its latest attempt.
  */
-export const webhooksProjector: Projector = {
+export const webhooksProjector: Projector = eachEvent({
   name: 'webhooks',
   handlers: {
     async WebhookRegistered(db, event) {
@@ -119,4 +120,4 @@ export const webhooksProjector: Projector = {
         .execute()
     },
   },
-}
+})

@@ -81,11 +81,12 @@ async function countingProjector(db: Kysely<any>, schema: string): Promise<Proje
   await sql`create table ${sql.id(schema, 'apply_log')} (event_id uuid primary key, n int not null)`.execute(db)
   return {
     name: 'apply_log',
-    handlers: {
-      async '*'(rdb, event) {
+    handles: '*',
+    async apply(rdb, events) {
+      for (const event of events) {
         await sql`insert into ${sql.id(schema, 'apply_log')} as a (event_id, n) values (${event.id}, 1)
                   on conflict (event_id) do update set n = a.n + 1`.execute(rdb)
-      },
+      }
     },
   }
 }
@@ -121,10 +122,11 @@ t.test('a batch and its checkpoint commit together, or not at all', async (t) =>
   const poison = events[events.length - 2]!
   const failing: Projector = {
     name: 'failing',
-    handlers: {
-      async '*'(_db, event) {
+    handles: '*',
+    async apply(_db, events) {
+      for (const event of events) {
         if (event.id === poison.id) throw new Error('projector failure')
-      },
+      }
     },
   }
   await t.rejects(applyBatch(db, schema, MAIN_GROUP, [...projectors, failing], events, null), /projector failure/)
@@ -152,10 +154,11 @@ t.test('a runner whose projector fails keeps rows and checkpoint consistent, the
   let failing = true
   const failer: Projector = {
     name: 'failer',
-    handlers: {
-      async '*'(_db, event) {
+    handles: '*',
+    async apply(_db, events) {
+      for (const event of events) {
         if (failing && event.id === poison.id) throw new Error('projector failure')
-      },
+      }
     },
   }
   const runner = runnerFor(ts, { schema, projectors: [...projectors, failer], batchSize: 5 })

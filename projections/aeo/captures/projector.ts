@@ -103,19 +103,17 @@ const changes: Record<string, CaptureChange> = {
  * aeo_captures: one row per captured answer with its current report. The raw record is not here (it is in
  * the aeo_capture_records work table); only its size and whether it was pruned. The get_aeo_summary totals
  * (aeo_summary_*) follow every change of a row's client, month, question, engine or report: the counts and
- * competitors per change (summary-totals.ts), the per-month rows the summary reads once per event or, for a
- * batch, once after all of its events (summary-months.ts), which leaves the same rows. A batch also inserts
- * and counts each stretch of ingests together (a rebuild meets thousands of them per page).
+ * competitors per change (summary-totals.ts), the per-month rows the summary reads once after all of a
+ * batch's events (summary-months.ts), which leaves the rows refreshing them after each event would. A batch
+ * inserts and counts each stretch of ingests together (a rebuild meets thousands of them per page).
  */
 export const aeoCapturesProjector: Projector = {
   name: 'aeo_captures',
   // Standalone: it reads only its own tables, and only the sandbox reset (listed after it) touches them.
   standalone: true,
-  handlers: Object.fromEntries(
-    Object.entries(changes).map(([type, change]) => [type, async (db: ReadDb, event: RecordedEvent) => refreshSummaryMonths(db, await change(db, event))]),
-  ),
-  async applyBatch(db, events) {
-    const touched = await inStretches(events, (type) => Object.hasOwn(changes, type), 'AeoCaptureIngested', (stretch) => ingest(db, stretch), (event) => changes[event.type]!(db, event))
+  handles: Object.keys(changes),
+  async apply(db, events) {
+    const touched = await inStretches(events, 'AeoCaptureIngested', (stretch) => ingest(db, stretch), (event) => changes[event.type]!(db, event))
     await refreshSummaryMonths(db, touched.flat())
   },
 }

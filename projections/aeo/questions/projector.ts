@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import type { Projector } from '../../projector.js'
+import type { EventHandler } from '../../each-event.js'
 import { occurredAt } from '../../projector.js'
 import { inChunks, inStretches } from '../../stretches.js'
 import type { ReadDb } from '../../tables.js'
@@ -39,6 +40,34 @@ async function insertQuestions(db: ReadDb, events: readonly RecordedEvent[]): Pr
     .execute()
 }
 
+/** The writes of the other events, one at a time. */
+const otherWrites: Readonly<Record<string, EventHandler>> = {
+  async AeoQuestionUpdated(db, event) {
+    const { client_id: _client, query_id, ...changes } = event.data as {
+      client_id: number
+      query_id: number
+      active?: boolean
+      priority?: number
+      prompt?: string
+      prompt_key?: string
+      service?: string
+      kind?: string
+    }
+    await db
+      .updateTable('aeo_queries')
+      .set({ ...changes, updated_at: occurredAt(event) })
+      .where('id', '=', query_id)
+      .execute()
+  },
+  async AeoQuestionDeleted(db, event) {
+    await db.deleteFrom('aeo_queries').where('id', '=', event.data.query_id).execute()
+  },
+  async AeoQuestionsMerged(db, event) {
+    const merged = event.data.merged_ids as number[]
+    await db.deleteFrom('aeo_queries').where('id', 'in', merged).execute()
+  },
+}
+
 /**
  * aeo_queries: one row per live question. Deleted and merged questions leave the table (their captures,
  * runs and items are re-pointed or kept by their own projectors). Every write is idempotent: an insert that
@@ -48,36 +77,9 @@ export const aeoQuestionsProjector: Projector = {
   name: 'aeo_questions',
   // Standalone: it reads only its own table, and only the sandbox reset (listed after it) touches it.
   standalone: true,
+  handles: ['AeoQuestionAdded', 'AeoQuestionUpdated', 'AeoQuestionDeleted', 'AeoQuestionsMerged'],
   // A question set is added many questions at a time: each stretch of additions is one insert (stretches.ts).
-  async applyBatch(db, events) {
-    const handlers = aeoQuestionsProjector.handlers
-    await inStretches(events, (type) => Object.hasOwn(handlers, type), 'AeoQuestionAdded', (stretch) => addQuestions(db, stretch), (event) => handlers[event.type]!(db, event))
-  },
-  handlers: {
-    AeoQuestionAdded: (db, event) => addQuestions(db, [event]),
-    async AeoQuestionUpdated(db, event) {
-      const { client_id: _client, query_id, ...changes } = event.data as {
-        client_id: number
-        query_id: number
-        active?: boolean
-        priority?: number
-        prompt?: string
-        prompt_key?: string
-        service?: string
-        kind?: string
-      }
-      await db
-        .updateTable('aeo_queries')
-        .set({ ...changes, updated_at: occurredAt(event) })
-        .where('id', '=', query_id)
-        .execute()
-    },
-    async AeoQuestionDeleted(db, event) {
-      await db.deleteFrom('aeo_queries').where('id', '=', event.data.query_id).execute()
-    },
-    async AeoQuestionsMerged(db, event) {
-      const merged = event.data.merged_ids as number[]
-      await db.deleteFrom('aeo_queries').where('id', 'in', merged).execute()
-    },
+  async apply(db, events) {
+    await inStretches(events, 'AeoQuestionAdded', (stretch) => addQuestions(db, stretch), (event) => otherWrites[event.type]!(db, event))
   },
 }

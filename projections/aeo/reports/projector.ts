@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import type { Projector } from '../../projector.js'
 import { occurredAt } from '../../projector.js'
 import type { ReadDb } from '../../tables.js'
+import { eachEvent } from '../../each-event.js'
 
 interface FiledData {
   client_id: number
@@ -45,4 +46,4 @@ async function reportFiled(db: ReadDb, event: RecordedEvent): Promise<void> {
     .execute()
 }
 
-export const aeoReportsProjector: Projector = { name: 'aeo_reports', handlers: { AeoReportFiled: reportFiled } }
+export const aeoReportsProjector: Projector = eachEvent({ name: 'aeo_reports', handlers: { AeoReportFiled: reportFiled } })

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import { agentKey } from '../../../domain/aeo/runs/agent.js'
 import type { Projector } from '../../projector.js'
+import type { EventHandler } from '../../each-event.js'
 import { occurredAt } from '../../projector.js'
 import type { ReadDb } from '../../tables.js'
 import type { AeoRunsTable } from '../tables.js'
@@ -58,7 +59,7 @@ async function upsertAgent(db: ReadDb, event: RecordedEvent, capabilities: { eng
 /** Run events whose batch form is one statement per segment (the queue's hot path: enqueues and claims). */
 const SEGMENTED = new Set(['AeoRunQueued', 'AeoRunClaimed'])
 
-/** AeoRunQueued × n: one insert, the same rows as the handler's, one per event. */
+/** AeoRunQueued × n: one insert, a row per run (a run already there, a redelivery, stays as it is). */
 async function insertQueued(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   await db
     .insertInto('aeo_runs')
@@ -96,7 +97,7 @@ async function insertQueued(db: ReadDb, events: readonly RecordedEvent[]): Promi
     .execute()
 }
 
-/** AeoRunClaimed × n (distinct runs): one update, each row guarded by its revision as the handler's. */
+/** AeoRunClaimed × n (distinct runs): one update, each row guarded by its revision (see updateRun). */
 async function updateClaimed(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   const col = <T>(f: (e: RecordedEvent) => T) => events.map(f)
   const claims = sql<{ id: number; agent_id: string; agent_org_id: number | null; attempt: number; lease: Date; at: Date; revision: number }>`(
@@ -125,17 +126,16 @@ async function updateClaimed(db: ReadDb, events: readonly RecordedEvent[]): Prom
 }
 
 /**
- * The batch form: the events in order, where each maximal stretch of AeoRunQueued (or AeoRunClaimed) events
- * of distinct runs is one statement, and anything else goes through its handler. Stretches break at a
- * second event of the same run, so the effect is exactly the handlers' applied one by one.
+ * The events in order, where each maximal stretch of AeoRunQueued (or AeoRunClaimed) events of distinct
+ * runs is one statement, and anything else is its own write. Stretches break at a second event of the same
+ * run, so the effect is exactly that of the events applied one by one.
  */
 async function applyRunEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
   let i = 0
   while (i < events.length) {
     const event = events[i]!
     if (!SEGMENTED.has(event.type)) {
-      const handler = aeoRunsProjector.handlers[event.type]
-      if (handler) await handler(db, event)
+      await otherWrites[event.type]!(db, event)
       i++
       continue
     }
@@ -148,104 +148,63 @@ async function applyRunEvents(db: ReadDb, events: readonly RecordedEvent[]): Pro
   }
 }
 
+/** The writes of the events that are not segmented, one at a time. */
+const otherWrites: Readonly<Record<string, EventHandler>> = {
+  async AeoCadenceSet(db, event) {
+    const d = event.data
+    const values = {
+      enabled: d.enabled,
+      samples_per_month: d.samples_per_month,
+      engines: d.engines as string[],
+      geo_state: d.geo_state,
+      updated_at: occurredAt(event),
+    }
+    await db
+      .insertInto('aeo_cadences')
+      .values({ client_id: d.client_id, org_id: event.metadata.org_id, ...values })
+      .onConflict((oc) => oc.column('client_id').doUpdateSet(values))
+      .execute()
+  },
+  async AeoRunStarted(db, event) {
+    await updateRun(db, event, { status: 'running' })
+  },
+  async AeoRunCompleted(db, event) {
+    await updateRun(db, event, { status: 'done', capture_id: event.data.capture_id, error: null, lease_expires_at: null, finished_at: occurredAt(event) })
+  },
+  async AeoRunFailed(db, event) {
+    const d = event.data
+    await updateRun(
+      db,
+      event,
+      d.retry
+        ? { status: 'queued', error: d.error, attempts: d.attempt, agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null, retry_at: d.retry_at ?? null }
+        : { status: 'failed', error: d.error, attempts: d.attempt, lease_expires_at: null, finished_at: occurredAt(event) },
+    )
+  },
+  async AeoRunClaimExpired(db, event) {
+    await updateRun(db, event, { status: 'queued', error: 'claim expired', agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null })
+  },
+  async AeoRunCancelled(db, event) {
+    await updateRun(db, event, { status: 'cancelled', lease_expires_at: null, retry_at: null, finished_at: occurredAt(event) })
+  },
+  /** dedupe_aeo_queries: runs of the merged questions now belong to the canonical one. */
+  async AeoQuestionsMerged(db, event) {
+    const d = event.data
+    await db.updateTable('aeo_runs').set({ query_id: d.canonical_id }).where('client_id', '=', d.client_id).where('query_id', 'in', d.merged_ids).execute()
+  },
+  async AeoAgentRegistered(db, event) {
+    await upsertAgent(db, event, event.data.capabilities)
+  },
+  async AeoAgentCapabilitiesChanged(db, event) {
+    await upsertAgent(db, event, event.data.capabilities)
+  },
+  async AeoAgentSeen(db, event) {
+    await upsertAgent(db, event, null)
+  },
+}
+
 export const aeoRunsProjector: Projector = {
   name: 'aeo_runs',
-  applyBatch: applyRunEvents,
-  handlers: {
-    async AeoCadenceSet(db, event) {
-      const d = event.data
-      const values = {
-        enabled: d.enabled,
-        samples_per_month: d.samples_per_month,
-        engines: d.engines as string[],
-        geo_state: d.geo_state,
-        updated_at: occurredAt(event),
-      }
-      await db
-        .insertInto('aeo_cadences')
-        .values({ client_id: d.client_id, org_id: event.metadata.org_id, ...values })
-        .onConflict((oc) => oc.column('client_id').doUpdateSet(values))
-        .execute()
-    },
-    async AeoRunQueued(db, event) {
-      const d = event.data
-      const at = occurredAt(event)
-      await db
-        .insertInto('aeo_runs')
-        .values({
-          id: d.run_id,
-          client_id: d.client_id,
-          org_id: event.metadata.org_id,
-          query_id: d.query_id,
-          engine: d.engine,
-          month: d.month,
-          geo_state: d.geo_state,
-          priority: d.priority,
-          sample: d.sample,
-          status: 'queued',
-          agent_id: null,
-          agent_org_id: null,
-          attempts: 0,
-          error: null,
-          capture_id: null,
-          lease_expires_at: null,
-          retry_at: null,
-          revision: Number(event.revision),
-          queued_at: at,
-          claimed_at: null,
-          finished_at: null,
-          updated_at: at,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute()
-    },
-    async AeoRunClaimed(db, event) {
-      const d = event.data
-      await updateRun(db, event, {
-        status: 'claimed',
-        agent_id: d.agent_id,
-        agent_org_id: d.agent_org_id,
-        attempts: d.attempt,
-        lease_expires_at: d.lease_expires_at,
-        retry_at: null,
-        claimed_at: occurredAt(event),
-      })
-    },
-    async AeoRunStarted(db, event) {
-      await updateRun(db, event, { status: 'running' })
-    },
-    async AeoRunCompleted(db, event) {
-      await updateRun(db, event, { status: 'done', capture_id: event.data.capture_id, error: null, lease_expires_at: null, finished_at: occurredAt(event) })
-    },
-    async AeoRunFailed(db, event) {
-      const d = event.data
-      await updateRun(
-        db,
-        event,
-        d.retry
-          ? { status: 'queued', error: d.error, attempts: d.attempt, agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null, retry_at: d.retry_at ?? null }
-          : { status: 'failed', error: d.error, attempts: d.attempt, lease_expires_at: null, finished_at: occurredAt(event) },
-      )
-    },
-    async AeoRunClaimExpired(db, event) {
-      await updateRun(db, event, { status: 'queued', error: 'claim expired', agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null })
-    },
-    async AeoRunCancelled(db, event) {
-      await updateRun(db, event, { status: 'cancelled', lease_expires_at: null, retry_at: null, finished_at: occurredAt(event) })
-    },
-    /** dedupe_aeo_queries: runs of the merged questions now belong to the canonical one. */
-    async AeoQuestionsMerged(db, event) {
-      const d = event.data
-      await db.updateTable('aeo_runs').set({ query_id: d.canonical_id }).where('client_id', '=', d.client_id).where('query_id', 'in', d.merged_ids).execute()
-    },
-    async AeoAgentRegistered(db, event) {
-      await upsertAgent(db, event, event.data.capabilities)
-    },
-    async AeoAgentCapabilitiesChanged(db, event) {
-      await upsertAgent(db, event, event.data.capabilities)
-    },
-    async AeoAgentSeen(db, event) {
-      await upsertAgent(db, event, null)
-    },
-  },
+  handles: [...SEGMENTED, ...Object.keys(otherWrites)],
+  apply: applyRunEvents,
 }
