@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { ApiError } from '../errors.js'
-import { describeIssues } from './invoke-rpc.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'DELETE'
 
@@ -98,7 +97,9 @@ export function route<D, P extends z.ZodType = z.ZodNever, Q extends z.ZodType =
   return definition
 }
 
-const defaultInvalid = (_part: RoutePart, error: z.ZodError) => new ApiError('validation_failed', describeIssues(error))
+/** Each issue as `<field>: <message>` (the part itself when the whole of it is wrong). */
+const defaultInvalid = (part: RoutePart, error: z.ZodError) =>
+  new ApiError('validation_failed', error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : `(${part})`}: ${issue.message}`).join('; '))
 
 function parserOf<S extends z.ZodType>(definition: AnyRoute, part: RoutePart, schema: S | undefined, raw: () => unknown): () => z.output<S> {
   return () => {
