@@ -72,6 +72,12 @@ export interface RpcDefinition<TParams extends z.ZodObject = z.ZodObject, TResul
   readonly result: TResult
   readonly handler: (context: RpcContext<z.infer<TParams>>) => Promise<z.infer<TResult>>
   /**
+   * A realistic call, shown in the OpenAPI document, the docs and MCP: parameters a caller could send as they
+   * are (checked against `params` by a test), and optionally an answer the method could give (checked against
+   * `result`). Required, so that no method ships without one.
+   */
+  readonly example: RpcExample<TParams, TResult>
+  /**
    * Retiring the method (spec Versioning 4): every call answers Deprecation, Sunset and Link headers, the
    * documents mark it, and an api.deprecation event is recorded once, 60 days before the sunset.
    */
@@ -81,6 +87,12 @@ export interface RpcDefinition<TParams extends z.ZodObject = z.ZodObject, TResul
    * parameters, like org_id, and hands them to the handler as `ctx.page`. Over maxLimit is a 400 naming it.
    */
   readonly paginated?: Pagination
+}
+
+export interface RpcExample<TParams extends z.ZodObject = z.ZodObject, TResult extends z.ZodType = z.ZodType> {
+  /** The method's own parameters as sent (org_id, limit and offset are the registry's, left out). */
+  readonly params: z.input<TParams>
+  readonly result?: z.output<TResult>
 }
 
 export interface Deprecation {
@@ -125,7 +137,9 @@ export interface RegisteredRpc {
   readonly input: z.ZodType
 }
 
-const OrgIdParam = Id.nullable().optional()
+const OrgIdParam = Id.nullable()
+  .optional()
+  .describe("The organization the call is about: injected for an organization's key (another id answers 404); a platform key passes it, or null or nothing for none")
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 

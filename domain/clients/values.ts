@@ -2,7 +2,9 @@ import { z } from 'zod'
 
 export const CLIENT_STATUSES = ['active', 'paused', 'deleted', 'staging'] as const
 export type ClientStatus = (typeof CLIENT_STATUSES)[number]
-export const ClientStatus = z.enum(CLIENT_STATUSES)
+export const ClientStatus = z
+  .enum(CLIENT_STATUSES)
+  .describe('active (tracked and billed), paused, staging (being set up, not yet live) or deleted (restorable by setting it active)')
 
 export const MAX_SLUG_LENGTH = 100
 
@@ -12,6 +14,7 @@ export const Slug = z
   .trim()
   .max(MAX_SLUG_LENGTH)
   .regex(/^([a-z0-9]+(-[a-z0-9]+)*)?$/, 'a slug is lower-case letters, digits and single hyphens')
+  .describe('A URL slug: lower-case letters, digits and single hyphens, at most 100 characters (e.g. acme-plumbing); empty: none')
 
 /** An absolute http(s) URL, normalized without a trailing slash on the bare origin. */
 export const WebsiteUrl = z
@@ -32,10 +35,17 @@ export const WebsiteUrl = z
     const url = new URL(value)
     return url.pathname === '/' && !url.search && !url.hash ? `${url.protocol}//${url.host}` : value
   })
+  .describe('The website, an absolute http(s) URL such as https://acmeplumbing.com (at most 2000 characters)')
 
 /** Setting keys are identifiers; values are text (settings such as `attention_flag` are free text). */
-export const SettingKey = z.string().trim().min(1).max(100).regex(/^[a-zA-Z0-9_.-]+$/, 'letters, digits, _ . -')
-export const SettingValue = z.string().max(10_000)
+export const SettingKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[a-zA-Z0-9_.-]+$/, 'letters, digits, _ . -')
+  .describe('A setting key: 1 to 100 letters, digits, _ . or - (e.g. attention_flag)')
+export const SettingValue = z.string().max(10_000).describe('A setting value: text, at most 10,000 characters')
 
 /**
  * A client's settings as one object of key to text (add_client's `settings`). Not `z.record`: zod builds a

@@ -4,7 +4,10 @@ import { z } from 'zod'
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 
 /** `YYYY-MM`. */
-export const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month as YYYY-MM')
+export const Month = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month as YYYY-MM')
+  .describe('A calendar month as YYYY-MM (UTC)')
 
 /** Trimmed, non-empty, bounded text for names and labels. */
 export const Name = z.string().trim().min(1, 'must not be empty').max(200)

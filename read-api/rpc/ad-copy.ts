@@ -6,6 +6,7 @@ import { Id } from '../../domain/shared/values.js'
 import { visibleClient } from '../../projections/clients/queries.js'
 import { adCopySetsOfClient, adGroupsOfSet, visibleAdCopySet } from '../../projections/ad-copy/queries.js'
 import { rpc, type AnyRpc, type RpcContext } from '../registry.js'
+import { ClientId } from './ids.js'
 
 const domain = 'ad-copy'
 
@@ -27,7 +28,7 @@ const AdGroupView = z.object({
 
 const SetFields = {
   set_id: Id,
-  client_id: Id,
+  client_id: ClientId,
   status: Status.describe('proposed → approved or rejected (final)'),
   job_id: Id.nullable().describe('The ad_copy job that proposed it'),
   ad_group_count: z.number().int(),
@@ -57,6 +58,7 @@ export const adCopyRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: `An ad copy set with its ad groups (at most ${MAX_AD_GROUPS}), each with headlines, descriptions and suggested keywords.`,
+    example: { params: { set_id: 18, client_id: 34 } },
     params: z.strictObject(SetRef),
     result: SetWithGroups,
     handler: setWithGroups,
@@ -67,6 +69,7 @@ export const adCopyRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: "A set's ad groups in order (service × area, as the ad_copy job wrote them).",
+    example: { params: { set_id: 18, client_id: 34 } },
     params: z.strictObject(SetRef),
     result: z.array(AdGroupView),
     paginated: { maxLimit: MAX_AD_GROUPS },
@@ -81,7 +84,8 @@ export const adCopyRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: "A client's ad copy sets, newest first, without their groups (get_ad_copy_set has them); status narrows to proposed, approved or rejected.",
-    params: z.strictObject({ client_id: Id, status: Status.optional().describe('Only sets in this status') }),
+    example: { params: { client_id: 34, status: 'proposed' } },
+    params: z.strictObject({ client_id: ClientId, status: Status.optional().describe('Only sets in this status') }),
     result: z.array(SetSummary),
     paginated: { maxLimit: 500 },
     async handler(ctx) {
@@ -97,6 +101,7 @@ export const adCopyRpcs: AnyRpc[] = [
     summary:
       'Approve a proposed ad copy set; approved_by (non-empty) is recorded for the export audit trail. Only a proposed set: an ' +
       'approved or rejected one answers 409 ad_copy_set_not_proposed. Returns the set with its ad groups.',
+    example: { params: { set_id: 18, client_id: 34, approved_by: 'dana@northwind.example' } },
     params: z.strictObject({ ...SetRef, approved_by: Signer('approved') }),
     result: SetWithGroups,
     async handler(ctx) {
@@ -115,6 +120,7 @@ export const adCopyRpcs: AnyRpc[] = [
     summary:
       'Reject a proposed ad copy set (it stays readable with status rejected; run another ad_copy job for new copy). rejected_by ' +
       '(non-empty) and the reason are recorded. Only a proposed set: otherwise 409 ad_copy_set_not_proposed. Returns the set.',
+    example: { params: { set_id: 18, client_id: 34, rejected_by: 'dana@northwind.example', reason: 'Headlines promise prices we do not offer' } },
     params: z.strictObject({ ...SetRef, rejected_by: Signer('rejected'), reason: z.string().trim().max(2000).default('').describe('Why (optional)') }),
     result: SetWithGroups,
     async handler(ctx) {

@@ -3,6 +3,7 @@ import { createApiKey, revokeApiKey, setApiKeyRateLimit } from '../../commands/a
 import { DEFAULT_SCOPES, parseScopes } from '../../domain/api-keys/scopes.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import { rpc } from '../registry.js'
+import { KeyId } from './ids.js'
 
 const domain = 'org-admin'
 
@@ -28,11 +29,15 @@ export const apiKeyRpcs = [
     orgScoped: true,
     summary:
       "Mint an API key. An organization key mints keys for its own organization; a platform key passes org_id, or omits it for another platform key. The plaintext key is returned once; only its sha256 is stored.",
+    example: {
+      params: { name: 'Reporting agent', scopes: 'read' },
+      result: { id: 41, key: 'rr_live_3q9Xv7mK2pL8sT4wZ6yB1nC5dF0gH', name: 'Reporting agent', scopes: 'read', org_id: 12 },
+    },
     params: z.strictObject({
-      name: Name,
-      created_by_user_id: Id.nullable().default(null),
-      notes: z.string().max(2000).default(''),
-      scopes: z.string().max(100).default(DEFAULT_SCOPES),
+      name: Name.describe('A name for people to tell keys apart, 1 to 200 characters'),
+      created_by_user_id: Id.nullable().default(null).describe('The member the key is made for, recorded with it (default null: none)'),
+      notes: z.string().max(2000).default('').describe('Free text for people, at most 2000 characters (default empty)'),
+      scopes: z.string().max(100).default(DEFAULT_SCOPES).describe(`The key's scopes, comma-separated from read, write and jobs (default "${DEFAULT_SCOPES}")`),
     }),
     result: z.object({ id: Id, key: z.string(), name: z.string(), scopes: z.string(), org_id: Id.nullable() }),
     async handler(ctx) {
@@ -55,7 +60,8 @@ export const apiKeyRpcs = [
     orgScoped: true,
     summary:
       "The organization's API keys (a platform key without org_id lists platform keys). Never returns keys or hashes, only a short hint.",
-    params: z.strictObject({ include_revoked: z.boolean().default(false) }),
+    example: { params: { include_revoked: false } },
+    params: z.strictObject({ include_revoked: z.boolean().default(false).describe('Also list revoked keys (default false)') }),
     result: z.array(ApiKeyView),
     async handler(ctx) {
       let query = ctx.read
@@ -78,7 +84,8 @@ export const apiKeyRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Revoke an API key at once (it answers 401 from then on). Revoking twice is harmless.',
-    params: z.strictObject({ key_id: Id }),
+    example: { params: { key_id: 41 }, result: { id: 41, revoked: true } },
+    params: z.strictObject({ key_id: KeyId }),
     result: z.object({ id: Id, revoked: z.literal(true) }),
     async handler(ctx) {
       await revokeApiKey(ctx.write, ctx.command, { keyId: ctx.params.key_id, callerOrgId: ctx.orgId })
@@ -93,7 +100,15 @@ export const apiKeyRpcs = [
     platformOnly: true,
     summary:
       "Give a key its own rate limit in requests per minute, or pass null to return it to the service default (RATE_LIMIT_PER_MINUTE). Platform keys only: a limit an organization could raise for itself would protect nothing. Applies from the key's next request.",
-    params: z.strictObject({ key_id: Id, per_minute: z.number().int().min(1).max(1_000_000).nullable() }),
+    example: { params: { key_id: 41, per_minute: 1200 }, result: { id: 41, per_minute: 1200, effective_per_minute: 1200 } },
+    params: z.strictObject({ key_id: KeyId, per_minute: z
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000)
+        .nullable()
+        .describe('Requests per minute, 1 to 1,000,000; null: the service default (RATE_LIMIT_PER_MINUTE)'),
+    }),
     result: z.object({ id: Id, per_minute: z.number().int().nullable(), effective_per_minute: z.number().int() }),
     async handler(ctx) {
       await setApiKeyRateLimit(ctx.write, ctx.command, { keyId: ctx.params.key_id, perMinute: ctx.params.per_minute })

@@ -32,6 +32,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { requireOrgId } from '../caller.js'
 import { Coalescer } from '../platform/coalesce.js'
 import { rpc } from '../registry.js'
+import { ClientId } from './ids.js'
 
 const domain = 'clients'
 
@@ -40,14 +41,14 @@ const EXISTING_CLIENT_WAIT_MS = 5_000
 
 const ServiceInput = z.union([
   Name.transform((name) => ({ name, description: '' })),
-  z.strictObject({ name: Name, description: z.string().max(2000).default('') }),
-])
+  z.strictObject({ name: Name.describe('The service, e.g. "Drain cleaning"'), description: z.string().max(2000).default('').describe('What it covers, at most 2000 characters (default empty)') }),
+]).describe('A service: its name, or {name, description}')
 
 const LocationFields = {
-  name: z.string().trim().max(200).optional(),
-  city: z.string().trim().max(200).default(''),
-  state: z.string().trim().max(100).default(''),
-  country: z.string().trim().max(100).default(''),
+  name: z.string().trim().max(200).optional().describe('The display name, e.g. "Austin, TX" (default: built from city, state and country)'),
+  city: z.string().trim().max(200).default('').describe('The city (default empty)'),
+  state: z.string().trim().max(100).default('').describe('The state or region, e.g. TX (default empty)'),
+  country: z.string().trim().max(100).default('').describe('The country (default empty)'),
 }
 
 type LocationParts = { name?: string | undefined; city: string; state: string; country: string }
@@ -68,17 +69,19 @@ function withDisplayName(l: LocationParts, ctx: z.RefinementCtx) {
 const LocationInput = z
   .union([Name.transform(parseLocationName), z.strictObject(LocationFields)])
   .transform(withDisplayName)
+  .describe('A location: a display name ("Austin, TX"), or {name?, city, state, country}')
 
-const ClientInput = z.strictObject({
-  name: Name,
-  website_url: WebsiteUrl,
-  services: z.array(ServiceInput).max(200).default([]),
-  locations: z.array(LocationInput).max(500).default([]),
-  /** Omitted: derived from the name ("Acme Plumbing" → acme-plumbing, then -2, -3 … while taken); "" for none. */
-  slug: Slug.optional(),
-  status: ClientStatus.default('active'),
-  settings: Settings.default({}),
-})
+const ClientInput = z
+  .strictObject({
+    name: Name.describe('The client\'s name, 1 to 200 characters; the get-or-create identity (case- and space-insensitive)'),
+    website_url: WebsiteUrl,
+    services: z.array(ServiceInput).max(200).default([]).describe('Its services, at most 200 (default none)'),
+    locations: z.array(LocationInput).max(500).default([]).describe('Its locations, at most 500 (default none)'),
+    slug: Slug.optional().describe('A URL slug (lower-case letters, digits, single hyphens); default derived from the name ("Acme Plumbing" → acme-plumbing, then -2, -3 … while taken); "" for none'),
+    status: ClientStatus.default('active'),
+    settings: Settings.default({}).describe('Settings as an object of key to text value (default none)'),
+  })
+  .describe('The client to create')
 
 const ClientViewSchema = z.object({
   id: Id,
@@ -96,10 +99,10 @@ const ClientViewSchema = z.object({
   as_of: z.string().optional(),
 })
 
-const ServiceView = z.object({ id: Id, client_id: Id, name: z.string(), description: z.string(), created_at: z.string() })
+const ServiceView = z.object({ id: Id, client_id: ClientId, name: z.string(), description: z.string(), created_at: z.string() })
 const LocationView = z.object({
   id: Id,
-  client_id: Id,
+  client_id: ClientId,
   name: z.string(),
   city: z.string(),
   state: z.string(),
@@ -154,6 +157,7 @@ function clientRead<TResult extends z.ZodType>(
   summary: string,
   result: TResult,
   read: (db: ReadDb, client: ClientRow) => Promise<z.infer<TResult>>,
+  exampleResult?: z.output<TResult>,
 ) {
   return rpc({
     name,
@@ -161,7 +165,8 @@ function clientRead<TResult extends z.ZodType>(
     access: 'read',
     orgScoped: true,
     summary,
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 }, ...(exampleResult === undefined ? {} : { result: exampleResult }) },
+    params: z.strictObject({ client_id: ClientId }),
     result,
     handler: async (ctx) => read(ctx.read, await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)),
   })
@@ -175,6 +180,18 @@ export const clientRpcs = [
     orgScoped: true,
     summary:
       'Create a client (a tracked website) with its services, locations, slug, status and settings. Returns the new client id. Get-or-create by name (case- and space-insensitive) and website_url: when a live client of the organization has both, its id is answered and nothing changes. Without slug, one is derived from the name (lower-case ASCII and hyphens, -2, -3 … when taken in the organization); slug "" means none.',
+    example: {
+      params: {
+        client: {
+          name: 'Acme Plumbing',
+          website_url: 'https://acmeplumbing.com',
+          services: ['Drain cleaning', { name: 'Water heater repair', description: 'Tank and tankless' }],
+          locations: ['Austin, TX', { city: 'Round Rock', state: 'TX', country: 'US' }],
+          settings: { attention_flag: '' },
+        },
+      },
+      result: 34,
+    },
     params: z.strictObject({ client: ClientInput }),
     result: Id,
     async handler(ctx) {
@@ -202,7 +219,21 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'One client with its services and locations. With as_of (ISO time), the client as it was then, folded from its history.',
-    params: z.strictObject({ client_id: Id, as_of: z.iso.datetime({ offset: true }).optional() }),
+    example: { params: { client_id: 34 }, result: {
+        id: 34,
+        org_id: 12,
+        name: 'Acme Plumbing',
+        website_url: 'https://acmeplumbing.com',
+        slug: 'acme-plumbing',
+        status: 'active',
+        services: ['Drain cleaning', 'Water heater repair'],
+        locations: ['Austin, TX'],
+        created_at: '2026-03-02T15:04:05.000Z',
+        updated_at: '2026-03-09T10:20:00.000Z',
+        deactivated_at: null,
+        deleted_at: null,
+      } },
+    params: z.strictObject({ client_id: ClientId, as_of: z.iso.datetime({ offset: true }).optional().describe('An ISO 8601 time with offset: the client as it was then (default: now, from the read models)') }),
     result: ClientViewSchema,
     async handler(ctx) {
       const { client_id, as_of } = ctx.params
@@ -220,11 +251,12 @@ export const clientRpcs = [
     orgScoped: true,
     summary:
       "The organization's clients: active, paused and staging by default; deleted only with include_deleted; active_only narrows to active.",
+    example: { params: { include_staging: false } },
     params: z.strictObject({
-      active_only: z.boolean().default(false),
-      include_deleted: z.boolean().default(false),
-      include_paused: z.boolean().default(true),
-      include_staging: z.boolean().default(true),
+      active_only: z.boolean().default(false).describe('Only active clients (default false)'),
+      include_deleted: z.boolean().default(false).describe('Also list deleted clients (default false)'),
+      include_paused: z.boolean().default(true).describe('List paused clients (default true)'),
+      include_staging: z.boolean().default(true).describe('List staging clients (default true)'),
     }),
     // Agents page through long lists with limit/offset everywhere else; the default still answers every
     // client of an agency of ordinary size in one call, as before.
@@ -247,6 +279,7 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's deleted clients.",
+    example: { params: {}, result: [] },
     params: z.strictObject({}),
     result: z.array(ClientViewSchema),
     async handler(ctx) {
@@ -259,20 +292,22 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'Clients with status active (paused, staging and deleted are not counted: the billable seats).',
+    example: { params: {}, result: 7 },
     params: z.strictObject({}),
     result: z.number().int(),
     handler: async (ctx) => countActiveClients(ctx.read, requireOrgId(ctx.orgId)),
   }),
-  clientRead('get_client_org_id', 'The organization id a client belongs to.', Id, async (_db, client) => client.org_id),
+  clientRead('get_client_org_id', 'The organization id a client belongs to.', Id, async (_db, client) => client.org_id, 12),
   rpc({
     name: 'update_client',
     domain,
     access: 'write',
     orgScoped: true,
     summary: "Change a client's name, website_url or slug (only the fields given). Returns the client.",
+    example: { params: { client_id: 34, website_url: 'https://www.acmeplumbing.com', slug: 'acme' } },
     params: z.strictObject({
-      client_id: Id,
-      name: Name.optional(),
+      client_id: ClientId,
+      name: Name.optional().describe('A new name, 1 to 200 characters'),
       website_url: WebsiteUrl.optional(),
       slug: Slug.optional(),
     }),
@@ -294,7 +329,8 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Set a client active, paused, staging or deleted (a deleted client can be restored by setting it active).',
-    params: z.strictObject({ client_id: Id, status: ClientStatus }),
+    example: { params: { client_id: 34, status: 'paused' } },
+    params: z.strictObject({ client_id: ClientId, status: ClientStatus }),
     result: ClientViewSchema,
     async handler(ctx) {
       const { client_id, status } = ctx.params
@@ -312,7 +348,8 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'One setting of a client, or null when it was never set.',
-    params: z.strictObject({ client_id: Id, key: SettingKey }),
+    example: { params: { client_id: 34, key: 'attention_flag' }, result: 'Rankings dropped after the site move' },
+    params: z.strictObject({ client_id: ClientId, key: SettingKey }),
     result: z.string().nullable(),
     async handler(ctx) {
       await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -325,8 +362,9 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Set one client setting (text). The setting attention_flag flags the client for attention; empty clears it.',
-    params: z.strictObject({ client_id: Id, key: SettingKey, value: SettingValue }),
-    result: z.object({ client_id: Id, key: z.string(), value: z.string() }),
+    example: { params: { client_id: 34, key: 'attention_flag', value: 'Rankings dropped after the site move' } },
+    params: z.strictObject({ client_id: ClientId, key: SettingKey, value: SettingValue }),
+    result: z.object({ client_id: ClientId, key: z.string(), value: z.string() }),
     async handler(ctx) {
       const { client_id, key, value } = ctx.params
       await setClientSetting(ctx.write, ctx.command, { clientId: client_id, key, value, callerOrgId: ctx.orgId })
@@ -339,18 +377,20 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'Clients of the organization whose attention_flag setting is not empty, with the flag text.',
+    example: { params: {} },
     params: z.strictObject({}),
-    result: z.array(z.object({ client_id: Id, client_name: z.string(), attention_flag: z.string(), updated_at: z.string() })),
+    result: z.array(z.object({ client_id: ClientId, client_name: z.string(), attention_flag: z.string(), updated_at: z.string() })),
     handler: async (ctx) => attentionFlags(ctx.read, requireOrgId(ctx.orgId)),
   }),
-  clientRead('get_client_slug', "A client's URL slug (empty when it has none).", z.string(), async (_db, client) => client.slug),
+  clientRead('get_client_slug', "A client's URL slug (empty when it has none).", z.string(), async (_db, client) => client.slug, 'acme-plumbing'),
   rpc({
     name: 'get_client_id_by_slug',
     domain,
     access: 'read',
     orgScoped: true,
     summary: 'The id of the non-deleted client with this slug in the organization, or null.',
-    params: z.strictObject({ slug: z.string().trim().min(1).max(100) }),
+    example: { params: { slug: 'acme-plumbing' }, result: 34 },
+    params: z.strictObject({ slug: z.string().trim().min(1).max(100).describe('The slug to look up, e.g. acme-plumbing') }),
     result: Id.nullable(),
     handler: async (ctx) => clientWithSlug(ctx.read, requireOrgId(ctx.orgId), ctx.params.slug),
   }),
@@ -360,8 +400,9 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'Every non-deleted client of the organization that has a slug, as {client_id, slug}.',
+    example: { params: {}, result: [{ client_id: 34, slug: 'acme-plumbing' }] },
     params: z.strictObject({}),
-    result: z.array(z.object({ client_id: Id, slug: z.string() })),
+    result: z.array(z.object({ client_id: ClientId, slug: z.string() })),
     async handler(ctx) {
       return ctx.read
         .selectFrom('clients')
@@ -379,8 +420,15 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Add a service to a client (get-or-create by name, case-insensitive). Returns the service id.',
+    example: { params: { service: { client_id: 34, name: 'Sewer line repair', description: 'Trenchless and open-cut' } }, result: 88 },
     params: z.strictObject({
-      service: z.strictObject({ client_id: Id, name: Name, description: z.string().max(2000).default('') }),
+      service: z
+        .strictObject({
+          client_id: ClientId,
+          name: Name.describe('The service, e.g. "Drain cleaning"; an existing name (case-insensitive) returns its id'),
+          description: z.string().max(2000).default('').describe('What it covers, at most 2000 characters (default empty)'),
+        })
+        .describe('The service to add'),
     }),
     result: Id,
     async handler(ctx) {
@@ -400,10 +448,12 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Add a location to a client: a name ("Austin, TX") or city/state/country (get-or-create by name). Returns the location id.',
+    example: { params: { location: { client_id: 34, city: 'Georgetown', state: 'TX', country: 'US' } }, result: 120 },
     params: z.strictObject({
       location: z
-        .strictObject({ client_id: Id, ...LocationFields })
-        .transform((l, ctx) => ({ client_id: l.client_id, ...withDisplayName(l, ctx) })),
+        .strictObject({ client_id: ClientId, ...LocationFields })
+        .transform((l, ctx) => ({ client_id: l.client_id, ...withDisplayName(l, ctx) }))
+        .describe('The location to add: a name ("Austin, TX") or city, state and country'),
     }),
     result: Id,
     async handler(ctx) {
@@ -429,7 +479,8 @@ export const clientRpcs = [
     access: 'write',
     orgScoped: true,
     summary: "Remove all of a client's locations. Returns how many were removed.",
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 }, result: { deleted: 2 } },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.object({ deleted: z.number().int() }),
     async handler(ctx) {
       const { removed } = await removeLocations(ctx.write, ctx.command, { clientId: ctx.params.client_id, callerOrgId: ctx.orgId })

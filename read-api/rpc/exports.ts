@@ -21,6 +21,7 @@ export const exportRpcs = [
     orgScoped: true,
     summary:
       "The organization's export zips still kept (export_org jobs; 7 days each), newest first: filename, size, created_at, expires_at and download_url. A platform key passes org_id.",
+    example: { params: {} },
     params: z.strictObject({}),
     result: z.array(OrgExportView),
     handler: async ({ orgId, read, write }) => listOrgExports(read, requireOrgId(orgId), write.clock()),

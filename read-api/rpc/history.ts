@@ -6,6 +6,7 @@ import { Id } from '../../domain/shared/values.js'
 import { requireOrgId } from '../caller.js'
 import type { StreamHistory } from '../platform/rpc-ports.js'
 import { rpc, type Page } from '../registry.js'
+import { ClientId, UserId } from './ids.js'
 
 const domain = 'history'
 
@@ -70,7 +71,11 @@ export const historyRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "An entity's full history from the event log, newest first: every change with its actor and time.",
-    params: z.strictObject({ entity_type: z.enum(ENTITY_TYPES), entity_id: Id }),
+    example: { params: { entity_type: 'client', entity_id: 34 } },
+    params: z.strictObject({
+      entity_type: z.enum(ENTITY_TYPES).describe('The kind of entity: organization, client or api_key'),
+      entity_id: Id.describe('Its id (an organization, client or API key id)'),
+    }),
     paginated: { maxLimit: 1000, defaultLimit: 50 },
     result: z.array(HistoryEntry),
     async handler(ctx) {
@@ -85,9 +90,10 @@ export const historyRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "A client's changes (the client, its services, locations and settings), newest first; entity_type narrows to one part.",
+    example: { params: { client_id: 34, entity_type: 'setting' } },
     params: z.strictObject({
-      client_id: Id,
-      entity_type: z.enum(['client', 'service', 'location', 'setting']).optional(),
+      client_id: ClientId,
+      entity_type: z.enum(['client', 'service', 'location', 'setting']).optional().describe('Only changes of this part: client, service, location or setting (default all)'),
     }),
     paginated: { maxLimit: 1000, defaultLimit: 50 },
     result: z.array(HistoryEntry.extend({ entity_type: z.string() })),
@@ -106,10 +112,11 @@ export const historyRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's recent activity from the log, newest first; filter by user_id or client_id.",
+    example: { params: { days: 7, client_id: 34 } },
     params: z.strictObject({
-      days: z.number().int().min(1).max(3660).default(30),
-      user_id: Id.optional(),
-      client_id: Id.optional(),
+      days: z.number().int().min(1).max(3660).default(30).describe('How many days back, 1 to 3660 (default 30)'),
+      user_id: UserId.optional(),
+      client_id: ClientId.optional(),
     }),
     paginated: { maxLimit: 1000, defaultLimit: 100 },
     result: z.array(
@@ -117,7 +124,7 @@ export const historyRpcs = [
         event_id: z.string(),
         type: z.string(),
         stream: z.string(),
-        client_id: Id.nullable(),
+        client_id: ClientId.nullable(),
         actor: z.object({ kind: z.string(), id: z.string().nullable() }),
         occurred_at: z.string(),
       }),

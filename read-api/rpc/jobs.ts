@@ -40,6 +40,7 @@ export const jobRpcs = [
     orgScoped: true,
     summary:
       "Whether a cancel was requested for the job (true also once it is cancelled). Read from the job's own event stream, so a cancel made a moment ago is seen at once.",
+    example: { params: { job_id: 77 }, result: false },
     params: z.strictObject({ job_id: JobId }),
     result: z.boolean(),
     handler: async ({ params, orgId, write }) => {
@@ -55,6 +56,7 @@ export const jobRpcs = [
     orgScoped: true,
     summary:
       "The organization's active jobs (queued, running) and those finished in the last recent_minutes (default 60), newest first, each a job record with progress while running (at most 500).",
+    example: { params: { recent_minutes: 120 } },
     params: z.strictObject({
       recent_minutes: z.number().int().min(0).max(10_080).default(60).describe('Also list jobs finished this many minutes ago or less (0: active jobs only; at most a week)'),
     }),
@@ -67,6 +69,7 @@ export const jobRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'The months (UTC, YYYY-MM) in which the organization requested jobs, newest first, with how many and how they ended.',
+    example: { params: {} },
     params: z.strictObject({}),
     result: z.array(
       z.object({

@@ -7,6 +7,7 @@ import { Id } from '../../domain/shared/values.js'
 import { visibleClient } from '../../projections/clients/queries.js'
 import { keywordIdsByKey, keywordsOfClient, keywordView, visibleKeyword } from '../../projections/keywords/queries.js'
 import { rpc, type AnyRpc } from '../registry.js'
+import { ClientId, KeywordId } from './ids.js'
 
 const domain = 'keywords'
 
@@ -30,7 +31,7 @@ const KeywordInput = z
 
 const KeywordViewSchema = z.object({
   id: Id,
-  client_id: Id,
+  client_id: ClientId,
   keyword: z.string().describe('The phrase as added (spacing collapsed, case kept)'),
   source: z.string().describe('manual, generated (keyword_generation) or aeo (from an AI Visibility question)'),
   service: z.string(),
@@ -51,6 +52,7 @@ export const keywordRpcs: AnyRpc[] = [
       'Track a search keyword for a client: {keyword: {client_id, keyword, service?, location?, source?}}. Get-or-create: a phrase that ' +
       "matches one of the client's keywords case-, punctuation- and spacing-insensitively returns that keyword's id (a deleted one is " +
       `brought back, same id). At most ${MAX_KEYWORDS_PER_CLIENT} keywords per client. Returns the keyword id.`,
+    example: { params: { keyword: { client_id: 34, keyword: 'drain cleaning austin', service: 'Drain cleaning', location: 'Austin, TX' } } },
     params: z.strictObject({ keyword: KeywordInput }),
     result: Id,
     async handler(ctx) {
@@ -65,7 +67,8 @@ export const keywordRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: 'One keyword, active or deleted (status says which).',
-    params: z.strictObject({ keyword_id: Id }),
+    example: { params: { keyword_id: 1501 } },
+    params: z.strictObject({ keyword_id: KeywordId }),
     result: KeywordViewSchema,
     handler: async (ctx) => keywordView(await visibleKeyword(ctx.read, ctx.orgId, ctx.params.keyword_id)),
   }),
@@ -75,7 +78,8 @@ export const keywordRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: "A client's keywords in the order they were added. active_only (default true) leaves out deleted keywords.",
-    params: z.strictObject({ client_id: Id, active_only: z.boolean().default(true).describe('Only active keywords (default true)') }),
+    example: { params: { client_id: 34 } },
+    params: z.strictObject({ client_id: ClientId, active_only: z.boolean().default(true).describe('Only active keywords (default true)') }),
     result: z.array(KeywordViewSchema),
     paginated: { maxLimit: 1000, defaultLimit: 1000 },
     async handler(ctx) {
@@ -91,6 +95,7 @@ export const keywordRpcs: AnyRpc[] = [
     summary:
       "Ids of the active keywords with this text across the organization's clients (matched case-, punctuation- and " +
       'spacing-insensitively), ascending; [] when none.',
+    example: { params: { keyword_text: 'Drain Cleaning Austin' }, result: [1501] },
     params: z.strictObject({ keyword_text: KeywordText.describe('The phrase to look up') }),
     result: z.array(Id),
     handler: async (ctx) => keywordIdsByKey(ctx.read, ctx.orgId, keywordKey(ctx.params.keyword_text)),
@@ -103,7 +108,8 @@ export const keywordRpcs: AnyRpc[] = [
     summary:
       'Soft-delete a keyword: it leaves active lists but keeps its id and history (get_keyword shows it with status deleted; ' +
       'add_keyword with the same phrase brings it back). Deleting again changes nothing. Returns the keyword.',
-    params: z.strictObject({ keyword_id: Id }),
+    example: { params: { keyword_id: 1501 } },
+    params: z.strictObject({ keyword_id: KeywordId }),
     result: KeywordViewSchema,
     async handler(ctx) {
       const keyword = await visibleKeyword(ctx.read, ctx.orgId, ctx.params.keyword_id)

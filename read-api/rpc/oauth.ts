@@ -4,13 +4,14 @@ import { Id } from '../../domain/shared/values.js'
 import type { Caller } from '../caller.js'
 import { requireOrgId } from '../caller.js'
 import { rpc } from '../registry.js'
+import { GrantId, UserId } from './ids.js'
 
 const domain = 'org-admin'
 
 const GrantView = z.object({
   id: Id,
   org_id: Id,
-  user_id: Id,
+  user_id: UserId,
   client_id: z.string().describe('The app (its OAuth client_id)'),
   client_name: z.string(),
   scopes: z.string().describe('Space-separated: read write jobs offline_access'),
@@ -37,7 +38,11 @@ export const oauthRpcs = [
     orgScoped: true,
     summary:
       "The organization's OAuth grants (Connected apps): which member connected which app with which scopes, and when it last got tokens. Owners (and API keys) see the whole organization, optionally one member's with user_id; an OAuth token of another member sees that member's own grants. Active grants only unless include_revoked (then expired and revoked ones too, with their status).",
-    params: z.strictObject({ user_id: Id.optional(), include_revoked: z.boolean().default(false) }),
+    example: { params: { include_revoked: false } },
+    params: z.strictObject({
+      user_id: UserId.optional().describe('Only grants this member made (default every member the caller may see)'),
+      include_revoked: z.boolean().default(false).describe('Also list revoked grants (default false)'),
+    }),
     result: z.array(GrantView),
     async handler(ctx) {
       const orgId = requireOrgId(ctx.orgId)
@@ -77,7 +82,8 @@ export const oauthRpcs = [
     orgScoped: true,
     summary:
       "Disconnect an app: revoke an OAuth grant and every token it issued (they answer 401 from then on). A grant of another organization answers not_found; a member who is not an owner may revoke only their own grants. Revoking twice is harmless.",
-    params: z.strictObject({ grant_id: Id }),
+    example: { params: { grant_id: 41 } },
+    params: z.strictObject({ grant_id: GrantId }),
     result: z.object({ id: Id, revoked: z.literal(true) }),
     async handler(ctx) {
       const own = ownOnly(ctx.caller)

@@ -36,7 +36,8 @@ export const organizationRpcs = [
     orgScoped: false,
     platformOnly: true,
     summary: 'Create an organization (a tenant). Platform keys only. Returns the new organization id.',
-    params: z.strictObject({ name: Name }),
+    example: { params: { name: 'Northwind Marketing' }, result: 12 },
+    params: z.strictObject({ name: Name.describe('The organization\'s name, 1 to 200 characters') }),
     result: Id,
     handler: async (ctx) => (await createOrganization(ctx.write, ctx.command, { name: ctx.params.name })).orgId,
   }),
@@ -46,6 +47,7 @@ export const organizationRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The caller's organization (platform keys pass org_id).",
+    example: { params: {}, result: { id: 12, name: 'Northwind Marketing', created_at: '2026-03-02T15:04:05.000Z' } },
     params: z.strictObject({}),
     result: OrganizationView,
     async handler(ctx) {
@@ -63,10 +65,14 @@ export const organizationRpcs = [
     summary:
       'Set the white-label branding AI Visibility reports carry: name, logo_url (https) and accent_color (#rrggbb). ' +
       'Only the given fields change; null clears one. Returns the branding.',
+    example: {
+      params: { name: 'Northwind Digital', logo_url: 'https://northwind.example/logo.png', accent_color: '#1a73e8' },
+      result: { org_id: 12, name: 'Northwind Digital', brand_name: 'Northwind Digital', logo_url: 'https://northwind.example/logo.png', accent_color: '#1a73e8' },
+    },
     params: z.strictObject({
-      name: Name.nullable().optional(),
-      logo_url: LogoUrl.nullable().optional(),
-      accent_color: AccentColor.nullable().optional(),
+      name: Name.nullable().optional().describe('The name reports show instead of the organization\'s own, 1 to 200 characters; null: the organization\'s name'),
+      logo_url: LogoUrl.nullable().optional().describe('An https URL of the logo reports show, at most 2000 characters; null: no logo'),
+      accent_color: AccentColor.nullable().optional().describe('The reports\' accent color as #rrggbb; null: the default color'),
     }),
     result: BrandingView,
     async handler(ctx) {
@@ -85,6 +91,7 @@ export const organizationRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's white-label branding (name falls back to the organization's name).",
+    example: { params: {}, result: { org_id: 12, name: 'Northwind Marketing', brand_name: null, logo_url: null, accent_color: null } },
     params: z.strictObject({}),
     result: BrandingView,
     async handler(ctx) {

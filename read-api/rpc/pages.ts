@@ -7,6 +7,7 @@ import { visibleClient, type ClientRow } from '../../projections/clients/queries
 import type { ReadDb } from '../../projections/tables.js'
 import { latestSnapshot, pagesForClient, pageView, snapshotsForPage, snapshotView, visiblePage } from '../../projections/pages/queries.js'
 import { rpc } from '../registry.js'
+import { ClientId, PageId } from './ids.js'
 
 /** The client a page or site-edit write is for: visible to the caller and not deleted (a deleted client takes no writes). */
 export async function writableClient(read: ReadDb, orgId: number | null, clientId: number): Promise<ClientRow> {
@@ -16,8 +17,8 @@ export async function writableClient(read: ReadDb, orgId: number | null, clientI
 }
 
 const PageView = z.object({
-  page_id: Id,
-  client_id: Id,
+  page_id: PageId,
+  client_id: ClientId,
   url: z.string().describe('The page address as added'),
   slug: z.string().describe('The page slug (by default the last path segment of the URL)'),
   wp_post_id: Id.nullable().describe('The WordPress post id, when known'),
@@ -29,8 +30,8 @@ const PageView = z.object({
 
 const SnapshotView = z.object({
   snapshot_id: Id,
-  page_id: Id,
-  client_id: Id,
+  page_id: PageId,
+  client_id: ClientId,
   title: z.string(),
   content: z.string().describe("The page's content at the time"),
   source: z.enum(['add_snapshot', 'site_edit', 'site_edit_rollback']).describe('add_snapshot, or the site edit applied (site_edit) or rolled back (site_edit_rollback)'),
@@ -39,19 +40,19 @@ const SnapshotView = z.object({
 })
 
 const PageInput = z.strictObject({
-  client_id: Id,
+  client_id: ClientId,
   url: PageUrl.describe('The page URL (or site path); pages are matched by URL ignoring scheme/host case and a trailing slash'),
   slug: PageSlug.optional().describe('Default: the last path segment of the URL'),
   wp_post_id: Id.nullable().optional().describe('The WordPress post id; unique per client'),
-  title: PageTitle.optional(),
+  title: PageTitle.optional().describe('The page title, at most 500 characters (default empty for a new page)'),
   active: z.boolean().optional().describe('Default true for a new page'),
-})
+}).describe('The page to add')
 
 const SnapshotInput = z.strictObject({
-  page_id: Id,
+  page_id: PageId,
   content: PageContent.describe("The page's content (HTML or text), at most 500,000 characters"),
   title: PageTitle.optional().describe("Default: the page's title"),
-})
+}).describe('The snapshot to record')
 
 export const pageRpcs = [
   rpc({
@@ -61,6 +62,7 @@ export const pageRpcs = [
     orgScoped: true,
     summary:
       "Add a page to a client's site (get-or-create by URL): a URL the client already has keeps its id and takes the slug, wp_post_id, title and active given. Returns the page id.",
+    example: { params: { page: { client_id: 34, url: 'https://acmeplumbing.com/drain-cleaning/', title: 'Drain Cleaning in Austin', wp_post_id: 412 } }, result: 210 },
     params: z.strictObject({ page: PageInput }),
     result: Id.describe('The page id'),
     async handler(ctx) {
@@ -84,7 +86,8 @@ export const pageRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "A client's pages in id order; only active ones with active_only.",
-    params: z.strictObject({ client_id: Id, active_only: z.boolean().default(false).describe('Only active pages (default false)') }),
+    example: { params: { client_id: 34, active_only: true } },
+    params: z.strictObject({ client_id: ClientId, active_only: z.boolean().default(false).describe('Only active pages (default false)') }),
     paginated: { maxLimit: 1000, defaultLimit: 1000 },
     result: z.array(PageView),
     async handler(ctx) {
@@ -101,7 +104,8 @@ export const pageRpcs = [
     orgScoped: true,
     summary:
       "Mark every active page of the client whose URL is not in active_urls inactive (URLs compared as add_page compares them). Returns how many pages it deactivated and their ids; pages are never deleted.",
-    params: z.strictObject({ client_id: Id, active_urls: z.array(PageUrl).max(10_000).describe('The URLs that stay active') }),
+    example: { params: { client_id: 34, active_urls: ['https://acmeplumbing.com/', 'https://acmeplumbing.com/drain-cleaning/'] } },
+    params: z.strictObject({ client_id: ClientId, active_urls: z.array(PageUrl).max(10_000).describe('The URLs that stay active') }),
     result: z.object({ deactivated: z.number().int().describe('Pages marked inactive by this call'), page_ids: z.array(Id) }),
     async handler(ctx) {
       const client = await writableClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -115,6 +119,7 @@ export const pageRpcs = [
     access: 'write',
     orgScoped: true,
     summary: "Record a page's content as of now (its newest snapshot is its current content; prompted_edit rewrites from it). Returns the snapshot id.",
+    example: { params: { snapshot: { page_id: 210, content: '<h1>Drain Cleaning in Austin</h1><p>Same-day service …</p>' } }, result: 903 },
     params: z.strictObject({ snapshot: SnapshotInput }),
     result: Id.describe('The snapshot id'),
     async handler(ctx) {
@@ -139,7 +144,8 @@ export const pageRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The page's newest snapshot (its current content), or null when it has none.",
-    params: z.strictObject({ page_id: Id }),
+    example: { params: { page_id: 210 } },
+    params: z.strictObject({ page_id: PageId }),
     result: SnapshotView.nullable(),
     async handler(ctx) {
       await visiblePage(ctx.read, ctx.orgId, ctx.params.page_id)
@@ -153,7 +159,8 @@ export const pageRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The page's snapshots, newest first: add_snapshot content and what site edits published and rolled back.",
-    params: z.strictObject({ page_id: Id }),
+    example: { params: { page_id: 210 } },
+    params: z.strictObject({ page_id: PageId }),
     paginated: { maxLimit: 500, defaultLimit: 50 },
     result: z.array(SnapshotView),
     async handler(ctx) {

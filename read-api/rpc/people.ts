@@ -9,6 +9,7 @@ import { ApiError } from '../errors.js'
 import type { PeopleSettings } from '../people/settings.js'
 import { rpc, type RpcContext } from '../registry.js'
 import type { ServiceSettings } from '../settings.js'
+import { UserId } from './ids.js'
 
 const domain = 'org-admin'
 
@@ -63,7 +64,7 @@ async function keepingAnOwner<T>(ctx: RpcContext<unknown>, userId: number, stays
 
 const Time = z.string()
 const MemberView = z.object({
-  user_id: Id,
+  user_id: UserId,
   email: z.string(),
   role: RoleSchema,
   /** invited: has not set a password and enrolled TOTP yet; active: can sign in. */
@@ -85,8 +86,9 @@ export const peopleRpcs = [
     orgScoped: true,
     summary:
       'Invite a person to the organization with a role (owner, seo_editor, web_builder, viewer). Returns a one-time invite link (absolute, on BASE_URL, else the listen address; valid 7 days) to hand to the person: this service sends no email. Following it, they set a password and enrol TOTP. An address is invited once per organization (409 email_taken: your own member or invite); what other organizations have is neither shown nor blocked. Accepting makes the address the sign-in of the new account, so an address that already has an account cannot accept the invite of another organization (409 on the invite page). Owner-level: a key with the write scope.',
-    params: z.strictObject({ email: EmailSchema, role: RoleSchema }),
-    result: z.object({ user_id: Id, email: z.string(), role: RoleSchema, status: z.literal('invited'), invite_url: z.string(), invite_token: z.string(), expires_at: Time }),
+    example: { params: { email: 'sam@northwind.example', role: 'seo_editor' } },
+    params: z.strictObject({ email: EmailSchema.describe('The person\'s email address, their sign-in once they accept'), role: RoleSchema.describe('The role: owner (everything, members included), seo_editor, web_builder or viewer (reads only)') }),
+    result: z.object({ user_id: UserId, email: z.string(), role: RoleSchema, status: z.literal('invited'), invite_url: z.string(), invite_token: z.string(), expires_at: Time }),
     async handler(ctx) {
       const people = peopleSettingsOf(ctx.settings)
       const invited = await inviteMember(
@@ -113,6 +115,7 @@ export const peopleRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's members with role and status (invited or active), oldest first. Removed members are not listed. Never returns credentials.",
+    example: { params: {} },
     params: z.strictObject({}),
     result: z.array(MemberView),
     async handler(ctx) {
@@ -140,8 +143,9 @@ export const peopleRpcs = [
     access: 'write',
     orgScoped: true,
     summary: "Change a member's role. Owner-level. The organization's last active owner cannot be demoted (409 last_owner: make another member an owner first). A member of another organization answers like a missing one (404).",
-    params: z.strictObject({ user_id: Id, role: RoleSchema }),
-    result: z.object({ user_id: Id, email: z.string(), role: RoleSchema }),
+    example: { params: { user_id: 3, role: 'owner' } },
+    params: z.strictObject({ user_id: UserId, role: RoleSchema.describe('The new role: owner (everything, members included), seo_editor, web_builder or viewer (reads only)') }),
+    result: z.object({ user_id: UserId, email: z.string(), role: RoleSchema }),
     async handler(ctx) {
       const changed = await keepingAnOwner(ctx, ctx.params.user_id, ctx.params.role === 'owner', () =>
         changeMemberRole(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, role: ctx.params.role, manager: managerOf(ctx.caller) }),
@@ -156,8 +160,9 @@ export const peopleRpcs = [
     orgScoped: true,
     summary:
       'Remove a member: their sessions end at once, open invite and reset links stop working, and the email can be invited again (as a new user). Owner-level. The organization\'s last active owner cannot be removed (409 last_owner). A member of another organization answers like a missing one (404).',
-    params: z.strictObject({ user_id: Id }),
-    result: z.object({ user_id: Id, removed: z.literal(true) }),
+    example: { params: { user_id: 3 } },
+    params: z.strictObject({ user_id: UserId }),
+    result: z.object({ user_id: UserId, removed: z.literal(true) }),
     async handler(ctx) {
       await keepingAnOwner(ctx, ctx.params.user_id, false, () => removeMember(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) }))
       return { user_id: ctx.params.user_id, removed: true as const }
@@ -171,8 +176,14 @@ export const peopleRpcs = [
     platformOnly: true,
     summary:
       'The password reset a token hash (sha256 hex of the token in the link) stands for, while it is unused, unexpired and its member still exists; null otherwise. Platform keys only (a mailer or account UI).',
-    params: z.strictObject({ token_hash: z.string().regex(/^[0-9a-f]{64}$/, 'expected the sha256 hex of the token') }),
-    result: z.object({ user_id: Id, org_id: Id, email: z.string(), requested_at: Time, expires_at: Time }).nullable(),
+    example: { params: { token_hash: '5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8' }, result: null },
+    params: z.strictObject({
+      token_hash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'expected the sha256 hex of the token')
+        .describe('The sha256 of the token in the reset link, as 64 lower-case hex digits'),
+    }),
+    result: z.object({ user_id: UserId, org_id: Id, email: z.string(), requested_at: Time, expires_at: Time }).nullable(),
     async handler(ctx) {
       const row = await ctx.read
         .selectFrom('password_resets as r')
@@ -195,7 +206,8 @@ export const peopleRpcs = [
     orgScoped: false,
     platformOnly: true,
     summary: 'Whether a password reset was requested for the user in the last `minutes` (default 60). Platform keys only (a mailer throttling resets).',
-    params: z.strictObject({ user_id: Id, minutes: z.number().int().min(1).max(10_080).default(60) }),
+    example: { params: { user_id: 3, minutes: 15 }, result: false },
+    params: z.strictObject({ user_id: UserId, minutes: z.number().int().min(1).max(10_080).default(60).describe('How many minutes back, 1 to 10,080 (default 60)') }),
     result: z.boolean(),
     async handler(ctx) {
       const since = new Date(ctx.write.clock().getTime() - ctx.params.minutes * 60_000)

@@ -12,6 +12,7 @@ import { samlUrls } from '../saml/urls.js'
 import { rpc } from '../registry.js'
 import { managerOf } from './people.js'
 import { Domains, dedupe, requireProviderManager, ssoSettingsOf } from './sso.js'
+import { ProviderId } from './ids.js'
 
 const domain = 'org-admin'
 
@@ -108,17 +109,18 @@ export const samlRpcs = [
     orgScoped: true,
     summary:
       "Add a SAML 2.0 identity provider for the organization's staff (SP-initiated, HTTP-Redirect AuthnRequest, HTTP-POST Response; encrypted assertions are not supported). The IdP's entity id, SSO URL and signing certificate are read from metadata_xml, or given as idp_entity_id, sso_url and certificate (a value given wins over the metadata's); 400 saml_metadata_invalid / saml_certificate_invalid / saml_provider_incomplete name what failed. The email is the email_attribute's value, or the NameID when empty. Unknown staff whose email domain is in allowed_domains are provisioned with default_role; allow_signup lets other emails create their own organization; allow_unsolicited accepts IdP-initiated responses. The result carries sp_entity_id, sp_metadata_url and acs_url to register at the IdP, and login_url. Owner-level.",
+    example: { params: { label: 'Northwind Okta', metadata_xml: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://www.okta.com/exk1">…</EntityDescriptor>', allowed_domains: ['northwind.example'] } },
     params: z.strictObject({
-      label: Name,
-      allow_unsolicited: z.boolean().default(false),
-      allowed_domains: Domains.nullable().default(null),
-      certificate: Certificate.default(''),
-      default_role: RoleSchema.default('viewer'),
-      email_attribute: EmailAttribute.default(''),
-      idp_entity_id: EntityId.default(''),
-      metadata_xml: MetadataXml.default(''),
-      sso_url: Url.default(''),
-      allow_signup: z.boolean().default(false),
+      label: Name.describe('A name for people, shown on the sign-in page, 1 to 200 characters'),
+      allow_unsolicited: z.boolean().default(false).describe('Accept IdP-initiated responses (no AuthnRequest of ours to answer); weaker against replay (default false)'),
+      allowed_domains: Domains.nullable().default(null).describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (default null)'),
+      certificate: Certificate.default('').describe('The IdP\'s signing certificate, PEM or base64 DER; empty: taken from metadata_xml'),
+      default_role: RoleSchema.default('viewer').describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (default viewer)'),
+      email_attribute: EmailAttribute.default('').describe('The assertion attribute that carries the email; empty: the NameID'),
+      idp_entity_id: EntityId.default('').describe('The IdP\'s entity id (Issuer); empty: taken from metadata_xml'),
+      metadata_xml: MetadataXml.default('').describe('The IdP\'s metadata XML, at most 256 KiB: entity id, SSO URL and certificate are read from it unless given'),
+      sso_url: Url.default('').describe('The IdP\'s SSO URL (HTTP-Redirect binding); empty: taken from metadata_xml'),
+      allow_signup: z.boolean().default(false).describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (default false)'),
     }),
     result: ProviderView,
     async handler(ctx) {
@@ -147,6 +149,7 @@ export const samlRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's SAML identity providers, oldest first, with the SP entity id, metadata URL, ACS URL and login URL of each.",
+    example: { params: {} },
     params: z.strictObject({}),
     result: z.array(ProviderView),
     async handler(ctx) {
@@ -181,19 +184,20 @@ export const samlRpcs = [
     orgScoped: true,
     summary:
       "Change a SAML identity provider: only the given fields. A new metadata_xml re-reads the entity id, SSO URL and certificate from it (unless those are given too). active false pauses sign-ins. The provider's URLs never change. Owner-level; another organization's provider answers like a missing one (404).",
+    example: { params: { provider_id: 9, allow_signup: true } },
     params: z.strictObject({
-      provider_id: Id,
-      label: Name.optional(),
-      allow_unsolicited: z.boolean().optional(),
-      allowed_domains: Domains.nullable().optional(),
-      certificate: Certificate.optional(),
-      default_role: RoleSchema.optional(),
-      email_attribute: EmailAttribute.optional(),
-      idp_entity_id: EntityId.optional(),
-      metadata_xml: MetadataXml.optional(),
-      sso_url: Url.optional(),
-      allow_signup: z.boolean().optional(),
-      active: z.boolean().optional(),
+      provider_id: ProviderId,
+      label: Name.optional().describe('A name for people, shown on the sign-in page, 1 to 200 characters (absent: unchanged)'),
+      allow_unsolicited: z.boolean().optional().describe('Accept IdP-initiated responses (no AuthnRequest of ours to answer); weaker against replay (absent: unchanged)'),
+      allowed_domains: Domains.nullable().optional().describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (absent: unchanged)'),
+      certificate: Certificate.optional().describe('The IdP\'s signing certificate, PEM or base64 DER; empty: taken from metadata_xml (absent: unchanged)'),
+      default_role: RoleSchema.optional().describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (absent: unchanged)'),
+      email_attribute: EmailAttribute.optional().describe('The assertion attribute that carries the email; empty: the NameID (absent: unchanged)'),
+      idp_entity_id: EntityId.optional().describe('The IdP\'s entity id (Issuer); empty: taken from metadata_xml (absent: unchanged)'),
+      metadata_xml: MetadataXml.optional().describe('The IdP\'s metadata XML, at most 256 KiB: entity id, SSO URL and certificate are read from it unless given (absent: unchanged)'),
+      sso_url: Url.optional().describe('The IdP\'s SSO URL (HTTP-Redirect binding); empty: taken from metadata_xml (absent: unchanged)'),
+      allow_signup: z.boolean().optional().describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (absent: unchanged)'),
+      active: z.boolean().optional().describe('false: the login URL answers that the provider is switched off (absent: unchanged)'),
     }),
     result: ProviderView,
     async handler(ctx) {
@@ -237,7 +241,8 @@ export const samlRpcs = [
     orgScoped: true,
     summary:
       "Delete a SAML identity provider: its URLs stop working at once and responses in flight are refused. Members it provisioned stay members. Owner-level; another organization's provider answers like a missing one (404).",
-    params: z.strictObject({ provider_id: Id }),
+    example: { params: { provider_id: 9 } },
+    params: z.strictObject({ provider_id: ProviderId }),
     result: z.object({ id: Id, deleted: z.literal(true) }),
     async handler(ctx) {
       await deleteSamlProvider(ctx.write, ctx.command, { providerId: ctx.params.provider_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) })

@@ -19,6 +19,7 @@ import type { ReadDb } from '../../projections/tables.js'
 import { ApiError } from '../errors.js'
 import { rpc, type RpcContext } from '../registry.js'
 import { writableClient } from './pages.js'
+import { ClientId, EditId } from './ids.js'
 
 const domain = 'site-edits'
 
@@ -28,8 +29,8 @@ const STATES =
 const Status = z.enum(SITE_EDIT_STATUSES as [SiteEditStatus, ...SiteEditStatus[]]).describe('proposed, applied or rolled_back')
 
 const SiteEditView = z.object({
-  edit_id: Id,
-  client_id: Id,
+  edit_id: EditId,
+  client_id: ClientId,
   operation: z.string().describe('What kind of change (prompted_edit stages elementor_rewrite)'),
   page_url: z.string().describe('The page the edit is for (may be empty)'),
   page_id: Id.nullable().describe('The page the edit is for, when it is one of the client\'s pages'),
@@ -97,8 +98,17 @@ export const siteEditRpcs = [
     access: 'write',
     orgScoped: true,
     summary: `Stage a proposed site edit for a client. Returns the edit id. ${STATES}`,
+    example: {
+      params: {
+        client_id: 34,
+        operation: 'elementor_rewrite',
+        payload: '{"page_id":210,"proposed_content":"<h1>Drain Cleaning in Austin, TX</h1>"}',
+        page_url: 'https://acmeplumbing.com/drain-cleaning/',
+      },
+      result: 61,
+    },
     params: z.strictObject({
-      client_id: Id,
+      client_id: ClientId,
       operation: SiteEditOperation.describe('What kind of change, e.g. elementor_rewrite'),
       payload: SiteEditPayload.describe('The change as text. The built-in publisher publishes JSON carrying proposed_content (and page_id, or the edit\'s page_url)'),
       page_url: z.string().trim().max(2000).default('').describe('The page the edit is for (default empty)'),
@@ -125,7 +135,8 @@ export const siteEditRpcs = [
     access: 'read',
     orgScoped: true,
     summary: `One site edit with its status and who staged, approved, applied and rolled it back. ${STATES}`,
-    params: z.strictObject({ edit_id: Id }),
+    example: { params: { edit_id: 61 } },
+    params: z.strictObject({ edit_id: EditId }),
     result: SiteEditView,
     handler: async (ctx) => siteEditView(await visibleSiteEdit(ctx.read, ctx.orgId, ctx.params.edit_id)),
   }),
@@ -135,7 +146,8 @@ export const siteEditRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "A client's site edits, newest first, optionally of one status (proposed, applied, rolled_back).",
-    params: z.strictObject({ client_id: Id, status: Status.optional() }),
+    example: { params: { client_id: 34, status: 'proposed' } },
+    params: z.strictObject({ client_id: ClientId, status: Status.optional() }),
     paginated: { maxLimit: 500, defaultLimit: 100 },
     result: z.array(SiteEditView),
     async handler(ctx) {
@@ -150,6 +162,7 @@ export const siteEditRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "Every site edit of the organization (a platform key without org_id: of every organization), newest first, optionally of one status.",
+    example: { params: { status: 'applied' } },
     params: z.strictObject({ status: Status.optional() }),
     paginated: { maxLimit: 500, defaultLimit: 100 },
     result: z.array(SiteEditView),
@@ -164,7 +177,8 @@ export const siteEditRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The client's proposed site edits: staged and not yet applied.",
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 } },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.number().int(),
     async handler(ctx) {
       await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -178,6 +192,7 @@ export const siteEditRpcs = [
     orgScoped: true,
     summary:
       'apply_site_edit attempts (published or failed) in the last 60 minutes, in the organization (a platform key without org_id: platform-wide). Rollbacks are not counted.',
+    example: { params: {} },
     params: z.strictObject({}),
     result: z.number().int(),
     handler: async (ctx) => countApplyAttemptsSince(ctx.read, ctx.orgId, new Date(ctx.write.clock().getTime() - 60 * 60 * 1000)),
@@ -189,7 +204,8 @@ export const siteEditRpcs = [
     orgScoped: true,
     summary:
       "Approve and publish a proposed site edit through the site publisher; approved_by (default: the calling key) and the snapshots before and after are recorded. The built-in publisher records the page's new content as a snapshot. Only a proposed edit can be applied (409 otherwise). Returns the edit.",
-    params: z.strictObject({ edit_id: Id, approved_by: z.string().trim().max(200).default('').describe('Who approved the edit (default empty: the calling key is recorded)') }),
+    example: { params: { edit_id: 61, approved_by: 'dana@northwind.example' } },
+    params: z.strictObject({ edit_id: EditId, approved_by: z.string().trim().max(200).default('').describe('Who approved the edit (default empty: the calling key is recorded)') }),
     result: SiteEditView,
     async handler(ctx) {
       const publisher = publisherOf(ctx)
@@ -206,7 +222,8 @@ export const siteEditRpcs = [
     orgScoped: true,
     summary:
       "Undo an applied site edit: the publisher restores the page's content from before it (the built-in publisher records a new snapshot equal to it); who and when are recorded. An edit never applied answers 409 site_edit_not_applied. Returns the edit.",
-    params: z.strictObject({ edit_id: Id }),
+    example: { params: { edit_id: 61 } },
+    params: z.strictObject({ edit_id: EditId }),
     result: SiteEditView,
     async handler(ctx) {
       await oneAtATime(ctx, () => rollbackSiteEdit(ctx.write, ctx.command, publisherOf(ctx), { editId: ctx.params.edit_id, visibleTo: ctx.orgId }))

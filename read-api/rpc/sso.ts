@@ -13,6 +13,7 @@ import { oidcUrls } from '../sso/urls.js'
 import { rpc } from '../registry.js'
 import type { ServiceSettings } from '../settings.js'
 import { managerOf } from './people.js'
+import { ProviderId } from './ids.js'
 
 const domain = 'org-admin'
 
@@ -95,15 +96,16 @@ export const ssoRpcs = [
     orgScoped: true,
     summary:
       "Add an OIDC identity provider for the organization's staff to sign in with. The issuer's discovery document is fetched to validate it (400 sso_issuer_invalid names what failed). client_secret is write-only (sealed, never returned; empty: a public client using PKCE only). Unknown staff whose email domain is in allowed_domains are provisioned with default_role; allow_signup lets other verified emails create their own organization. hosted_domain requires the id_token's hd claim to equal it. The result carries login_url and the redirect_uri to register at the provider. Owner-level.",
+    example: { params: { label: 'Northwind Google', issuer: 'https://accounts.google.com', client_id: '123456789012-abc.apps.googleusercontent.com', client_secret: 'GOCSPX-example', allowed_domains: ['northwind.example'], hosted_domain: 'northwind.example' } },
     params: z.strictObject({
-      label: Name,
-      issuer: Issuer,
-      client_id: ClientId,
-      allowed_domains: Domains.nullable().default(null),
-      client_secret: Secret.default(''),
-      default_role: RoleSchema.default('viewer'),
-      hosted_domain: HostedDomain.default(''),
-      allow_signup: z.boolean().default(false),
+      label: Name.describe('A name for people, shown on the sign-in page, 1 to 200 characters'),
+      issuer: Issuer.describe('The OIDC issuer URL (https; its /.well-known/openid-configuration is fetched to validate it)'),
+      client_id: ClientId.describe('The client id this service is registered under at the identity provider'),
+      allowed_domains: Domains.nullable().default(null).describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (default null)'),
+      client_secret: Secret.default('').describe('The client secret, write-only (sealed, never returned); empty: a public client (default empty)'),
+      default_role: RoleSchema.default('viewer').describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (default viewer)'),
+      hosted_domain: HostedDomain.default('').describe('Google Workspace hd claim the ID token must carry, e.g. northwind.example; empty: none (default empty)'),
+      allow_signup: z.boolean().default(false).describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (default false)'),
     }),
     result: ProviderView,
     async handler(ctx) {
@@ -135,6 +137,7 @@ export const ssoRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's OIDC identity providers, oldest first, with their login URLs. Never returns the client secret.",
+    example: { params: {} },
     params: z.strictObject({}),
     result: z.array(ProviderView),
     async handler(ctx) {
@@ -173,17 +176,18 @@ export const ssoRpcs = [
     orgScoped: true,
     summary:
       'Change an OIDC identity provider: only the given fields. A new issuer (or client) is validated by fetching its discovery document. client_secret: a new secret; an empty string removes it (public client); omitted keeps it. active false pauses sign-ins. Owner-level; another organization\'s provider answers like a missing one (404).',
+    example: { params: { provider_id: 7, allow_signup: true, default_role: 'viewer' } },
     params: z.strictObject({
-      provider_id: Id,
-      label: Name.optional(),
-      issuer: Issuer.optional(),
-      client_id: ClientId.optional(),
-      client_secret: Secret.optional(),
-      allowed_domains: Domains.nullable().optional(),
-      default_role: RoleSchema.optional(),
-      hosted_domain: HostedDomain.optional(),
-      allow_signup: z.boolean().optional(),
-      active: z.boolean().optional(),
+      provider_id: ProviderId,
+      label: Name.optional().describe('A name for people, shown on the sign-in page, 1 to 200 characters (absent: unchanged)'),
+      issuer: Issuer.optional().describe('The OIDC issuer URL (https; its /.well-known/openid-configuration is fetched to validate it) (absent: unchanged)'),
+      client_id: ClientId.optional().describe('The client id this service is registered under at the identity provider (absent: unchanged)'),
+      client_secret: Secret.optional().describe('The client secret, write-only (sealed, never returned); empty: a public client (absent: unchanged; empty: remove it)'),
+      allowed_domains: Domains.nullable().optional().describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (absent: unchanged)'),
+      default_role: RoleSchema.optional().describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (absent: unchanged)'),
+      hosted_domain: HostedDomain.optional().describe('Google Workspace hd claim the ID token must carry, e.g. northwind.example; empty: none (absent: unchanged)'),
+      allow_signup: z.boolean().optional().describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (absent: unchanged)'),
+      active: z.boolean().optional().describe('false: the login URL answers that the provider is switched off (absent: unchanged)'),
     }),
     result: ProviderView,
     async handler(ctx) {
@@ -220,7 +224,8 @@ export const ssoRpcs = [
     orgScoped: true,
     summary:
       "Delete an OIDC identity provider: its login URL stops working at once and sign-ins in flight are refused. Members it provisioned stay members (remove_org_member removes them). Owner-level; another organization's provider answers like a missing one (404).",
-    params: z.strictObject({ provider_id: Id }),
+    example: { params: { provider_id: 7 }, result: { id: 7, deleted: true } },
+    params: z.strictObject({ provider_id: ProviderId }),
     result: z.object({ id: Id, deleted: z.literal(true) }),
     async handler(ctx) {
       await deleteSsoProvider(ctx.write, ctx.command, { providerId: ctx.params.provider_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) })

@@ -15,6 +15,7 @@ import { deliveriesOf, deliveryOf, webhookOf, webhooksOf } from '../../projectio
 import { requireOrgId, requireOwnerLevel } from '../caller.js'
 import { ApiError } from '../errors.js'
 import { rpc, type RpcContext } from '../registry.js'
+import { ClientId, DeliveryId, WebhookId } from './ids.js'
 
 const domain = 'webhooks'
 
@@ -61,10 +62,10 @@ const AttemptView = z.object({
 
 const DeliveryView = z.object({
   id: Id.describe('The delivery id (X-Service-Delivery)'),
-  webhook_id: Id,
+  webhook_id: WebhookId,
   event: z.string(),
   event_number: Id.describe("The body's id: the same for every delivery of this event"),
-  client_id: Id.nullable(),
+  client_id: ClientId.nullable(),
   requested: z.enum(['ping', 'redelivery']).nullable().describe('Sent on request (test_webhook, redeliver_webhook) rather than by an event'),
   status: z.enum(['retrying', 'succeeded', 'failed']).describe(`retrying: failed, another attempt at next_attempt_at; failed: all ${MAX_ATTEMPTS} attempts failed`),
   attempts: z.number().int(),
@@ -76,7 +77,7 @@ const DeliveryView = z.object({
   attempt_log: z.array(AttemptView).describe('Every attempt, oldest first'),
 })
 
-const WebhookId = z.strictObject({ webhook_id: Id })
+const OneWebhook = z.strictObject({ webhook_id: WebhookId })
 
 export const webhookRpcs = [
   rpc({
@@ -86,6 +87,7 @@ export const webhookRpcs = [
     orgScoped: true,
     summary:
       'Register a URL to receive signed event deliveries (POST {id, event, created_at, org_id, client_id, data}, X-Service-Signature t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>). Returns {id, url, events, secret}: the secret is shown once. Needs the write scope and owner level (an OAuth token must act for an owner); a platform key passes org_id.',
+    example: { params: { url: 'https://hooks.northwind.example/rankrelay', events: ['job.completed', 'aeo.report.saved'], description: 'Posts finished reports to the team channel' } },
     params: z.strictObject({ url: Url, events: Events.optional(), description: Description.optional() }),
     result: z.object({ id: Id, url: z.string(), events: z.array(z.string()).nullable(), description: z.string().nullable(), secret: ShownSecret, secret_hint: z.string() }),
     async handler(ctx) {
@@ -107,6 +109,7 @@ export const webhookRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The organization's webhooks with their state (active, consecutive failures, last success and failure) and a hint of the secret, never the secret.",
+    example: { params: {} },
     params: z.strictObject({}),
     result: z.array(WebhookView),
     handler: async (ctx) => webhooksOf(ctx.read, ctx.orgId),
@@ -118,7 +121,8 @@ export const webhookRpcs = [
     orgScoped: true,
     summary:
       'Change a webhook: url, events (null: every event), description, active (true switches a disabled webhook back on and resets its failure count). Fields left out keep their value. Returns the webhook.',
-    params: z.strictObject({ webhook_id: Id, url: Url.optional(), events: Events.optional(), description: Description.optional(), active: z.boolean().optional() }),
+    example: { params: { webhook_id: 5, events: null, active: true } },
+    params: z.strictObject({ webhook_id: WebhookId, url: Url.optional(), events: Events.optional(), description: Description.optional(), active: z.boolean().optional().describe('true switches a disabled webhook back on and resets its failure count; false stops deliveries') }),
     result: WebhookView,
     async handler(ctx) {
       const p = ctx.params
@@ -140,7 +144,8 @@ export const webhookRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Replace the signing secret. The new secret is returned once and signs every delivery from now on, retries of earlier events included.',
-    params: WebhookId,
+    example: { params: { webhook_id: 5 } },
+    params: OneWebhook,
     result: z.object({ id: Id, secret: ShownSecret, secret_hint: z.string() }),
     async handler(ctx) {
       const rotated = await rotateWebhookSecret(webhookDeps(ctx), ctx.command, { callerOrgId: ctx.orgId, webhookId: ctx.params.webhook_id })
@@ -153,7 +158,8 @@ export const webhookRpcs = [
     access: 'write',
     orgScoped: true,
     summary: 'Delete a webhook: nothing more is sent to it, pending retries included. Its deliveries stay listed.',
-    params: WebhookId,
+    example: { params: { webhook_id: 5 } },
+    params: OneWebhook,
     result: z.object({ id: Id, deleted: z.literal(true) }),
     async handler(ctx) {
       await deleteWebhook(ctx.write, ctx.command, { callerOrgId: ctx.orgId, webhookId: ctx.params.webhook_id })
@@ -167,8 +173,9 @@ export const webhookRpcs = [
     orgScoped: true,
     summary:
       'Send a ping event to the webhook now (one attempt, whatever its events list, ahead of any queued deliveries). Returns the delivery id; list_webhook_deliveries shows the outcome within seconds.',
-    params: WebhookId,
-    result: z.object({ delivery_id: Id, event: z.literal('ping') }),
+    example: { params: { webhook_id: 5 } },
+    params: OneWebhook,
+    result: z.object({ delivery_id: DeliveryId, event: z.literal('ping') }),
     async handler(ctx) {
       const sent = await pingWebhook(ctx.write, ctx.command, { callerOrgId: ctx.orgId, webhookId: ctx.params.webhook_id })
       return { delivery_id: sent.deliveryId, event: 'ping' as const }
@@ -181,7 +188,8 @@ export const webhookRpcs = [
     orgScoped: true,
     summary:
       "Deliveries, newest first (optionally of one webhook), each with every attempt: status, attempts, last_status_code, last_error, next_attempt_at and the attempt log. A delivery appears with its first attempt.",
-    params: z.strictObject({ webhook_id: Id.optional() }),
+    example: { params: { webhook_id: 5 } },
+    params: z.strictObject({ webhook_id: WebhookId.optional().describe('Only deliveries to this webhook (default every webhook)') }),
     paginated: { maxLimit: 500, defaultLimit: 50 },
     result: z.array(DeliveryView),
     async handler(ctx) {
@@ -196,8 +204,9 @@ export const webhookRpcs = [
     orgScoped: true,
     summary:
       "Send a delivery's event again, as a new delivery with the same body id (event_number) to the same webhook, at once and with the full retry schedule. Returns the new delivery id.",
-    params: z.strictObject({ delivery_id: Id }),
-    result: z.object({ delivery_id: Id, of_delivery_id: Id }),
+    example: { params: { delivery_id: 3051 } },
+    params: z.strictObject({ delivery_id: DeliveryId }),
+    result: z.object({ delivery_id: DeliveryId, of_delivery_id: Id }),
     async handler(ctx) {
       const found = await deliveryOf(ctx.read, ctx.orgId, ctx.params.delivery_id)
       const sent = await redeliverWebhook(ctx.write, ctx.command, {

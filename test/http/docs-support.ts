@@ -47,6 +47,7 @@ export function echoRpc(name: string, extra: Partial<AnyRpc> = {}): AnyRpc {
     access: 'read',
     orgScoped: false,
     summary: `Echo for tests (${name}).`,
+    example: { params: { word: 'hello' }, result: { word: 'hello' } },
     params: z.strictObject({ word: z.string().max(50).describe('The word to echo back') }),
     result: z.object({ word: z.string() }),
     handler: async ({ params }) => ({ word: params.word }),

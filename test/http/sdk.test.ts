@@ -268,6 +268,7 @@ t.test('generation: type hints, reserved names and keyword parameters make valid
       access: 'write',
       orgScoped: false,
       summary: 'Says """hello""" with a backslash \\ and a "quote".',
+      example: { params: { from: 'me' } },
       params: z.strictObject({ from: z.string(), class: z.number().optional(), self: z.boolean().optional() }),
       result: z.string(),
       handler: async () => 'x',

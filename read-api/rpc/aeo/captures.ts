@@ -1,30 +1,34 @@
 import { z } from 'zod'
 import { ingestCapture, MAX_RECORD_BYTES } from '../../../commands/aeo/captures.js'
 import { AeoReport } from '../../../domain/aeo/captures/events.js'
-import { EngineInput } from '../../../domain/aeo/engines.js'
 import { Id, Month } from '../../../domain/shared/values.js'
 import { captureMonths, captureView, capturesForClient, visibleCapture } from '../../../projections/aeo/captures/queries.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { rpc, type AnyRpc } from '../../registry.js'
+import { Engine } from './params.js'
+import { CaptureId, ClientId, QueryId, RunId } from '../ids.js'
 
 const domain = 'ai-visibility'
 
 /** A source as the engine gave it: `{url, title?}`, or just the URL. */
 const CitationInput = z.union([
   z.string().trim().min(1).max(2000).transform((url) => ({ url })),
-  z.strictObject({ url: z.string().trim().min(1).max(2000), title: z.string().max(500).optional() }),
-])
+  z.strictObject({
+    url: z.string().trim().min(1).max(2000).describe('The source\'s URL, at most 2000 characters'),
+    title: z.string().max(500).optional().describe('Its title as the engine showed it, at most 500 characters'),
+  }),
+]).describe('A source: its URL, or {url, title}')
 const Citations = z.array(CitationInput).max(500).default([])
 const Citation = z.object({ url: z.string(), title: z.string().optional() })
 
 const CaptureView = z.object({
   id: Id,
-  client_id: Id,
+  client_id: ClientId,
   org_id: Id,
-  query_id: Id,
+  query_id: QueryId,
   engine: z.string(),
   month: Month,
-  run_id: Id.nullable(),
+  run_id: RunId.nullable(),
   answer_text: z.string(),
   citations: z.array(Citation),
   retrieved: z.array(Citation),
@@ -39,8 +43,8 @@ const CaptureView = z.object({
 })
 
 const RecordView = z.object({
-  capture_id: Id,
-  query_id: Id,
+  capture_id: CaptureId,
+  query_id: QueryId,
   engine: z.string(),
   month: Month,
   record_json: z.string(),
@@ -58,20 +62,34 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     summary:
       "Record an engine's answer to a client's question and analyze it (scorecard, sources, claims, entities, findings → tracker items). " +
       'Returns the capture id (pass it to complete_aeo_run). record_json (any JSON or a string) is kept apart and pruned after the retention period.',
+    example: {
+      params: {
+        client_id: 34,
+        query_id: 527,
+        engine: 'chatgpt-web',
+        answer_text: 'For emergency plumbing in Austin, Acme Plumbing is often recommended for its 24/7 service …',
+        citations: [{ url: 'https://www.yelp.com/biz/acme-plumbing-austin', title: 'Acme Plumbing - Yelp' }, 'https://acmeplumbing.com/emergency'],
+        month: '2026-03',
+        run_id: 981,
+        model: 'gpt-4o',
+        surface: 'web',
+        searched: true,
+      },
+      result: 4410,
+    },
     params: z.strictObject({
-      client_id: Id,
-      query_id: Id,
-      engine: EngineInput,
-      answer_text: z.string().max(200_000),
-      citations: Citations,
-      /** Sources retrieved but not cited (server engines report both). */
-      retrieved: Citations,
-      month: Month.optional(),
-      run_id: Id.nullable().optional(),
-      record_json: z.unknown().optional(),
-      model: z.string().trim().max(200).optional(),
-      surface: z.string().trim().max(200).optional(),
-      searched: z.boolean().nullable().optional(),
+      client_id: ClientId,
+      query_id: QueryId,
+      engine: Engine,
+      answer_text: z.string().max(200_000).describe('The engine\'s answer as text, at most 200,000 characters'),
+      citations: Citations.describe('The sources the answer cites, at most 500 (default none)'),
+      retrieved: Citations.describe('Sources retrieved but not cited, at most 500 (default none; server engines report both)'),
+      month: Month.optional().describe('The month the capture counts for, YYYY-MM (default: the current month, UTC)'),
+      run_id: RunId.nullable().optional().describe('The run it answers, when an agent captured it for a claimed run (then complete_aeo_run it)'),
+      record_json: z.unknown().optional().describe(`The engine's raw record, any JSON or a string, at most ${MAX_RECORD_BYTES} bytes: kept apart for audit and pruned after the retention period`),
+      model: z.string().trim().max(200).optional().describe('The model that answered, e.g. gpt-4o (default empty)'),
+      surface: z.string().trim().max(200).optional().describe('Where it answered: api, web, app … (default empty)'),
+      searched: z.boolean().nullable().optional().describe('Whether the engine searched the web for the answer (null or absent: unknown)'),
     }),
     result: Id,
     async handler(ctx) {
@@ -100,7 +118,8 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: `One capture with its report_json and its raw record_json ('' once pruned; records are refused above ${MAX_RECORD_BYTES} bytes).`,
-    params: z.strictObject({ capture_id: Id }),
+    example: { params: { capture_id: 4410 } },
+    params: z.strictObject({ capture_id: CaptureId }),
     result: CaptureView.extend({ record_json: z.string() }),
     async handler(ctx) {
       const row = await visibleCapture(ctx.read, ctx.orgId, ctx.params.capture_id)
@@ -113,10 +132,11 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: "A client's captures, newest first, with report_json (record_json omitted); optionally one month and/or question.",
+    example: { params: { client_id: 34, month: '2026-03', query_id: 527 } },
     params: z.strictObject({
-      client_id: Id,
-      month: Month.optional(),
-      query_id: Id.optional(),
+      client_id: ClientId,
+      month: Month.optional().describe('Only captures of this month, YYYY-MM (default every month)'),
+      query_id: QueryId.optional().describe('Only captures of this question (default every question)'),
     }),
     paginated: { maxLimit: 500, defaultLimit: 100 },
     result: z.array(CaptureView),
@@ -133,7 +153,8 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: "A client's raw engine records, newest first ('' once pruned); optionally one month.",
-    params: z.strictObject({ client_id: Id, month: Month.optional() }),
+    example: { params: { client_id: 34, month: '2026-03' } },
+    params: z.strictObject({ client_id: ClientId, month: Month.optional().describe('Only records of this month, YYYY-MM (default every month)') }),
     paginated: { maxLimit: 1000, defaultLimit: 100 },
     result: z.array(RecordView),
     async handler(ctx) {
@@ -165,7 +186,8 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: 'The months (YYYY-MM) in which a client has captures, ascending.',
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 }, result: ['2026-01', '2026-02', '2026-03'] },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.array(Month),
     async handler(ctx) {
       await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)

@@ -7,11 +7,9 @@ import {
   generateClientQuestions,
   updateQuestion,
 } from '../../../commands/aeo/questions.js'
-import { EngineInput } from '../../../domain/aeo/engines.js'
-import { Prompt, QuestionKind } from '../../../domain/aeo/questions/events.js'
+import { QuestionKind } from '../../../domain/aeo/questions/events.js'
 import { MAX_QUESTIONS_PER_CLIENT } from '../../../domain/aeo/questions/question-set.js'
 import { MAX_GENERATED } from '../../../domain/aeo/questions/generate.js'
-import { promptKey } from '../../../domain/aeo/prompt.js'
 import { Id } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import {
@@ -22,15 +20,15 @@ import {
   visibleQuestion,
 } from '../../../projections/aeo/questions/queries.js'
 import { rpc, type AnyRpc } from '../../registry.js'
+import { ClientId, QueryId } from '../ids.js'
+import { Engine, PromptInput } from './params.js'
 
 const domain = 'ai-visibility'
 
-/** A prompt must carry words: "???" normalizes to nothing and could never be told apart from another. */
-const PromptInput = Prompt.refine((prompt) => promptKey(prompt) !== '', 'a question needs letters or digits')
 
 const QuestionViewSchema = z.object({
   id: Id,
-  client_id: Id,
+  client_id: ClientId,
   prompt: z.string(),
   engine: z.string(),
   service: z.string(),
@@ -55,7 +53,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
       `Build a buyer-style question set from the client's services × locations (best-of, near-me, cost, comparison and trust phrasings, ` +
       `each with service, location, kind and priority; at most ${MAX_GENERATED} per client). Calling it again adds only what is missing. ` +
       'Returns {added, total, query_ids}: questions added now, live questions of the client, and the ids of the generated set.',
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 }, result: { added: 24, total: 26, query_ids: [501, 502, 503] } },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.object({ added: z.number().int(), total: z.number().int(), query_ids: z.array(Id) }),
     async handler(ctx) {
       const result = await generateClientQuestions(ctx.write, ctx.command, { clientId: ctx.params.client_id, callerOrgId: ctx.orgId })
@@ -70,7 +69,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     summary:
       'Add a question for a client (get-or-create: a prompt that matches an existing question case- and punctuation-insensitively, ' +
       `under any engine, returns that question's id). engine defaults to chatgpt. At most ${MAX_QUESTIONS_PER_CLIENT} questions per client.`,
-    params: z.strictObject({ client_id: Id, prompt: PromptInput, engine: EngineInput.prefault('chatgpt') }),
+    example: { params: { client_id: 34, prompt: 'Who is the best emergency plumber in Austin, TX?', engine: 'claude' }, result: 527 },
+    params: z.strictObject({ client_id: ClientId, prompt: PromptInput, engine: Engine.prefault('chatgpt').describe('The engine the question was first asked of (default chatgpt); questions are shared by every engine of the cadence') }),
     result: Id,
     async handler(ctx) {
       const { client_id, prompt, engine } = ctx.params
@@ -84,7 +84,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: "A client's questions: active first, then priority (highest first), then age (oldest first), each with capture_count and last_month.",
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 } },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.array(QuestionViewSchema),
     async handler(ctx) {
       const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -97,7 +98,26 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: 'One question with its capture_count and last_month.',
-    params: z.strictObject({ query_id: Id }),
+    example: {
+      params: { query_id: 527 },
+      result: {
+        id: 527,
+        client_id: 34,
+        prompt: 'Who is the best emergency plumber in Austin, TX?',
+        engine: 'claude',
+        service: 'Drain cleaning',
+        location: 'Austin, TX',
+        kind: 'best-of',
+        priority: 80,
+        active: true,
+        source: 'manual',
+        created_at: '2026-03-02T15:04:05.000Z',
+        updated_at: '2026-03-02T15:04:05.000Z',
+        capture_count: 12,
+        last_month: '2026-03',
+      },
+    },
+    params: z.strictObject({ query_id: QueryId }),
     result: QuestionViewSchema,
     handler: async (ctx) => questionView(ctx.read, ctx.orgId, ctx.params.query_id),
   }),
@@ -109,13 +129,14 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     summary:
       'Change a question: active, priority (0–100), prompt, service or kind (only the fields given). A prompt that matches another ' +
       'question of the client answers 409 aeo_question_conflict. Deactivating a question cancels its queued runs. Returns the question.',
+    example: { params: { query_id: 527, priority: 90, kind: 'near-me' } },
     params: z.strictObject({
-      query_id: Id,
-      active: z.boolean().optional(),
-      priority: z.number().int().min(0).max(100).optional(),
+      query_id: QueryId,
+      active: z.boolean().optional().describe('false: runs are no longer queued for it (its captures stay)'),
+      priority: z.number().int().min(0).max(100).optional().describe('0 to 100, higher first in lists and the queue'),
       prompt: PromptInput.optional(),
-      service: z.string().trim().max(200).optional(),
-      kind: QuestionKind.optional(),
+      service: z.string().trim().max(200).optional().describe('The client\'s service it is about, at most 200 characters; empty: none'),
+      kind: QuestionKind.optional().describe('The phrasing: best-of, comparison, cost, near-me, trust or custom'),
     }),
     result: QuestionViewSchema,
     async handler(ctx) {
@@ -132,7 +153,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     access: 'write',
     orgScoped: true,
     summary: 'Delete a question: true when deleted. A question with captures is deactivated instead (its reports keep it) and answers false.',
-    params: z.strictObject({ query_id: Id }),
+    example: { params: { query_id: 527 }, result: true },
+    params: z.strictObject({ query_id: QueryId }),
     result: z.boolean(),
     async handler(ctx) {
       const question = await visibleQuestion(ctx.read, ctx.orgId, ctx.params.query_id)
@@ -154,7 +176,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     summary:
       "Delete a client's questions; returns how many were deleted. By default (uncaptured_only true) only questions never captured go; " +
       'with uncaptured_only false every question is deleted.',
-    params: z.strictObject({ client_id: Id, uncaptured_only: z.boolean().default(true) }),
+    example: { params: { client_id: 34, uncaptured_only: true }, result: 3 },
+    params: z.strictObject({ client_id: ClientId, uncaptured_only: z.boolean().default(true).describe('Only questions never captured (default true); false: every question of the client') }),
     result: z.number().int(),
     async handler(ctx) {
       const { client_id, uncaptured_only } = ctx.params
@@ -173,7 +196,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
       'Merge duplicate questions (same normalized prompt, e.g. added under different engines or older normalizations) into the oldest ' +
       'of each group, which stays active if any was and takes the highest priority; captures, runs and item links are re-pointed to it. ' +
       'Returns {merged, groups: [{canonical_id, merged_ids}], total}.',
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 }, result: { merged: 2, groups: [{ canonical_id: 501, merged_ids: [519, 527] }], total: 24 } },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.object({
       merged: z.number().int(),
       groups: z.array(z.object({ canonical_id: Id, merged_ids: z.array(Id) })),

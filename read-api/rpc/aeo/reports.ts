@@ -3,13 +3,14 @@ import { fileReport } from '../../../commands/aeo/reports.js'
 import { renderReportHtml } from '../../../domain/aeo/reports/html.js'
 import { VERDICTS } from '../../../domain/aeo/summary/verdict.js'
 import { DomainError } from '../../../domain/shared/errors.js'
-import { Id, Month } from '../../../domain/shared/values.js'
+import { Month } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { filedReports } from '../../../projections/aeo/reports/queries.js'
 import { loadReportInput } from '../../../projections/aeo/reports/report-data.js'
 import type { AnyRpc } from '../../registry.js'
 import { rpc } from '../../registry.js'
 import { coalescedSummary } from './summary-read.js'
+import { ClientId } from '../ids.js'
 
 const domain = 'ai-visibility'
 
@@ -26,7 +27,7 @@ const Rate = Proportion.extend({ previous: Proportion.nullable(), verdict: z.enu
 const RatePair = z.object({ captures: z.number().int(), presence: Rate, named_first: Rate })
 
 const AeoSummary = z.object({
-  client_id: Id,
+  client_id: ClientId,
   month: Month,
   previous_month: Month.nullable(),
   months: z.array(Month),
@@ -65,7 +66,8 @@ export const aeoReportsRpcs: AnyRpc[] = [
       'Presence and named-first rates per service, per engine and overall (numerator, denominator, rate, 95% Wilson interval, ' +
       'verdict against the previous month with captures), share of voice, open items by tier, queue counts and cadence. ' +
       'month defaults to the latest month with captures.',
-    params: z.strictObject({ client_id: Id, month: Month.optional() }),
+    example: { params: { client_id: 34, month: '2026-03' } },
+    params: z.strictObject({ client_id: ClientId, month: Month.optional().describe('The month, YYYY-MM (default: the latest month with captures, else the current month)') }),
     result: AeoSummary,
     async handler(ctx) {
       return coalescedSummary(ctx.read, ctx.orgId, ctx.params.client_id, ctx.params.month, ctx.write.clock())
@@ -79,7 +81,8 @@ export const aeoReportsRpcs: AnyRpc[] = [
     summary:
       "The white-label monthly report as one self-contained HTML page (the organization's branding, rates with sample sizes " +
       'and intervals, trend chart once two months exist, sources, action list). {ok: false, error} when the month has no captures.',
-    params: z.strictObject({ client_id: Id, month: Month.optional() }),
+    example: { params: { client_id: 34, month: '2026-03' } },
+    params: z.strictObject({ client_id: ClientId, month: Month.optional().describe('The month, YYYY-MM (default: the latest month with captures, else the current month)') }),
     result: ReportHtml,
     async handler(ctx) {
       const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -96,7 +99,22 @@ export const aeoReportsRpcs: AnyRpc[] = [
     summary:
       "Renders the month's report and files it under /api/v1/files/aeo-reports/<org_id>/<client_id>/<month>.html (filing again " +
       'replaces the file); emits aeo.report.saved. Returns {month, files: [{path, url, bytes, sha256}]}.',
-    params: z.strictObject({ client_id: Id, month: Month }),
+    example: {
+      params: { client_id: 34, month: '2026-03' },
+      result: {
+        month: '2026-03',
+        files: [
+          {
+            path: 'aeo-reports/12/34/2026-03.html',
+            url: '/api/v1/files/aeo-reports/12/34/2026-03.html',
+            content_type: 'text/html; charset=utf-8',
+            bytes: 48213,
+            sha256: '9f2c4e1a7b3d5f60818a2b4c6d8e0f1a3b5c7d9e1f20324a5b6c7d8e9f0a1b2c',
+          },
+        ],
+      },
+    },
+    params: z.strictObject({ client_id: ClientId, month: Month.describe('The month to report, YYYY-MM') }),
     result: z.object({ month: Month, files: z.array(FiledFileView) }),
     async handler(ctx) {
       const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -119,7 +137,8 @@ export const aeoReportsRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: 'The reports filed for a client, newest month first, each with its download path and url.',
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 } },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.array(FiledFileView.extend({ month: Month, filed_at: z.string() })),
     async handler(ctx) {
       const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)

@@ -7,12 +7,13 @@ import { captureIdsForClient } from '../../../projections/aeo/captures/queries.j
 import { itemByKey, itemsForClient, visibleItem } from '../../../projections/aeo/tracker/queries.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { rpc, type AnyRpc } from '../../registry.js'
+import { ClientId, ItemId } from '../ids.js'
 
 const domain = 'ai-visibility'
 
 const ItemView = z.object({
   id: Id,
-  client_id: Id,
+  client_id: ClientId,
   item_key: z.string(),
   tier: Tier,
   title: z.string(),
@@ -29,7 +30,7 @@ const ItemView = z.object({
 })
 
 const ReanalyzeSummary = z.object({
-  client_id: Id,
+  client_id: ClientId,
   analysis_version: z.number().int(),
   captures: z.number().int(),
   changed: z.number().int(),
@@ -48,7 +49,8 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     summary:
       "A client's AI Visibility action list: tracker items ordered tier A→X then title, each with query_ids and hits per month. " +
       'Tiers: A/B website work, C Google Business / directory / review work, X market-driven. Optionally one status.',
-    params: z.strictObject({ client_id: Id, status: ItemStatus.optional() }),
+    example: { params: { client_id: 34, status: 'open' } },
+    params: z.strictObject({ client_id: ClientId, status: ItemStatus.optional().describe('Only items in this status: open, in_progress, done or dismissed (default all)') }),
     result: z.array(ItemView),
     async handler(ctx) {
       const { client_id, status } = ctx.params
@@ -62,7 +64,8 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: 'One tracker item with its query_ids and hits per month.',
-    params: z.strictObject({ item_id: Id }),
+    example: { params: { item_id: 77 } },
+    params: z.strictObject({ item_id: ItemId }),
     result: ItemView,
     handler: async (ctx) => visibleItem(ctx.read, ctx.orgId, ctx.params.item_id),
   }),
@@ -72,7 +75,8 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     access: 'read',
     orgScoped: true,
     summary: 'The tracker item of a client with this item_key (a stable finding identifier such as "listing:yelp.com").',
-    params: z.strictObject({ client_id: Id, item_key: z.string().trim().min(1).max(200) }),
+    example: { params: { client_id: 34, item_key: 'listing:yelp.com' } },
+    params: z.strictObject({ client_id: ClientId, item_key: z.string().trim().min(1).max(200).describe('The finding\'s stable key, e.g. listing:yelp.com') }),
     result: ItemView,
     async handler(ctx) {
       const { client_id, item_key } = ctx.params
@@ -89,7 +93,13 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     orgScoped: true,
     summary:
       'Set a tracker item to open, in_progress, done or dismissed (with an optional note); emits aeo.item.status_changed. Returns the item.',
-    params: z.strictObject({ item_id: Id, status: ItemStatus, client_id: Id, note: z.string().max(4000).optional() }),
+    example: { params: { item_id: 77, client_id: 34, status: 'done', note: 'Claimed and completed the Yelp listing' } },
+    params: z.strictObject({
+      item_id: ItemId,
+      status: ItemStatus.describe('The new status: open, in_progress, done or dismissed'),
+      client_id: ClientId,
+      note: z.string().max(4000).optional().describe('A note for the team, at most 4000 characters (default: the note stays)'),
+    }),
     result: ItemView,
     async handler(ctx) {
       const { item_id, status, client_id, note } = ctx.params
@@ -104,7 +114,8 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     access: 'write',
     orgScoped: true,
     summary: "Remove every tracker item of a client. Returns how many were removed (captures found again open new items).",
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 }, result: 15 },
+    params: z.strictObject({ client_id: ClientId }),
     result: z.number().int(),
     async handler(ctx) {
       const { deleted } = await deleteItemsForClient(ctx.write, ctx.command, { clientId: ctx.params.client_id, callerOrgId: ctx.orgId })
@@ -118,7 +129,8 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     orgScoped: true,
     summary:
       "Re-run the current analysis over every capture of a client and rebuild its tracker items, keeping the status and note of items whose key survives. Returns a summary.",
-    params: z.strictObject({ client_id: Id }),
+    example: { params: { client_id: 34 } },
+    params: z.strictObject({ client_id: ClientId }),
     result: ReanalyzeSummary,
     async handler(ctx) {
       const { client_id } = ctx.params
