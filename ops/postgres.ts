@@ -3,7 +3,6 @@ import pg from 'pg'
 import { NamedStatementClient } from '../commands/named-statements.js'
 import { PG_CONNECT_TIMEOUT_MS } from '../commands/postgres-connect-timeout.js'
 import type { WorkTables } from '../migrations/work-tables.js'
-import type { ReadDb } from '../projections/tables.js'
 
 // int8 columns (the ids the API shows, counts) as numbers: every id is a safe integer. Log positions are
 // selected as text, so they never pass through this parser.
@@ -40,14 +39,6 @@ export function openPool(url: string, options: { max?: number; onError?: (error:
       return db.destroy()
     },
   }
-}
-
-/**
- * The same pool seen as the read models in `schema`. Kysely types one set of tables per instance, and the read
- * models live in a schema of their own (a rebuild fills a fresh one, then swaps), so the view is a cast.
- */
-export function readModelsOf(db: Kysely<WorkTables>, schema: string): ReadDb {
-  return db.withSchema(schema) as unknown as ReadDb
 }
 
 /** Creates the database on its server when missing (the embedded cluster starts with only `postgres`). */

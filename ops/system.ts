@@ -11,13 +11,13 @@ import { MAIN_GROUP, projectors } from '../projections/index.js'
 import { rebuildReadModels, type RebuildProgress } from '../projections/rebuild.js'
 import { ProjectionRunner } from '../projections/runner.js'
 import { ensureLiveReadModels } from '../projections/setup.js'
-import type { ReadDb } from '../projections/tables.js'
+import { readModelsIn, type ReadDb } from '../projections/tables.js'
 import { ProjectionWatermark } from '../projections/watermark.js'
 import { buildApp } from '../read-api/app.js'
 import { createRegistry } from '../read-api/rpc/index.js'
 import type { RpcRegistry } from '../read-api/registry.js'
 import type { PublicDocsSettings } from '../read-api/docs/context.js'
-import { openPool, readModelsOf, type Database } from './postgres.js'
+import { openPool, type Database } from './postgres.js'
 import { outageAwareLogger } from './outage-log.js'
 import { StoreOutageWatch } from './store-outage.js'
 import type { IdempotencySettings } from '../read-api/platform/idempotency.js'
@@ -127,7 +127,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
       log.info({ from: version, to: READ_MODEL_VERSION }, 'read models are older than this code: rebuilding them')
       await rebuildReadModels({ store, db: database.db, projectors, group: MAIN_GROUP, onProgress: options.onRebuildProgress })
     }
-    const read = readModelsOf(database.db, LIVE_SCHEMA)
+    const read = readModelsIn(database.db, LIVE_SCHEMA)
     const watermark = new ProjectionWatermark({ db: database.db, store, schema: LIVE_SCHEMA, group: MAIN_GROUP })
     const runner = new ProjectionRunner({ store, db: database.db, projectors, group: MAIN_GROUP, schema: LIVE_SCHEMA, watermark, log })
     const write: WriteDeps = { store, ids: new SequenceIds(database.pool), clock: options.clock ?? (() => new Date()) }
