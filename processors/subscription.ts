@@ -39,7 +39,7 @@ export function subscriptionProcessor(options: SubscriptionOptions): Processor &
 
   async function readCheckpoint(): Promise<Position | null> {
     const row = await db.selectFrom('processor_checkpoints').select('position').where('name', '=', name).executeTakeFirst()
-    return (row?.position as string | null | undefined) ?? null
+    return row?.position ?? null
   }
 
   async function saveCheckpoint(at: Position): Promise<void> {
