@@ -1,4 +1,4 @@
-import { adCopySet, adCopySetStream, type AdCopySetCommand, type AdCopySetState } from '../domain/ad-copy/ad-copy-set.js'
+import { adCopySet, type AdCopySetCommand, type AdCopySetState } from '../domain/ad-copy/ad-copy-set.js'
 import type { AdCopyEvent, AdGroup } from '../domain/ad-copy/events.js'
 import type { AdLines } from '../domain/ad-copy/limits.js'
 import { adGroupKeywords, adGroupName, planAdGroups, type AdGroupPlan, type PlannedGroup } from '../domain/ad-copy/plan.js'
@@ -15,12 +15,12 @@ type Caller = { readonly callerOrgId: number | null }
 export const BUILT_IN_WRITER = 'built-in'
 
 export async function loadAdCopySet(store: EventStore, setId: number): Promise<AdCopySetState> {
-  return loadState(store, adCopySet, adCopySetStream(setId))
+  return loadState(store, adCopySet, setId)
 }
 
 /** Every event of a set carries its client's organization (auditors replay by org_id). */
 function run(deps: WriteDeps, context: CommandContext, owner: ClientState, setId: number, command: AdCopySetCommand): Promise<Outcome> {
-  return handleCommand(deps, adCopySet, adCopySetStream(setId), command, context, () => owner.orgId)
+  return handleCommand(deps, { aggregate: adCopySet, id: setId, command, context, orgId: owner.orgId })
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { apiKey, apiKeyStream, type KeyCreator } from '../domain/api-keys/api-key.js'
+import { apiKey, type KeyCreator } from '../domain/api-keys/api-key.js'
 import type { Scope } from '../domain/api-keys/scopes.js'
 import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
@@ -47,11 +47,7 @@ export async function createApiKey(deps: WriteDeps, context: CommandContext, inp
   if (input.orgId !== null) await assertOrganizationExists(deps, input.orgId)
   const key = input.plaintext ?? mintApiKey()
   const keyId = input.keyId ?? (await deps.ids.next('api_key'))
-  const outcome = await handleCommand(
-    deps,
-    apiKey,
-    apiKeyStream(keyId),
-    {
+  const outcome = await handleCommand(deps, { aggregate: apiKey, id: keyId, command: {
       type: 'CreateApiKey',
       key_id: keyId,
       org_id: input.orgId,
@@ -62,10 +58,7 @@ export async function createApiKey(deps: WriteDeps, context: CommandContext, inp
       key_hint: keyHint(key),
       created_by_user_id: input.createdByUserId,
       creator: input.creator,
-    },
-    context,
-    () => input.orgId,
-  )
+    }, context, orgId: input.orgId })
   return { id: keyId, key, name: input.name, scopes: input.scopes.join(','), org_id: input.orgId, position: outcome.position }
 }
 
@@ -74,14 +67,7 @@ export async function revokeApiKey(
   context: CommandContext,
   input: { keyId: number; callerOrgId: number | null },
 ): Promise<{ position: Position | null }> {
-  const outcome = await handleCommand(
-    deps,
-    apiKey,
-    apiKeyStream(input.keyId),
-    { type: 'RevokeApiKey', key_id: input.keyId, caller_org_id: input.callerOrgId },
-    context,
-    (state) => state.orgId,
-  )
+  const outcome = await handleCommand(deps, { aggregate: apiKey, id: input.keyId, command: { type: 'RevokeApiKey', key_id: input.keyId, caller_org_id: input.callerOrgId }, context })
   return { position: outcome.position }
 }
 
@@ -91,13 +77,6 @@ export async function setApiKeyRateLimit(
   context: CommandContext,
   input: { keyId: number; perMinute: number | null },
 ): Promise<{ position: Position | null }> {
-  const outcome = await handleCommand(
-    deps,
-    apiKey,
-    apiKeyStream(input.keyId),
-    { type: 'SetApiKeyRateLimit', key_id: input.keyId, per_minute: input.perMinute },
-    context,
-    (state) => state.orgId,
-  )
+  const outcome = await handleCommand(deps, { aggregate: apiKey, id: input.keyId, command: { type: 'SetApiKeyRateLimit', key_id: input.keyId, per_minute: input.perMinute }, context })
   return { position: outcome.position }
 }

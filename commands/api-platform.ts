@@ -1,4 +1,4 @@
-import { apiDeprecation, deprecationStream, type DeprecationNotice } from '../domain/api-platform/deprecation.js'
+import { apiDeprecation, type DeprecationNotice } from '../domain/api-platform/deprecation.js'
 import { handleCommand, systemContext, type WriteDeps } from './command-handler.js'
 
 /**
@@ -7,13 +7,6 @@ import { handleCommand, systemContext, type WriteDeps } from './command-handler.
  * Returns true when this call recorded it.
  */
 export async function announceDeprecation(deps: WriteDeps, notice: DeprecationNotice): Promise<boolean> {
-  const outcome = await handleCommand(
-    deps,
-    apiDeprecation,
-    deprecationStream(notice.method),
-    { type: 'AnnounceDeprecation', notice, now: deps.clock() },
-    systemContext('api-deprecation'),
-    () => null,
-  )
+  const outcome = await handleCommand(deps, { aggregate: apiDeprecation, id: notice.method, command: { type: 'AnnounceDeprecation', notice, now: deps.clock() }, context: systemContext('api-deprecation'), orgId: null })
   return outcome.events.length > 0
 }

@@ -9,7 +9,7 @@ import {
 } from '../domain/clients/client.js'
 import { createHash } from 'node:crypto'
 import { clientIdentity, clientIdentityKey, identityHolds } from '../domain/clients/identity.js'
-import { clientSlug, clientSlugStream } from '../domain/clients/slug.js'
+import { clientSlug } from '../domain/clients/slug.js'
 import { slugCandidates } from '../domain/clients/slug-from-name.js'
 import { DomainError } from '../domain/shared/errors.js'
 import { nextStatusTimes, type ClientStatus, type StatusTimes } from '../domain/clients/values.js'
@@ -21,16 +21,16 @@ import type { ClientEvent } from '../domain/clients/events.js'
 type Outcome = CommandOutcome<ClientState, ClientEvent>
 
 function run(deps: WriteDeps, context: CommandContext, command: ClientCommand): Promise<Outcome> {
-  return handleCommand(deps, client, clientStream(command.client_id), command, context, (state) => state.orgId)
+  return handleCommand(deps, { aggregate: client, id: command.client_id, command, context })
 }
 
 /** The client's current state, folded from its stream: the authority on its organization and status. */
 export function loadClient(store: EventStore, clientId: number): Promise<ClientState> {
-  return loadState(store, client, clientStream(clientId))
+  return loadState(store, client, clientId)
 }
 
 function slugCommand(deps: WriteDeps, context: CommandContext, type: 'ClaimSlug' | 'ReleaseSlug', orgId: number, slug: string, clientId: number) {
-  return handleCommand(deps, clientSlug, clientSlugStream(orgId, slug), { type, org_id: orgId, slug, client_id: clientId }, context, () => orgId)
+  return handleCommand(deps, { aggregate: clientSlug, id: { orgId, slug }, command: { type, org_id: orgId, slug, client_id: clientId }, context, orgId })
 }
 
 /**
@@ -78,7 +78,7 @@ async function claimFreeSlug(deps: WriteDeps, context: CommandContext, orgId: nu
 
 /** slug_taken when another client holds the slug: the claim's own rule, asked without appending (the claim still decides races). */
 async function assertSlugFree(deps: WriteDeps, orgId: number, slug: string, clientId: number): Promise<void> {
-  const state = await loadState(deps.store, clientSlug, clientSlugStream(orgId, slug))
+  const state = await loadState(deps.store, clientSlug, { orgId, slug })
   clientSlug.decide({ type: 'ClaimSlug', org_id: orgId, slug, client_id: clientId }, state)
 }
 
@@ -87,10 +87,10 @@ async function releaseSlug(deps: WriteDeps, context: CommandContext, orgId: numb
 }
 
 /**
- * The reservation stream of a client identity (domain/clients/identity.ts). The key holds a name and a URL
- * of up to 2,000 characters, too long for a stream name (a primary key), so the stream is named by its digest.
+ * Which reservation of a client identity (domain/clients/identity.ts). The key holds a name and a URL of up
+ * to 2,000 characters, too long for a stream name (a primary key), so the stream is named by its digest.
  */
-const clientIdentityStream = (orgId: number, key: string) => `client_identity-${orgId}-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`
+const identityId = (orgId: number, key: string) => ({ orgId, keyDigest: createHash('sha256').update(key).digest('hex').slice(0, 32) })
 
 /** How long add_client waits for a client another add_client has claimed the identity for but not yet created. */
 const IDENTITY_WAIT_ATTEMPTS = 40
@@ -112,9 +112,9 @@ async function holderOrClaim(
   clientId: number,
   beforeClaim: () => Promise<void>,
 ): Promise<number | null> {
-  const stream = clientIdentityStream(orgId, key)
+  const identityOf = identityId(orgId, key)
   for (let attempt = 1; ; attempt++) {
-    const { owner } = await loadState(deps.store, clientIdentity, stream)
+    const { owner } = await loadState(deps.store, clientIdentity, identityOf)
     let stale: number | null = null
     if (owner !== null && owner !== clientId) {
       const holder = await loadClient(deps.store, owner)
@@ -126,7 +126,13 @@ async function holderOrClaim(
       stale = owner
     }
     await beforeClaim()
-    const outcome = await handleCommand(deps, clientIdentity, stream, { type: 'ClaimIdentity', org_id: orgId, client_id: clientId, stale_owner: stale }, context, () => orgId)
+    const outcome = await handleCommand(deps, {
+      aggregate: clientIdentity,
+      id: identityOf,
+      command: { type: 'ClaimIdentity', org_id: orgId, client_id: clientId, stale_owner: stale },
+      context,
+      orgId,
+    })
     if (outcome.state.owner === clientId) return null
     // Another add_client claimed it in between: look at its holder again.
   }
@@ -185,7 +191,13 @@ export async function addClient(
     return await createClient(deps, context, input, clientId)
   } catch (error) {
     // The client will never exist: free the identity at once, so the next add_client need not wait for it.
-    await handleCommand(deps, clientIdentity, clientIdentityStream(input.orgId, identity), { type: 'ReleaseIdentity', org_id: input.orgId, client_id: clientId }, context, () => input.orgId)
+    await handleCommand(deps, {
+      aggregate: clientIdentity,
+      id: identityId(input.orgId, identity),
+      command: { type: 'ReleaseIdentity', org_id: input.orgId, client_id: clientId },
+      context,
+      orgId: input.orgId,
+    })
     throw error
   }
 }
@@ -253,11 +265,17 @@ async function adoptIdentity(deps: WriteDeps, context: CommandContext, before: C
   const key = clientIdentityKey(after.name, after.websiteUrl)
   const unchanged = key === clientIdentityKey(before.name, before.websiteUrl) && before.status !== 'deleted'
   if (unchanged || after.status === 'deleted') return
-  const stream = clientIdentityStream(after.orgId, key)
-  const { owner } = await loadState(deps.store, clientIdentity, stream)
+  const identityOf = identityId(after.orgId, key)
+  const { owner } = await loadState(deps.store, clientIdentity, identityOf)
   if (owner === after.id) return
   if (owner !== null && identityHolds(await loadClient(deps.store, owner), after.orgId, key)) return
-  await handleCommand(deps, clientIdentity, stream, { type: 'ClaimIdentity', org_id: after.orgId, client_id: after.id, stale_owner: owner }, context, () => after.orgId)
+  await handleCommand(deps, {
+    aggregate: clientIdentity,
+    id: identityOf,
+    command: { type: 'ClaimIdentity', org_id: after.orgId, client_id: after.id, stale_owner: owner },
+    context,
+    orgId: after.orgId,
+  })
 }
 
 /** Deleting a client frees its slug; restoring it takes the slug back (slug_taken if another client has it now). */

@@ -4,7 +4,6 @@ import {
   findById,
   findByKey,
   keywordSet,
-  keywordSetStream,
   keywordText,
   type KeywordSetCommand,
   type KeywordSetState,
@@ -21,12 +20,12 @@ type Caller = { readonly callerOrgId: number | null }
 
 /** The client's keyword set, folded from its stream (deleted keywords included, marked). */
 export async function loadKeywordSet(deps: Pick<WriteDeps, 'store'>, clientId: number): Promise<KeywordSetState> {
-  return loadState(deps.store, keywordSet, keywordSetStream(clientId))
+  return loadState(deps.store, keywordSet, clientId)
 }
 
 /** Every keyword event carries the client's organization, so `ops replay --org` shows the keyword set. */
 function run(deps: WriteDeps, context: CommandContext, owner: ClientState, command: KeywordSetCommand): Promise<Outcome> {
-  return handleCommand(deps, keywordSet, keywordSetStream(owner.id), command, context, () => owner.orgId)
+  return handleCommand(deps, { aggregate: keywordSet, id: owner.id, command, context, orgId: owner.orgId })
 }
 
 export interface KeywordInput {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { DomainError } from '../domain/shared/errors.js'
-import { checkClientMetadata, oauthClient, oauthClientStream, type ClientMetadata, type OAuthClientState } from '../domain/oauth/client.js'
-import { oauthGrant, oauthGrantStream, type GrantRevoker, type OAuthGrantState } from '../domain/oauth/grant.js'
+import { checkClientMetadata, oauthClient, type ClientMetadata, type OAuthClientState } from '../domain/oauth/client.js'
+import { oauthGrant, type GrantRevoker, type OAuthGrantState } from '../domain/oauth/grant.js'
 import { ACCESS_TOKEN_TTL_MS } from '../domain/oauth/lifetimes.js'
 import type { OAuthScope } from '../domain/oauth/scopes.js'
 import { loadState, handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
@@ -37,11 +37,11 @@ export function parseOAuthSecret(text: string): { kind: 'access' | 'refresh' | '
 
 /** A client's state, folded from its stream (so a client can authorize the moment it registered). */
 export async function loadOAuthClient(deps: Pick<WriteDeps, 'store'>, clientId: number): Promise<OAuthClientState> {
-  return loadState(deps.store, oauthClient, oauthClientStream(clientId))
+  return loadState(deps.store, oauthClient, clientId)
 }
 
 export async function loadOAuthGrant(deps: Pick<WriteDeps, 'store'>, grantId: number): Promise<OAuthGrantState> {
-  return loadState(deps.store, oauthGrant, oauthGrantStream(grantId))
+  return loadState(deps.store, oauthGrant, grantId)
 }
 
 export interface RegisteredClient {
@@ -52,7 +52,7 @@ export interface RegisteredClient {
 export async function registerOAuthClient(deps: WriteDeps, context: CommandContext, metadata: ClientMetadata): Promise<RegisteredClient> {
   checkClientMetadata(metadata) // before an id is spent on a refusal
   const clientId = await deps.ids.next('oauth_client')
-  const outcome = await handleCommand(deps, oauthClient, oauthClientStream(clientId), { type: 'RegisterOAuthClient', client_id: clientId, metadata }, context, () => null)
+  const outcome = await handleCommand(deps, { aggregate: oauthClient, id: clientId, command: { type: 'RegisterOAuthClient', client_id: clientId, metadata }, context, orgId: null })
   return { clientId, position: outcome.position }
 }
 
@@ -70,11 +70,7 @@ export async function approveOAuthGrant(
 ): Promise<ApprovedGrant> {
   const grantId = await deps.ids.next('oauth_grant')
   const code = mint(CODE_PREFIX, grantId)
-  const outcome = await handleCommand(
-    deps,
-    oauthGrant,
-    oauthGrantStream(grantId),
-    {
+  const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: grantId, command: {
       type: 'ApproveOAuthGrant',
       grant_id: grantId,
       org_id: input.orgId,
@@ -86,10 +82,7 @@ export async function approveOAuthGrant(
       code_hash: sha256Hex(code),
       code_challenge: input.codeChallenge,
       now: deps.clock(),
-    },
-    context,
-    (state) => state.orgId,
-  )
+    }, context })
   return { grantId, code, position: outcome.position }
 }
 
@@ -121,7 +114,7 @@ async function onGrant(
   tokens: { access: string; refresh: string },
 ): Promise<TokenOutcome> {
   try {
-    const outcome = await handleCommand(deps, oauthGrant, oauthGrantStream(grantId), command, context, (state) => state.orgId)
+    const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: grantId, command, context })
     const revoked = outcome.events.find((e) => e.type === 'OAuthGrantRevoked')
     if (revoked) {
       return refused(revoked.data.reason === 'code_reused' ? 'the authorization code was already used: the grant is revoked' : 'the refresh token was already used: the grant is revoked', outcome.position)
@@ -203,26 +196,12 @@ export async function refreshOAuthTokens(deps: WriteDeps, context: CommandContex
 export async function revokeOAuthToken(deps: WriteDeps, context: CommandContext, token: string): Promise<{ position: Position | null }> {
   const parsed = parseOAuthSecret(token)
   if (!parsed || parsed.kind === 'code') return { position: null }
-  const outcome = await handleCommand(
-    deps,
-    oauthGrant,
-    oauthGrantStream(parsed.grantId),
-    { type: 'RevokeOAuthToken', grant_id: parsed.grantId, token_hash: sha256Hex(token) },
-    grantContext(context, parsed.grantId),
-    (state) => state.orgId,
-  )
+  const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: parsed.grantId, command: { type: 'RevokeOAuthToken', grant_id: parsed.grantId, token_hash: sha256Hex(token) }, context: grantContext(context, parsed.grantId) })
   return { position: outcome.position }
 }
 
 /** revoke_oauth_grant: not_found for a grant the revoker may not see (another organization, another member). */
 export async function revokeOAuthGrant(deps: WriteDeps, context: CommandContext, input: { grantId: number; revoker: GrantRevoker }): Promise<{ position: Position | null }> {
-  const outcome = await handleCommand(
-    deps,
-    oauthGrant,
-    oauthGrantStream(input.grantId),
-    { type: 'RevokeOAuthGrant', grant_id: input.grantId, revoker: input.revoker },
-    context,
-    (state) => state.orgId,
-  )
+  const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: input.grantId, command: { type: 'RevokeOAuthGrant', grant_id: input.grantId, revoker: input.revoker }, context })
   return { position: outcome.position }
 }

@@ -1,6 +1,6 @@
 import type { PageSnapshotEvent } from '../domain/pages/events.js'
-import { findPageByUrl, pageSet, pageSetStream } from '../domain/pages/page-set.js'
-import { appendDecided } from './aeo/append.js'
+import { findPageByUrl, pageSet } from '../domain/pages/page-set.js'
+import { appendAudit } from './append.js'
 import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 
@@ -20,14 +20,7 @@ export interface AddPageInput {
  */
 export async function addPage(deps: WriteDeps, context: CommandContext, input: AddPageInput): Promise<{ pageId: number; position: Position | null }> {
   const pageId = await deps.ids.next('page')
-  const outcome = await handleCommand(
-    deps,
-    pageSet,
-    pageSetStream(input.clientId),
-    { type: 'AddPage', client_id: input.clientId, page_id: pageId, url: input.url, slug: input.slug, wp_post_id: input.wpPostId, title: input.title, active: input.active },
-    context,
-    () => input.orgId,
-  )
+  const outcome = await handleCommand(deps, { aggregate: pageSet, id: input.clientId, command: { type: 'AddPage', client_id: input.clientId, page_id: pageId, url: input.url, slug: input.slug, wp_post_id: input.wpPostId, title: input.title, active: input.active }, context, orgId: input.orgId })
   const page = findPageByUrl(outcome.state, input.url)
   return { pageId: page!.id, position: outcome.position }
 }
@@ -38,14 +31,7 @@ export async function deactivatePagesNotInList(
   context: CommandContext,
   input: { orgId: number; clientId: number; activeUrls: readonly string[] },
 ): Promise<{ deactivated: number[]; position: Position | null }> {
-  const outcome = await handleCommand(
-    deps,
-    pageSet,
-    pageSetStream(input.clientId),
-    { type: 'DeactivatePagesNotInList', client_id: input.clientId, active_urls: input.activeUrls },
-    context,
-    () => input.orgId,
-  )
+  const outcome = await handleCommand(deps, { aggregate: pageSet, id: input.clientId, command: { type: 'DeactivatePagesNotInList', client_id: input.clientId, active_urls: input.activeUrls }, context, orgId: input.orgId })
   const deactivated = outcome.events.flatMap((e) => (e.type === 'PagesDeactivated' ? e.data.page_ids : []))
   return { deactivated, position: outcome.position }
 }
@@ -78,6 +64,7 @@ export async function recordSnapshot(deps: WriteDeps, context: CommandContext, i
       edit_id: input.editId,
     },
   }
-  const result = await appendDecided(deps, context, `page-${input.pageId}`, [event], 'any', input.orgId)
-  return { snapshotId, position: result.position }
+  // A record of what the page held, deciding nothing: appended without reading the page's history.
+  const position = await appendAudit(deps, `page-${input.pageId}`, [event], context, input.orgId)
+  return { snapshotId, position }
 }

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { normalizeEmail } from '../domain/people/email.js'
 import { INVITE_TTL_MS, PASSWORD_RESET_TTL_MS, RECOVERY_CODE_COUNT, SESSION_TTL_MS } from '../domain/people/policy.js'
 import { canManageMembers, type MemberManager, type Role } from '../domain/people/roles.js'
-import { orgMemberEmailStream, userEmail, userEmailStream } from '../domain/people/user-email.js'
-import { decideUser, isActive, user, userStream, type SecondFactor, type UserCommand, type UserState } from '../domain/people/user.js'
+import { orgMemberEmail, userEmail } from '../domain/people/user-email.js'
+import { isActive, user, type SecondFactor, type UserCommand, type UserState } from '../domain/people/user.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
 import { loadState, handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
@@ -43,17 +43,17 @@ export function checkPasswordRule(password: string): void {
 
 /** The user's state folded from their stream (initial state when there is none). */
 export async function loadUser(deps: WriteDeps, userId: number): Promise<UserState> {
-  return loadState(deps.store, user, userStream(userId))
+  return loadState(deps.store, user, userId)
 }
 
 /** The account an email signs in as, from its reservation stream (the authority, not a read model); null: none. */
 export async function userIdByEmail(deps: WriteDeps, email: string): Promise<number | null> {
-  return (await loadState(deps.store, userEmail, userEmailStream(emailDigest(email)))).userId
+  return (await loadState(deps.store, userEmail, emailDigest(email))).userId
 }
 
 /** The member or pending invitee this organization has with this email (its own reservation); null: none. */
 export async function memberIdInOrg(deps: WriteDeps, orgId: number, email: string): Promise<number | null> {
-  return (await loadState(deps.store, userEmail, orgMemberEmailStream(orgId, emailDigest(email)))).userId
+  return (await loadState(deps.store, orgMemberEmail, { orgId, emailDigest: emailDigest(email) })).userId
 }
 
 /**
@@ -61,24 +61,36 @@ export async function memberIdInOrg(deps: WriteDeps, orgId: number, email: strin
  * account has it: the address already signs in somewhere, and sign-in must find one person.
  */
 export async function claimAccountEmail(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }) {
-  return handleCommand(deps, userEmail, userEmailStream(emailDigest(input.email)), { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId }, context, (s) => s.orgId)
+  return handleCommand(deps, { aggregate: userEmail, id: emailDigest(input.email), command: { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId }, context })
 }
 
 /** Reserves the email among the organization's members and invites. Throws email_taken when the organization has it. */
 export async function reserveOrgMemberEmail(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }) {
-  return handleCommand(deps, userEmail, orgMemberEmailStream(input.orgId, emailDigest(input.email)), { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId }, context, () => input.orgId)
+  return handleCommand(deps, {
+    aggregate: orgMemberEmail,
+    id: { orgId: input.orgId, emailDigest: emailDigest(input.email) },
+    command: { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId },
+    context,
+    orgId: input.orgId,
+  })
 }
 
 /** Gives the email back, in the organization and (when theirs) as the account's; for removal and undoing a half-made user. */
 async function releaseEmails(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }): Promise<Position | null> {
   const release = { type: 'ReleaseUserEmail' as const, user_id: input.userId }
-  const inOrg = await handleCommand(deps, userEmail, orgMemberEmailStream(input.orgId, emailDigest(input.email)), release, context, () => input.orgId)
-  const account = await handleCommand(deps, userEmail, userEmailStream(emailDigest(input.email)), release, context, (s) => s.orgId)
+  const inOrg = await handleCommand(deps, {
+    aggregate: orgMemberEmail,
+    id: { orgId: input.orgId, emailDigest: emailDigest(input.email) },
+    command: release,
+    context,
+    orgId: input.orgId,
+  })
+  const account = await handleCommand(deps, { aggregate: userEmail, id: emailDigest(input.email), command: release, context })
   return account.position ?? inOrg.position
 }
 
 function runUser(deps: WriteDeps, context: CommandContext, userId: number, command: UserCommand) {
-  return handleCommand(deps, user, userStream(userId), command, context, (state) => state.orgId).catch((error: unknown) => {
+  return handleCommand(deps, { aggregate: user, id: userId, command, context }).catch((error: unknown) => {
     if (error instanceof NotFoundError) throw new NotFoundError('member', userId)
     throw error
   })
@@ -204,7 +216,7 @@ export async function acceptInvite(deps: PeopleDeps, context: CommandContext, in
   // Only a usable invite may take the address (decide throws invite_invalid otherwise); then the address
   // becomes this account's sign-in, unless an account already signs in with it (email_taken: the person
   // signs in to that one; one address is one person at sign-in).
-  decideUser(command, state)
+  user.decide(command, state)
   const claimed = await claimAccountEmail(deps, context, { userId: input.userId, orgId: state.orgId!, email: state.email })
   let outcome: Awaited<ReturnType<typeof runUser>>
   try {
@@ -212,7 +224,7 @@ export async function acceptInvite(deps: PeopleDeps, context: CommandContext, in
   } catch (error) {
     // The invite went away meanwhile (removed, used): the address is not this account's after all.
     if (claimed.events.length > 0) {
-      await handleCommand(deps, userEmail, userEmailStream(emailDigest(state.email)), { type: 'ReleaseUserEmail', user_id: input.userId }, context, (s) => s.orgId)
+      await handleCommand(deps, { aggregate: userEmail, id: emailDigest(state.email), command: { type: 'ReleaseUserEmail', user_id: input.userId }, context })
     }
     throw error
   }

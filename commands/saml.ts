@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { MemberManager } from '../domain/people/roles.js'
 import { NotFoundError } from '../domain/shared/errors.js'
 import type { SamlProviderSettings } from '../domain/sso/saml-events.js'
-import { samlProvider, samlProviderStream, type SamlProviderCommand, type SamlProviderState } from '../domain/sso/saml-provider.js'
+import { samlProvider, type SamlProviderCommand, type SamlProviderState } from '../domain/sso/saml-provider.js'
 import type { ProviderRules } from '../domain/sso/provisioning.js'
 import { handleCommand, loadState, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
@@ -18,7 +18,7 @@ export interface SamlProviderOutcome {
 }
 
 function run(deps: WriteDeps, context: CommandContext, providerId: number, command: SamlProviderCommand): Promise<SamlProviderOutcome> {
-  return handleCommand(deps, samlProvider, samlProviderStream(providerId), command, context, (s) => s.orgId).catch((error: unknown) => {
+  return handleCommand(deps, { aggregate: samlProvider, id: providerId, command, context }).catch((error: unknown) => {
     if (error instanceof NotFoundError) throw new NotFoundError('saml_provider', providerId)
     throw error
   })
@@ -26,7 +26,7 @@ function run(deps: WriteDeps, context: CommandContext, providerId: number, comma
 
 /** The provider as its stream says (the sign-in routes decide on this, not on the read model). */
 export async function loadSamlProvider(deps: WriteDeps, providerId: number): Promise<SamlProviderState> {
-  const state = await loadState(deps.store, samlProvider, samlProviderStream(providerId))
+  const state = await loadState(deps.store, samlProvider, providerId)
   return state.exists ? state : { ...state, providerId }
 }
 

@@ -1,18 +1,8 @@
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
 import type { Actor } from '../domain/shared/event.js'
-import type { SiteEditEvent } from '../domain/site-edits/events.js'
-import {
-  assertApplicable,
-  assertRollbackable,
-  decideSiteEdit,
-  evolveSiteEdit,
-  initialSiteEditState,
-  siteEditStream,
-  type SiteEditCommand,
-  type SiteEditState,
-} from '../domain/site-edits/site-edit.js'
-import { appendDecided, loadStream } from './aeo/append.js'
-import type { CommandContext, WriteDeps } from './command-handler.js'
+import { assertApplicable, assertRollbackable, siteEdit, type SiteEditCommand, type SiteEditState } from '../domain/site-edits/site-edit.js'
+import { appendDecided } from './append.js'
+import { handleCommand, loadStateAt, type CommandContext, type WriteDeps } from './command-handler.js'
 import { WrongExpectedRevisionError, type Position } from './event-store/port.js'
 import { SitePublishError, type EditToPublish, type SitePublisher } from './site-edits-publisher.js'
 
@@ -29,7 +19,8 @@ export interface StageInput {
 /** create_site_edit and prompted_edit: a new proposed edit. The caller has checked the client (and page). */
 export async function stageSiteEdit(deps: WriteDeps, context: CommandContext, input: StageInput): Promise<{ editId: number; position: Position }> {
   const editId = await deps.ids.next('site_edit')
-  const events = decideSiteEdit(
+  // A new stream (its id was just allocated): nothing to read, the append only has to be first.
+  const events = siteEdit.decide(
     {
       type: 'StageSiteEdit',
       edit_id: editId,
@@ -40,9 +31,9 @@ export async function stageSiteEdit(deps: WriteDeps, context: CommandContext, in
       payload: input.payload,
       job_id: input.jobId,
     },
-    initialSiteEditState(),
+    siteEdit.initialState(),
   )
-  const result = await appendDecided(deps, context, siteEditStream(editId), events, 'no_stream', input.orgId)
+  const result = await appendDecided(deps, context, siteEdit.streamOf(editId), events, 'no_stream', input.orgId)
   return { editId, position: result.position }
 }
 
@@ -52,23 +43,26 @@ interface LoadedEdit {
   readonly revision: bigint
 }
 
-/** The edit folded from its stream; another organization's edit (visibleTo set) answers like a missing one. */
+/**
+ * The edit folded from its stream, with the revision it was folded at: the outcome of a publish is recorded
+ * against it. Another organization's edit (visibleTo set) answers like a missing one.
+ */
 async function loadEdit(deps: WriteDeps, editId: number, visibleTo: number | null): Promise<LoadedEdit> {
-  const loaded = await loadStream(deps, siteEditStream(editId))
-  let state = initialSiteEditState()
-  for (const event of loaded.events) state = evolveSiteEdit(state, { type: event.type, data: event.data } as SiteEditEvent)
-  if (!state.exists || loaded.orgId === null || loaded.revision === undefined || (visibleTo !== null && loaded.orgId !== visibleTo)) {
+  const { state, revision } = await loadStateAt(deps.store, siteEdit, editId)
+  if (!state.exists || state.orgId === null || revision === undefined || (visibleTo !== null && state.orgId !== visibleTo)) {
     throw new NotFoundError('site edit', editId)
   }
-  return { state, orgId: loaded.orgId, revision: loaded.revision }
+  return { state, orgId: state.orgId, revision }
 }
 
-/** Records the outcome of a publish or restore against the revision it was decided at (a concurrent apply loses cleanly). */
+/**
+ * Records the outcome of a publish or restore against the revision it was decided at: the publish already
+ * happened, so a concurrent apply is not decided again but answered as a conflict.
+ */
 async function record(deps: WriteDeps, context: CommandContext, loaded: LoadedEdit, command: SiteEditCommand): Promise<Position | null> {
-  const events = decideSiteEdit(command, loaded.state)
-  if (events.length === 0) return null
   try {
-    return (await appendDecided(deps, context, siteEditStream(loaded.state.id), events, loaded.revision, loaded.orgId)).position
+    const outcome = await handleCommand(deps, { aggregate: siteEdit, id: loaded.state.id, command, context, expected: loaded.revision })
+    return outcome.position
   } catch (error) {
     if (error instanceof WrongExpectedRevisionError) {
       throw new DomainError('concurrency_conflict', 'The record changed concurrently', `site edit ${loaded.state.id} was applied or rolled back by another request at the same time`)

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto'
 import type { UserEvent } from '../domain/people/events.js'
 import type { MemberManager, Role } from '../domain/people/roles.js'
 import { SESSION_TTL_MS } from '../domain/people/policy.js'
-import { user, userStream } from '../domain/people/user.js'
+import { user } from '../domain/people/user.js'
 import { DomainError, NotFoundError } from '../domain/shared/errors.js'
 import type { SsoFailureReason, SsoProtocol } from '../domain/sso/events.js'
-import { ssoProvider, ssoProviderStream, ssoSignInStream, type ProviderSettings, type SsoProviderState } from '../domain/sso/provider.js'
+import { ssoProvider, ssoSignInStream, type ProviderSettings, type SsoProviderState } from '../domain/sso/provider.js'
 import { checkAssertedIdentity, provisioningDecision, type AssertedIdentity, type ProviderRules } from '../domain/sso/provisioning.js'
-import { appendAudit, handleCommand, loadState, type CommandContext, type WriteDeps } from './command-handler.js'
+import { appendAudit } from './append.js'
+import { handleCommand, loadState, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 import { createOrganization } from './organizations.js'
 import { claimAccountEmail, loadUser, memberIdInOrg, reserveOrgMemberEmail, sha256, userIdByEmail } from './people.js'
@@ -24,7 +25,7 @@ export interface SsoProviderOutcome {
 }
 
 function run(deps: WriteDeps, context: CommandContext, providerId: number, command: Parameters<typeof ssoProvider.decide>[0]): Promise<SsoProviderOutcome> {
-  return handleCommand(deps, ssoProvider, ssoProviderStream(providerId), command, context, (s) => s.orgId).catch((error: unknown) => {
+  return handleCommand(deps, { aggregate: ssoProvider, id: providerId, command, context }).catch((error: unknown) => {
     if (error instanceof NotFoundError) throw new NotFoundError('sso_provider', providerId)
     throw error
   })
@@ -32,7 +33,7 @@ function run(deps: WriteDeps, context: CommandContext, providerId: number, comma
 
 /** The provider as its stream says (the authority; the read model never holds the sealed secret). */
 export async function loadSsoProvider(deps: WriteDeps, providerId: number): Promise<SsoProviderState> {
-  const state = await loadState(deps.store, ssoProvider, ssoProviderStream(providerId))
+  const state = await loadState(deps.store, ssoProvider, providerId)
   return state.exists ? state : { ...state, providerId }
 }
 
@@ -188,14 +189,7 @@ export async function completeSsoSignIn(
     }
     // Theirs in the organization too, so an owner's invite of the same address finds the member.
     await reserveOrgMemberEmail(deps, systemContext, { userId, orgId, email: checked.email })
-    await handleCommand(
-      deps,
-      user,
-      userStream(userId),
-      { type: 'ProvisionBySso', user_id: userId, org_id: orgId, email: checked.email, role, provider_id: provider.providerId, protocol: provider.protocol, via: provisioned },
-      systemContext,
-      (s) => s.orgId,
-    )
+    await handleCommand(deps, { aggregate: user, id: userId, command: { type: 'ProvisionBySso', user_id: userId, org_id: orgId, email: checked.email, role, provider_id: provider.providerId, protocol: provider.protocol, via: provisioned }, context: systemContext })
   }
 
   const sessionToken = mintToken()
@@ -203,14 +197,7 @@ export async function completeSsoSignIn(
   const userContext: CommandContext = { actor: { kind: 'user', id: userId }, requestId: input.requestId, correlationId, causationId: null }
   const providerOrgId = provisioned === 'signup' ? (await loadUser(deps, userId)).orgId! : rules.orgId
   try {
-    const outcome = await handleCommand(
-      deps,
-      user,
-      userStream(userId),
-      { type: 'SignInWithSso', provider_id: provider.providerId, protocol: provider.protocol, provider_org_id: providerOrgId, subject: input.subject, session_hash: sha256(sessionToken), expires_at: expiresAt },
-      userContext,
-      (s) => s.orgId,
-    )
+    const outcome = await handleCommand(deps, { aggregate: user, id: userId, command: { type: 'SignInWithSso', provider_id: provider.providerId, protocol: provider.protocol, provider_org_id: providerOrgId, subject: input.subject, session_hash: sha256(sessionToken), expires_at: expiresAt }, context: userContext })
     const event = outcome.events[0] as Extract<UserEvent, { type: 'UserSignedInWithSso' }>
     return { ok: true, userId, orgId: event.data.org_id, sessionToken, expiresAt, provisioned, position: outcome.position }
   } catch (error) {

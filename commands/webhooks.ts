@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import dns from 'node:dns'
 import { NotFoundError, DomainError } from '../domain/shared/errors.js'
 import { checkWebhookUrl, hostAllowedByName, refusalOfAddress, type AllowList } from '../domain/webhooks/url-policy.js'
-import { webhook, webhookStream, type WebhookCommand, type WebhookState } from '../domain/webhooks/webhook.js'
+import { webhook, type WebhookCommand, type WebhookState } from '../domain/webhooks/webhook.js'
 import { handleCommand, type CommandContext, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 import { seal, type ServiceKey } from './secrets/service-key.js'
@@ -53,7 +53,7 @@ export interface WebhookOutcome {
 }
 
 function run(deps: WriteDeps, context: CommandContext, webhookId: number, command: WebhookCommand): Promise<WebhookOutcome> {
-  return handleCommand(deps, webhook, webhookStream(webhookId), command, context, (state) => state.orgId).catch((error: unknown) => {
+  return handleCommand(deps, { aggregate: webhook, id: webhookId, command, context }).catch((error: unknown) => {
     // decide does not know the id of a webhook that does not exist: name it here.
     if (error instanceof NotFoundError) throw new NotFoundError('webhook', webhookId)
     throw error

@@ -1,12 +1,7 @@
-import { agent, agentKey, agentStream, AGENT_SEEN_INTERVAL_MS, sameCapabilities, type Capabilities } from '../../domain/aeo/runs/agent.js'
-import type { AeoAgentEvent } from '../../domain/aeo/runs/events.js'
+import { agent, agentKey, AGENT_SEEN_INTERVAL_MS, sameCapabilities, type Capabilities } from '../../domain/aeo/runs/agent.js'
 import type { AgentRef } from '../../domain/aeo/runs/run.js'
-import type { CommandContext } from '../command-handler.js'
-import { WrongExpectedRevisionError } from '../event-store/port.js'
-import { appendDecided, loadStream } from './append.js'
+import { handleCommand, type CommandContext } from '../command-handler.js'
 import type { RunDeps } from './runs.js'
-
-const MAX_ATTEMPTS = 8
 
 /** The agent's read-model row, as far as a check-in needs it. */
 export interface AgentRow {
@@ -35,20 +30,6 @@ export async function checkInAgent(deps: RunDeps, context: CommandContext, ref: 
   const now = deps.clock()
   const current = row === undefined ? await deps.read.selectFrom('aeo_agents').selectAll().where('agent_key', '=', agentKey(ref)).executeTakeFirst() : (row ?? undefined)
   if (checkInIsCurrent(current, capabilities, now)) return
-  const stream = agentStream(ref)
-  for (let attempt = 1; ; attempt++) {
-    const loaded = await loadStream(deps, stream)
-    let state = agent.initialState()
-    for (const event of loaded.events) {
-      state = agent.evolveAt(state, { type: event.type, data: event.data } as AeoAgentEvent, event.metadata?.occurred_at ?? event.recordedAt.toISOString())
-    }
-    const events = agent.decide({ type: 'CheckIn', agent: ref, capabilities, now: now.toISOString() }, state)
-    if (events.length === 0) return
-    try {
-      await appendDecided(deps, context, stream, events, loaded.revision ?? 'no_stream', ref.agent_org_id)
-      return
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error
-    }
-  }
+  // The agent's events name the organization of the key that registered it, as its stream does.
+  await handleCommand(deps, { aggregate: agent, id: ref, command: { type: 'CheckIn', agent: ref, capabilities, now: now.toISOString() }, context, orgId: ref.agent_org_id })
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { analyze, ANALYSIS_VERSION, type AnalysisClient, type AnalysisQuestion } from '../../domain/aeo/analysis/analyze.js'
-import { capture, captureStream, type CaptureCommand, type CaptureState } from '../../domain/aeo/captures/capture.js'
+import { capture, type CaptureCommand, type CaptureState } from '../../domain/aeo/captures/capture.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import { assertVisible, type ClientState } from '../../domain/clients/client.js'
 import { AeoCaptureIngested } from '../../domain/aeo/captures/events.js'
@@ -185,11 +185,11 @@ export async function ingestCapture(
 }
 
 export function runCapture(deps: WriteDeps, context: CommandContext, captureId: number, orgId: number, command: CaptureCommand) {
-  return handleCommand(deps, capture, captureStream(captureId), command, context, () => orgId)
+  return handleCommand(deps, { aggregate: capture, id: captureId, command, context, orgId })
 }
 
 export async function loadCapture(store: EventStore, captureId: number): Promise<CaptureState> {
-  return loadState(store, capture, captureStream(captureId))
+  return loadState(store, capture, captureId)
 }
 
 /**

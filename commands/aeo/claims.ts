@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import { agentKey, type Capabilities } from '../../domain/aeo/runs/agent.js'
-import { decideRun, initialRunState, runStream, type AgentRef } from '../../domain/aeo/runs/run.js'
+import { run, type AgentRef } from '../../domain/aeo/runs/run.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
+import { appendDecidedEach } from '../append.js'
 import type { CommandContext } from '../command-handler.js'
-import { appendEach, WrongExpectedRevisionError } from '../event-store/port.js'
+import { WrongExpectedRevisionError } from '../event-store/port.js'
 import { checkInAgent, type AgentRow } from './agents.js'
-import { toNewEvents } from '../command-handler.js'
 import type { RunDeps } from './runs.js'
 
 /** A claimed run as the agent receives it: what to ask, on which engine, for whom. */
@@ -146,17 +146,17 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
   const writes = rows.map((row) => {
     // The state the run was selected in; its revision guards the append, so a stale row only loses.
     const state = {
-      ...initialRunState(),
+      ...run.initialState(),
       exists: true,
       id: row.id,
       status: 'queued' as const,
       attempts: row.attempts,
       retryAt: row.retry_at === null ? null : row.retry_at.toISOString(),
     }
-    const events = decideRun({ type: 'ClaimRun', agent: ref, lease_expires_at: leaseExpiresAt, now: now.toISOString() }, state)
-    return { stream: runStream(row.id), events: toNewEvents(deps, context, events, row.org_id), expected: BigInt(row.revision) }
+    const events = run.decide({ type: 'ClaimRun', agent: ref, lease_expires_at: leaseExpiresAt, now: now.toISOString() }, state)
+    return { stream: run.streamOf(row.id), events, expected: BigInt(row.revision), orgId: row.org_id }
   })
-  const outcomes = await appendEach(deps.store, writes)
+  const outcomes = await appendDecidedEach(deps, context, writes)
   const lost = rows.filter((_, i) => outcomes[i] instanceof WrongExpectedRevisionError)
   // Those runs changed since they were selected: their leases go, so they are claimable at once if queued.
   if (lost.length > 0) await releaseLeases(deps, key, lost)

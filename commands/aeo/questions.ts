@@ -5,7 +5,6 @@ import {
   findByKey,
   liveQuestions,
   questionSet,
-  questionSetStream,
   type NewQuestion,
   type QuestionChanges,
   type QuestionSetCommand,
@@ -24,7 +23,7 @@ type Caller = { readonly callerOrgId: number | null }
 
 /** The client's question set, folded from its stream (deleted and merged questions included, marked). */
 export async function loadQuestionSet(deps: Pick<WriteDeps, 'store'>, clientId: number): Promise<QuestionSetState> {
-  return loadState(deps.store, questionSet, questionSetStream(clientId))
+  return loadState(deps.store, questionSet, clientId)
 }
 
 /** The client the caller may write questions for: visible (else not_found) and not deleted (client_deleted). */
@@ -37,7 +36,7 @@ async function writableClient(deps: Pick<WriteDeps, 'store'>, callerOrgId: numbe
 
 /** Every question event carries the client's organization, so `ops replay --org` shows the question set. */
 function run(deps: WriteDeps, context: CommandContext, owner: ClientState, command: QuestionSetCommand): Promise<Outcome> {
-  return handleCommand(deps, questionSet, questionSetStream(owner.id), command, context, () => owner.orgId)
+  return handleCommand(deps, { aggregate: questionSet, id: owner.id, command, context, orgId: owner.orgId })
 }
 
 /** add_aeo_query: get-or-create by normalized prompt across engines; the id of the new or existing question. */

@@ -1,4 +1,4 @@
-import { aeoReports, aeoReportsStream, REPORT_CONTENT_TYPE, reportPath, type FiledFile } from '../../domain/aeo/reports/report.js'
+import { aeoReports, REPORT_CONTENT_TYPE, reportPath, type FiledFile } from '../../domain/aeo/reports/report.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
 import type { Position } from '../event-store/port.js'
 import type { BlobStore } from '../files/blob-store.js'
@@ -26,13 +26,6 @@ export async function fileReport(
   const path = reportPath(input.orgId, input.clientId, input.month)
   const info = await blobs.put(path, input.html, { orgId: input.orgId, contentType: REPORT_CONTENT_TYPE })
   const files: FiledFile[] = [{ path: info.path, content_type: info.contentType, bytes: info.bytes, sha256: info.sha256 }]
-  const outcome = await handleCommand(
-    deps,
-    aeoReports,
-    aeoReportsStream(input.clientId),
-    { type: 'FileReport', client_id: input.clientId, month: input.month, files },
-    context,
-    () => input.orgId,
-  )
+  const outcome = await handleCommand(deps, { aggregate: aeoReports, id: input.clientId, command: { type: 'FileReport', client_id: input.clientId, month: input.month, files }, context, orgId: input.orgId })
   return { month: input.month, files, position: outcome.position }
 }

@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely'
 import { sql } from 'kysely'
-import { decideRun, evolveRun, initialRunState, runStream, type AgentRef, type CancelReason, type RunCommand, type RunState, type RunStatus } from '../../domain/aeo/runs/run.js'
+import { run, runStream, type AgentRef, type CancelReason, type RunCommand, type RunState, type RunStatus } from '../../domain/aeo/runs/run.js'
 import type { AeoRunEvent } from '../../domain/aeo/runs/events.js'
 import { daysInMonth, dueSamples, monthAndDay, runsToQueue } from '../../domain/aeo/runs/cadence.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
 import type { ReadDb } from '../../projections/tables.js'
-import type { CommandContext, WriteDeps } from '../command-handler.js'
-import { WrongExpectedRevisionError, type Position } from '../event-store/port.js'
-import { appendDecided, loadStream } from './append.js'
+import { appendDecided } from '../append.js'
+import { handleCommand, loadState, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
+import { decode } from '../event-store/decode.js'
+import type { Position } from '../event-store/port.js'
 import type { AeoSettings } from './settings.js'
 
 /**
@@ -24,44 +25,7 @@ export type RunDeps = WriteDeps & { readonly db: Kysely<any>; readonly read: Rea
  */
 export type QueueDeps = RunDeps & { readonly waitForReadModels: (position: Position) => Promise<boolean> }
 
-const MAX_ATTEMPTS = 8
-
-export interface RunOutcome {
-  readonly state: RunState
-  readonly events: readonly AeoRunEvent[]
-  readonly orgId: number
-  readonly position: Position | null
-}
-
-/**
- * Load → decide → append for one run, retrying when another writer appended in between (a claim and a
- * cancel racing: the second decides against the first's result). A run of another organization than
- * `visibleTo` (null: any) answers exactly like a missing one.
- */
-export async function handleRunCommand(
-  deps: WriteDeps,
-  context: CommandContext,
-  runId: number,
-  command: RunCommand,
-  visibleTo: number | null,
-): Promise<RunOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    const loaded = await loadStream(deps, runStream(runId))
-    let state = initialRunState()
-    for (const event of loaded.events) state = evolveRun(state, { type: event.type, data: event.data } as AeoRunEvent)
-    if (!state.exists || loaded.orgId === null || (visibleTo !== null && loaded.orgId !== visibleTo)) throw new NotFoundError('run', runId)
-    const events = decideRun(command, state)
-    if (events.length === 0) return { state, events, orgId: loaded.orgId, position: null }
-    let after = state
-    for (const event of events) after = evolveRun(after, event)
-    try {
-      const result = await appendDecided(deps, context, runStream(runId), events, loaded.revision ?? 'no_stream', loaded.orgId)
-      return { state: after, events, orgId: loaded.orgId, position: result.position }
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error
-    }
-  }
-}
+export type RunOutcome = CommandOutcome<RunState, AeoRunEvent>
 
 /** An agent acting on a run it claimed. `agent.agent_org_id` also confines which runs it can see. */
 export interface AgentRunInput {
@@ -71,7 +35,7 @@ export interface AgentRunInput {
 
 /** AeoRunStarted: the claiming agent began working on the run (status running). */
 export async function startRun(deps: RunDeps, context: CommandContext, input: AgentRunInput): Promise<RunOutcome> {
-  return handleRunCommand(deps, context, input.runId, { type: 'StartRun', agent: input.agent }, input.agent.agent_org_id)
+  return handleCommand(deps, { aggregate: run, id: input.runId, command: { type: 'StartRun', agent: input.agent }, context, visibleTo: input.agent.agent_org_id })
 }
 
 /**
@@ -80,10 +44,10 @@ export async function startRun(deps: RunDeps, context: CommandContext, input: Ag
  * about the run's client (else aeo_capture_other_client).
  */
 async function assertCaptureFor(deps: WriteDeps, captureId: number, run: { orgId: number; clientId: number }): Promise<void> {
-  let first: { data: any; metadata: any } | undefined
-  for await (const event of deps.store.readStream(`aeo_capture-${captureId}`, { maxCount: 1 })) first = event
-  if (!first || first.metadata?.org_id !== run.orgId) throw new NotFoundError('capture', captureId)
-  if (first.data?.client_id !== run.clientId) {
+  let first
+  for await (const event of deps.store.readStream(`aeo_capture-${captureId}`, { maxCount: 1 })) first = decode(event)
+  if (!first || first.metadata.org_id !== run.orgId) throw new NotFoundError('capture', captureId)
+  if (first.type !== 'AeoCaptureIngested' || first.data.client_id !== run.clientId) {
     throw new DomainError('aeo_capture_other_client', "The capture is about another client than the run's", `capture ${captureId} is not about client ${run.clientId}`)
   }
 }
@@ -101,10 +65,10 @@ export async function assertRunOfCapture(
   capture: { orgId: number; clientId: number; queryId: number; engine: string },
   sameQuestion: (runQueryId: number, captureQueryId: number) => boolean,
 ): Promise<void> {
-  let first: { type: string; data: any; metadata: any } | undefined
-  for await (const event of deps.store.readStream(runStream(runId), { maxCount: 1 })) first = event
-  if (!first || first.type !== 'AeoRunQueued' || first.metadata?.org_id !== capture.orgId) throw new NotFoundError('run', runId)
-  const queued = first.data as { client_id: number; query_id: number; engine: string }
+  let first
+  for await (const event of deps.store.readStream(runStream(runId), { maxCount: 1 })) first = decode(event)
+  if (!first || first.type !== 'AeoRunQueued' || first.metadata.org_id !== capture.orgId) throw new NotFoundError('run', runId)
+  const queued = first.data
   if (queued.client_id !== capture.clientId) {
     throw new DomainError('aeo_capture_other_client', "The capture is about another client than the run's", `run ${runId} is about client ${queued.client_id}`)
   }
@@ -119,12 +83,12 @@ export async function assertRunOfCapture(
 
 /** AeoRunCompleted: only by the claiming agent, on a claimed or running run, with a capture of the run's client. */
 export async function completeRun(deps: RunDeps, context: CommandContext, input: AgentRunInput & { captureId: number }): Promise<RunOutcome> {
-  const loaded = await loadStream(deps, runStream(input.runId))
-  const queued = loaded.events[0]
-  const visible = queued && loaded.orgId !== null && (input.agent.agent_org_id === null || input.agent.agent_org_id === loaded.orgId)
-  if (!visible) throw new NotFoundError('run', input.runId)
-  await assertCaptureFor(deps, input.captureId, { orgId: loaded.orgId!, clientId: queued.data.client_id })
-  return handleRunCommand(deps, context, input.runId, { type: 'CompleteRun', agent: input.agent, capture_id: input.captureId }, input.agent.agent_org_id)
+  const state = await loadState(deps.store, run, input.runId)
+  const orgId = state.orgId
+  if (orgId === null || (input.agent.agent_org_id !== null && input.agent.agent_org_id !== orgId)) throw new NotFoundError('run', input.runId)
+  await assertCaptureFor(deps, input.captureId, { orgId, clientId: state.clientId })
+  const command = { type: 'CompleteRun' as const, agent: input.agent, capture_id: input.captureId }
+  return handleCommand(deps, { aggregate: run, id: input.runId, command, context, visibleTo: input.agent.agent_org_id })
 }
 
 export interface FailResult {
@@ -145,11 +109,10 @@ export async function failRun(
   context: CommandContext,
   input: AgentRunInput & { error: string; retryAfterSeconds?: number | undefined },
 ): Promise<FailResult> {
-  const outcome = await handleRunCommand(
-    deps,
-    context,
-    input.runId,
-    {
+  const outcome = await handleCommand(deps, {
+    aggregate: run,
+    id: input.runId,
+    command: {
       type: 'FailRun',
       agent: input.agent,
       error: input.error,
@@ -158,8 +121,9 @@ export async function failRun(
       backoff_seconds: deps.settings.retryBackoffSeconds,
       retry_after_seconds: input.retryAfterSeconds,
     },
-    input.agent.agent_org_id,
-  )
+    context,
+    visibleTo: input.agent.agent_org_id,
+  })
   const failed = outcome.events.find((e) => e.type === 'AeoRunFailed')
   const retry = failed?.type === 'AeoRunFailed' ? failed.data.retry : false
   return { status: outcome.state.status, attempts: outcome.state.attempts, retry, retry_at: retry ? outcome.state.retryAt : null }
@@ -318,7 +282,8 @@ async function enqueueClient(deps: QueueDeps, context: CommandContext, clientId:
     planned.map((p, i) => ({ ...p, run_id: ids[i]! })),
     8,
     async (p) => {
-      const events = decideRun({ type: 'QueueRun', ...p }, initialRunState())
+      // A new stream (its id was just allocated): nothing to read, the append only has to be first.
+      const events = run.decide({ type: 'QueueRun', ...p }, run.initialState())
       const result = await appendDecided(deps, context, runStream(p.run_id), events, 'no_stream', owner.org_id)
       if (last === null || deps.store.comparePositions(result.position, last) > 0) last = result.position
     },
@@ -361,7 +326,7 @@ export async function cancelQueuedRuns(deps: QueueDeps, context: CommandContext,
     let count = 0
     let last: Position | null = null
     await inParallel(rows, 8, async ({ id }) => {
-      const outcome = await handleRunCommand(deps, context, id, { type: 'CancelRun', reason: input.reason }, null)
+      const outcome = await handleCommand(deps, { aggregate: run, id, command: { type: 'CancelRun', reason: input.reason }, context, visibleTo: null })
       if (outcome.events.length > 0) count++
       if (outcome.position && (last === null || deps.store.comparePositions(outcome.position, last) > 0)) last = outcome.position
     })
@@ -388,7 +353,8 @@ export async function expireStaleClaims(deps: RunDeps, context: CommandContext):
     .execute()
   let expired = 0
   await inParallel(rows, 4, async ({ id }) => {
-    const outcome = await handleRunCommand(deps, context, id, { type: 'ExpireClaim', now: now.toISOString(), max_attempts: deps.settings.maxAttempts }, null)
+    const command = { type: 'ExpireClaim' as const, now: now.toISOString(), max_attempts: deps.settings.maxAttempts }
+    const outcome = await handleCommand(deps, { aggregate: run, id, command, context, visibleTo: null })
     if (outcome.events.length > 0) expired++
   })
   await sql`delete from aeo_run_leases where expires_at <= ${now}`.execute(deps.db)

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { analyze, ANALYSIS_VERSION, type Finding } from '../../domain/aeo/analysis/analyze.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import type { AeoTrackerEvent } from '../../domain/aeo/tracker/events.js'
-import { tracker, trackerStream, type AnalyzedCapture, type ItemStatusValue, type TrackerCommand, type TrackerState } from '../../domain/aeo/tracker/tracker.js'
+import { tracker, type AnalyzedCapture, type ItemStatusValue, type TrackerCommand, type TrackerState } from '../../domain/aeo/tracker/tracker.js'
 import { assertVisible } from '../../domain/clients/client.js'
 import { loadClient } from '../clients.js'
 import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
@@ -19,11 +19,11 @@ import {
 type Outcome = CommandOutcome<TrackerState, AeoTrackerEvent>
 
 function run(deps: WriteDeps, context: CommandContext, clientId: number, orgId: number, command: TrackerCommand): Promise<Outcome> {
-  return handleCommand(deps, tracker, trackerStream(clientId), command, context, () => orgId)
+  return handleCommand(deps, { aggregate: tracker, id: clientId, command, context, orgId })
 }
 
 export async function loadTracker(store: EventStore, clientId: number): Promise<TrackerState> {
-  return loadState(store, tracker, trackerStream(clientId))
+  return loadState(store, tracker, clientId)
 }
 
 /** Decides new / carried / resolved for one analyzed capture (AeoCaptureTracked). */

@@ -1,9 +1,8 @@
-import { initialJobState, decideJob, isTerminal, jobStream } from '../../domain/jobs/job.js'
-import type { JobSlotEvent } from '../../domain/jobs/events.js'
-import { decideSlot, evolveSlot, initialSlotState, slotKey, slotStream, type HolderStatus } from '../../domain/jobs/slot.js'
-import { appendDecided, loadStream } from '../aeo/append.js'
-import type { CommandContext, WriteDeps } from '../command-handler.js'
-import { WrongExpectedRevisionError, type Position } from '../event-store/port.js'
+import { isTerminal, job } from '../../domain/jobs/job.js'
+import { slot, slotKey, type HolderStatus } from '../../domain/jobs/slot.js'
+import { appendDecided } from '../append.js'
+import { handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
+import type { Position } from '../event-store/port.js'
 import { loadJob } from './job.js'
 
 export interface JobRequest {
@@ -16,8 +15,6 @@ export interface JobRequest {
   /** The public sandbox key asks (its exports are limited to one per 10 minutes). */
   readonly sandbox: boolean
 }
-
-const MAX_ATTEMPTS = 8
 
 async function holderStatus(deps: WriteDeps, holder: number | null): Promise<HolderStatus> {
   if (holder === null) return 'finished'
@@ -35,25 +32,27 @@ async function holderStatus(deps: WriteDeps, holder: number | null): Promise<Hol
 export async function requestJob(deps: WriteDeps, context: CommandContext, request: JobRequest): Promise<{ jobId: number; position: Position }> {
   const jobId = await deps.ids.next('job')
   const key = slotKey({ clientId: request.clientId, orgId: request.orgId })
-  for (let attempt = 1; ; attempt++) {
-    const loaded = await loadStream(deps, slotStream(key))
-    let state = initialSlotState()
-    for (const event of loaded.events) state = evolveSlot(state, { type: event.type, data: event.data } as JobSlotEvent)
-    const events = decideSlot(
-      { type: 'TakeSlot', slot: key, job_id: jobId, kind: request.kind, sandbox: request.sandbox, now: deps.clock().toISOString(), holder: await holderStatus(deps, state.holder) },
-      state,
-    )
-    try {
-      await appendDecided(deps, context, slotStream(key), events, loaded.revision ?? 'no_stream', request.orgId)
-      break
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error
-    }
-  }
-  const requested = decideJob(
+  await handleCommand(deps, {
+    aggregate: slot,
+    id: key,
+    // Whether the holder still runs is in its own stream: asked again on every attempt.
+    command: async (state) => ({
+      type: 'TakeSlot' as const,
+      slot: key,
+      job_id: jobId,
+      kind: request.kind,
+      sandbox: request.sandbox,
+      now: deps.clock().toISOString(),
+      holder: await holderStatus(deps, state.holder),
+    }),
+    context,
+    orgId: request.orgId,
+  })
+  // A new stream (its id was just allocated): nothing to read or retry, the append only has to be first.
+  const requested = job.decide(
     { type: 'RequestJob', job_id: jobId, kind: request.kind, client_id: request.clientId, group_id: request.groupId, payload: request.payload, meter: request.meter },
-    initialJobState(),
+    job.initialState(),
   )
-  const result = await appendDecided(deps, context, jobStream(jobId), requested, 'no_stream', request.orgId)
+  const result = await appendDecided(deps, context, job.streamOf(jobId), requested, 'no_stream', request.orgId)
   return { jobId, position: result.position }
 }

@@ -95,4 +95,4 @@ function decide(command: AdCopySetCommand, state: AdCopySetState): AdCopyEvent[]
   }
 }
 
-export const adCopySet: Aggregate<AdCopySetState, AdCopySetCommand, AdCopyEvent> = { initialState, evolve, decide }
+export const adCopySet: Aggregate<AdCopySetState, AdCopySetCommand, AdCopyEvent> = { streamOf: adCopySetStream, initialState, evolve, decide }

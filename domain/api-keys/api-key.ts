@@ -37,6 +37,8 @@ export type ApiKeyCommand =
   | { type: 'SetApiKeyRateLimit'; key_id: number; per_minute: number | null }
 
 export const apiKey: Aggregate<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
+  streamOf: apiKeyStream,
+  orgOf: (state) => state.orgId,
   initialState: () => ({ exists: false, orgId: null, revoked: false, rateLimitPerMinute: null }),
 
   evolve(state, event) {

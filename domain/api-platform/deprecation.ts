@@ -36,7 +36,8 @@ export type DeprecationCommand = { type: 'AnnounceDeprecation'; notice: Deprecat
  * One stream per method: announcing twice (a restart, a second API process, a periodic re-check) decides
  * nothing the second time, and the append's expected revision makes concurrent announcers agree.
  */
-export const apiDeprecation: Aggregate<DeprecationState, DeprecationCommand, ApiPlatformEvent> = {
+export const apiDeprecation: Aggregate<DeprecationState, DeprecationCommand, ApiPlatformEvent, string> = {
+  streamOf: deprecationStream,
   initialState: () => ({ announced: false }),
   evolve: (_state, event) => {
     switch (event.type) {

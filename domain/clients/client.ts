@@ -199,4 +199,4 @@ function decide(command: ClientCommand, state: ClientState): ClientEvent[] {
   }
 }
 
-export const client: Aggregate<ClientState, ClientCommand, ClientEvent> = { initialState, evolve, decide }
+export const client: Aggregate<ClientState, ClientCommand, ClientEvent> = { streamOf: clientStream, orgOf: (state) => state.orgId, initialState, evolve, decide }

@@ -17,7 +17,8 @@ export type SlugCommand =
   | { type: 'ClaimSlug'; org_id: number; slug: string; client_id: number }
   | { type: 'ReleaseSlug'; org_id: number; slug: string; client_id: number }
 
-export const clientSlug: Aggregate<SlugState, SlugCommand, ClientSlugEvent> = {
+export const clientSlug: Aggregate<SlugState, SlugCommand, ClientSlugEvent, { readonly orgId: number; readonly slug: string }> = {
+  streamOf: (id) => clientSlugStream(id.orgId, id.slug),
   initialState: () => ({ owner: null }),
 
   evolve(state, event) {

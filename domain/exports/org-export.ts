@@ -67,6 +67,7 @@ export type OrgExportCommand = { type: 'RecordExport'; export: ProducedExport } 
  * so concurrent sweepers and re-run jobs are harmless.
  */
 export const orgExport: Aggregate<OrgExportState, OrgExportCommand, OrgExportEvent> = {
+  streamOf: orgExportStream,
   initialState: () => ({ produced: null, expired: false }),
 
   evolve(state, event) {

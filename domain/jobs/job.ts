@@ -1,4 +1,4 @@
-import type { Aggregate } from '../shared/aggregate.js'
+import type { Aggregate, Evolving } from '../shared/aggregate.js'
 import { DomainError } from '../shared/errors.js'
 import { assertNever } from '../shared/values.js'
 import type { JobEvent } from './events.js'
@@ -31,6 +31,8 @@ export interface JobState {
   /** Starts so far (the current attempt while running). */
   readonly attempts: number
   readonly cancelRequested: boolean
+  /** The organization the job was requested in (its first event's metadata); null: no job. */
+  readonly orgId: number | null
 }
 
 export type JobCommand =
@@ -59,12 +61,13 @@ export const initialJobState = (): JobState => ({
   status: 'queued',
   attempts: 0,
   cancelRequested: false,
+  orgId: null,
 })
 
-export function evolveJob(state: JobState, event: JobEvent): JobState {
+function evolveJob(state: JobState, event: Evolving<JobEvent>): JobState {
   switch (event.type) {
     case 'JobRequested':
-      return { ...initialJobState(), exists: true, id: event.data.job_id, kind: event.data.kind, clientId: event.data.client_id }
+      return { ...initialJobState(), exists: true, id: event.data.job_id, kind: event.data.kind, clientId: event.data.client_id, orgId: event.metadata?.org_id ?? state.orgId }
     case 'JobStarted':
       return { ...state, status: 'running', attempts: event.data.attempt }
     case 'JobProgressed':
@@ -87,7 +90,7 @@ export function evolveJob(state: JobState, event: JobEvent): JobState {
 /** Failure messages are bounded (they travel in job.failed webhooks). */
 const MAX_ERROR = 2000
 
-export function decideJob(command: JobCommand, state: JobState): JobEvent[] {
+function decideJob(command: JobCommand, state: JobState): JobEvent[] {
   if (command.type === 'RequestJob') {
     if (state.exists) throw new DomainError('already_exists', 'Already exists', `job ${command.job_id}`)
     const { type: _type, ...data } = command
@@ -131,4 +134,11 @@ export function decideJob(command: JobCommand, state: JobState): JobEvent[] {
   }
 }
 
-export const job: Aggregate<JobState, JobCommand, JobEvent> = { initialState: initialJobState, evolve: evolveJob, decide: decideJob }
+export const job: Aggregate<JobState, JobCommand, JobEvent> = {
+  streamOf: jobStream,
+  initialState: initialJobState,
+  evolve: evolveJob,
+  decide: decideJob,
+  orgOf: (state) => state.orgId,
+  entity: 'job',
+}

@@ -57,7 +57,7 @@ export class JobAlreadyRunningError extends DomainError {
 
 export const initialSlotState = (): SlotState => ({ holder: null, takenAt: null, lastSandboxExportAt: null })
 
-export function evolveSlot(state: SlotState, event: JobSlotEvent): SlotState {
+function evolveSlot(state: SlotState, event: JobSlotEvent): SlotState {
   const d = event.data
   return {
     holder: d.job_id,
@@ -66,7 +66,7 @@ export function evolveSlot(state: SlotState, event: JobSlotEvent): SlotState {
   }
 }
 
-export function decideSlot(command: SlotCommand, state: SlotState): JobSlotEvent[] {
+function decideSlot(command: SlotCommand, state: SlotState): JobSlotEvent[] {
   if (state.holder !== null && holderHolds(command, state)) throw new JobAlreadyRunningError(state.holder)
   if (command.sandbox) {
     const lastExport = state.lastSandboxExportAt === null ? null : new Date(state.lastSandboxExportAt)
@@ -86,4 +86,4 @@ function holderHolds(command: SlotCommand, state: SlotState): boolean {
   return state.takenAt !== null && Date.parse(command.now) - Date.parse(state.takenAt) < ORPHANED_SLOT_MS
 }
 
-export const slot: Aggregate<SlotState, SlotCommand, JobSlotEvent> = { initialState: initialSlotState, evolve: evolveSlot, decide: decideSlot }
+export const slot: Aggregate<SlotState, SlotCommand, JobSlotEvent, string> = { streamOf: slotStream, initialState: initialSlotState, evolve: evolveSlot, decide: decideSlot }

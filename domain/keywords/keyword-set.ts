@@ -156,4 +156,4 @@ function decide(command: KeywordSetCommand, state: KeywordSetState): KeywordEven
   }
 }
 
-export const keywordSet: Aggregate<KeywordSetState, KeywordSetCommand, KeywordEvent> = { initialState, evolve, decide }
+export const keywordSet: Aggregate<KeywordSetState, KeywordSetCommand, KeywordEvent> = { streamOf: keywordSetStream, initialState, evolve, decide }

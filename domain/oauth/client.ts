@@ -58,6 +58,7 @@ export function checkClientMetadata(metadata: ClientMetadata): void {
 }
 
 export const oauthClient: Aggregate<OAuthClientState, OAuthClientCommand, OAuthClientEvent> = {
+  streamOf: oauthClientStream,
   initialState: () => ({ exists: false, name: '', redirectUris: [] }),
 
   evolve(_state, event) {

@@ -77,6 +77,8 @@ const invalidGrant = (detail: string) => new DomainError('invalid_grant', 'The g
 const expired = (at: string, now: Date) => new Date(at).getTime() <= now.getTime()
 
 export const oauthGrant: Aggregate<OAuthGrantState, OAuthGrantCommand, OAuthGrantEvent> = {
+  streamOf: oauthGrantStream,
+  orgOf: (state) => state.orgId,
   initialState: () => ({
     exists: false,
     orgId: null,

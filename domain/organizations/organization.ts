@@ -22,6 +22,7 @@ export type OrganizationCommand =
 const BRANDING_FIELDS = ['name', 'logo_url', 'accent_color'] as const
 
 export const organization: Aggregate<OrganizationState, OrganizationCommand, OrganizationEvent> = {
+  streamOf: organizationStream,
   initialState: () => ({ exists: false, name: '', branding: NO_BRANDING }),
 
   evolve(state, event) {

@@ -44,7 +44,7 @@ export function findPageByUrl(state: PageSetState, url: string): PageRecord | un
   return state.pages.find((p) => pageUrlKey(p.url) === key)
 }
 
-export function evolvePageSet(state: PageSetState, event: PageEvent): PageSetState {
+function evolvePageSet(state: PageSetState, event: PageEvent): PageSetState {
   switch (event.type) {
     case 'PageAdded': {
       const d = event.data
@@ -77,7 +77,7 @@ export function evolvePageSet(state: PageSetState, event: PageEvent): PageSetSta
   }
 }
 
-export function decidePageSet(command: PageSetCommand, state: PageSetState): PageEvent[] {
+function decidePageSet(command: PageSetCommand, state: PageSetState): PageEvent[] {
   switch (command.type) {
     case 'AddPage': {
       const existing = findPageByUrl(state, command.url)
@@ -124,6 +124,7 @@ export function decidePageSet(command: PageSetCommand, state: PageSetState): Pag
 }
 
 export const pageSet: Aggregate<PageSetState, PageSetCommand, PageEvent> = {
+  streamOf: pageSetStream,
   initialState: initialPageSetState,
   evolve: evolvePageSet,
   decide: decidePageSet,

@@ -30,7 +30,9 @@ export type UserEmailCommand =
   | { type: 'ReserveUserEmail'; user_id: number; org_id: number }
   | { type: 'ReleaseUserEmail'; user_id: number }
 
-export const userEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEvent> = {
+export const userEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEvent, string> = {
+  streamOf: userEmailStream,
+  orgOf: (state) => state.orgId,
   initialState: () => ({ userId: null, orgId: null }),
   evolve(state, event) {
     switch (event.type) {
@@ -55,4 +57,11 @@ export const userEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEve
         return assertNever(command)
     }
   },
+}
+
+/** The same decision on an organization's member address (`org_member_email-<org id>-<digest>`); its events name no organization of their own, so each command gives it. */
+export const orgMemberEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEvent, { readonly orgId: number; readonly emailDigest: string }> = {
+  ...userEmail,
+  streamOf: (id) => orgMemberEmailStream(id.orgId, id.emailDigest),
+  orgOf: undefined,
 }

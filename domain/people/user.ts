@@ -105,7 +105,7 @@ export const initialUserState = (): UserState => ({
 
 const ms = (iso: string) => Date.parse(iso)
 
-export function evolveUser(state: UserState, event: UserEvent): UserState {
+function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'OrgMemberInvited': {
       const d = event.data
@@ -204,7 +204,7 @@ function requireInvite(state: UserState, tokenHash: string, now: string): void {
   if (!usable) throw new DomainError('invite_invalid', 'The invite link is unknown, used or expired')
 }
 
-export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'InviteMember': {
       requireManager(command.manager)
@@ -344,6 +344,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
 }
 
 export const user: Aggregate<UserState, UserCommand, UserEvent> = {
+  streamOf: userStream,
+  orgOf: (state) => state.orgId,
   initialState: initialUserState,
   evolve: evolveUser,
   decide: decideUser,

@@ -11,7 +11,8 @@ export interface BootstrapState {
 
 export type BootstrapCommand = { type: 'Bootstrap'; key_id: number }
 
-export const platformBootstrap: Aggregate<BootstrapState, BootstrapCommand, PlatformEvent> = {
+export const platformBootstrap: Aggregate<BootstrapState, BootstrapCommand, PlatformEvent, null> = {
+  streamOf: () => PLATFORM_STREAM,
   initialState: () => ({ bootstrapped: false }),
   evolve: (_state, event) => {
     switch (event.type) {

@@ -22,7 +22,8 @@ export type SandboxCommand =
   | { type: 'RecordSeed'; client_ids: number[]; months: string[]; fixture_version: number }
   | { type: 'ResetSandbox'; also_retire: number[] }
 
-export const sandbox: Aggregate<SandboxState, SandboxCommand, SandboxEvent> = {
+export const sandbox: Aggregate<SandboxState, SandboxCommand, SandboxEvent, null> = {
+  streamOf: () => SANDBOX_STREAM,
   initialState: () => ({ exists: false, orgId: null, keyId: null, clientIds: [], everSeeded: [], seeds: 0 }),
 
   evolve(state, event) {

@@ -1,4 +1,4 @@
-import type { Aggregate } from '../shared/aggregate.js'
+import type { Aggregate, Evolving } from '../shared/aggregate.js'
 import { DomainError } from '../shared/errors.js'
 import { assertNever } from '../shared/values.js'
 import type { SiteEditEvent } from './events.js'
@@ -30,6 +30,8 @@ export interface SiteEditState {
   readonly approvedBy: string
   readonly beforeSnapshotId: number | null
   readonly afterSnapshotId: number | null
+  /** The organization the edit was staged in (its first event's metadata); null: no edit. */
+  readonly orgId: number | null
 }
 
 export interface AppliedReceipt {
@@ -55,13 +57,14 @@ export const initialSiteEditState = (): SiteEditState => ({
   approvedBy: '',
   beforeSnapshotId: null,
   afterSnapshotId: null,
+  orgId: null,
 })
 
-export function evolveSiteEdit(state: SiteEditState, event: SiteEditEvent): SiteEditState {
+function evolveSiteEdit(state: SiteEditState, event: Evolving<SiteEditEvent>): SiteEditState {
   switch (event.type) {
     case 'SiteEditStaged': {
       const d = event.data
-      return { ...initialSiteEditState(), exists: true, id: d.edit_id, clientId: d.client_id, operation: d.operation, pageUrl: d.page_url, pageId: d.page_id, payload: d.payload }
+      return { ...initialSiteEditState(), orgId: event.metadata?.org_id ?? state.orgId, exists: true, id: d.edit_id, clientId: d.client_id, operation: d.operation, pageUrl: d.page_url, pageId: d.page_id, payload: d.payload }
     }
     case 'SiteEditApplied':
       return { ...state, status: 'applied', approvedBy: event.data.approved_by, beforeSnapshotId: event.data.before_snapshot_id, afterSnapshotId: event.data.after_snapshot_id }
@@ -92,7 +95,7 @@ export function assertRollbackable(state: SiteEditState): void {
   }
 }
 
-export function decideSiteEdit(command: SiteEditCommand, state: SiteEditState): SiteEditEvent[] {
+function decideSiteEdit(command: SiteEditCommand, state: SiteEditState): SiteEditEvent[] {
   if (command.type === 'StageSiteEdit') {
     if (state.exists) throw new DomainError('already_exists', 'Already exists', `site edit ${command.edit_id}`)
     const { type: _type, ...data } = command
@@ -116,7 +119,10 @@ export function decideSiteEdit(command: SiteEditCommand, state: SiteEditState): 
 }
 
 export const siteEdit: Aggregate<SiteEditState, SiteEditCommand, SiteEditEvent> = {
+  streamOf: siteEditStream,
   initialState: initialSiteEditState,
   evolve: evolveSiteEdit,
   decide: decideSiteEdit,
+  orgOf: (state) => state.orgId,
+  entity: 'site edit',
 }

@@ -98,6 +98,8 @@ function decide(command: SsoProviderCommand, state: SsoProviderState): SsoProvid
 }
 
 export const ssoProvider: Aggregate<SsoProviderState, SsoProviderCommand, SsoProviderEvent> = {
+  streamOf: ssoProviderStream,
+  orgOf: (state) => state.orgId,
   initialState: initialSsoProviderState,
   evolve,
   decide,

@@ -74,6 +74,8 @@ function decide(command: SamlProviderCommand, state: SamlProviderState): SamlPro
 }
 
 export const samlProvider: Aggregate<SamlProviderState, SamlProviderCommand, SamlProviderEvent> = {
+  streamOf: samlProviderStream,
+  orgOf: (state) => state.orgId,
   initialState: initialSamlProviderState,
   evolve,
   decide,

@@ -54,7 +54,7 @@ export const initialWebhookState = (): WebhookState => ({
   active: false,
 })
 
-export function evolveWebhook(state: WebhookState, event: WebhookEvent): WebhookState {
+function evolveWebhook(state: WebhookState, event: WebhookEvent): WebhookState {
   switch (event.type) {
     case 'WebhookRegistered': {
       const d = event.data
@@ -92,7 +92,7 @@ function assertVisible(state: WebhookState, callerOrgId: number | null): void {
   if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError('webhook', state.id || '?')
 }
 
-export function decideWebhook(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
+function decideWebhook(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
   if (command.type === 'RegisterWebhook') {
     if (state.exists) throw new DomainError('already_exists', 'Already exists', `webhook ${command.webhook_id}`)
     const { type: _type, ...data } = command
@@ -140,6 +140,8 @@ export function decideWebhook(command: WebhookCommand, state: WebhookState): Web
 }
 
 export const webhook: Aggregate<WebhookState, WebhookCommand, WebhookEvent> = {
+  streamOf: webhookStream,
+  orgOf: (state) => state.orgId,
   initialState: initialWebhookState,
   evolve: evolveWebhook,
   decide: decideWebhook,

@@ -11,8 +11,7 @@ import { loadClient } from '../../commands/clients.js'
 import { generateClientQuestions, loadQuestionSet, updateQuestion } from '../../commands/aeo/questions.js'
 import { withAdvisoryLock } from '../../commands/advisory-lock.js'
 import { fileReport } from '../../commands/aeo/reports.js'
-import { appendDecided } from '../../commands/aeo/append.js'
-import { handleRunCommand } from '../../commands/aeo/runs.js'
+import { appendDecided } from '../../commands/append.js'
 import { loadTracker, updateItemStatus } from '../../commands/aeo/tracker.js'
 import { addClient, setClientStatus } from '../../commands/clients.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../../commands/command-handler.js'
@@ -22,7 +21,7 @@ import { seedSandboxSite } from './seed-site-edits.js'
 import { organizationStream, organization } from '../../domain/organizations/organization.js'
 import { SCOPES } from '../../domain/api-keys/scopes.js'
 import { apiKeyStream } from '../../domain/api-keys/api-key.js'
-import { decideRun, initialRunState, runStream, type AgentRef } from '../../domain/aeo/runs/run.js'
+import { run, type AgentRef } from '../../domain/aeo/runs/run.js'
 import type { ItemStatusValue } from '../../domain/aeo/tracker/tracker.js'
 import { renderReportHtml } from '../../domain/aeo/reports/html.js'
 import {
@@ -97,7 +96,7 @@ async function streamExists(write: WriteDeps, stream: string): Promise<boolean> 
 }
 
 function sandboxCommand(write: WriteDeps, command: SandboxCommand, orgId: number) {
-  return handleCommand(write, sandbox, SANDBOX_STREAM, command, context(), () => orgId)
+  return handleCommand(write, { aggregate: sandbox, id: null, command, context: context(), orgId })
 }
 
 /** A concurrent creator got there first: its outcome is as good as ours. */
@@ -126,8 +125,8 @@ async function ensureSandbox(deps: SandboxDeps): Promise<{ orgId: number; create
   }
   const orgId = state.orgId!
   if (!(await streamExists(deps.write, organizationStream(orgId)))) {
-    await handleCommand(deps.write, organization, organizationStream(orgId), { type: 'CreateOrganization', org_id: orgId, name: SANDBOX_ORG_NAME }, context(), () => orgId)
-      .then(() => handleCommand(deps.write, organization, organizationStream(orgId), { type: 'UpdateBranding', org_id: orgId, changes: { ...SANDBOX_BRANDING } }, context(), () => orgId))
+    await handleCommand(deps.write, { aggregate: organization, id: orgId, command: { type: 'CreateOrganization', org_id: orgId, name: SANDBOX_ORG_NAME }, context: context(), orgId })
+      .then(() => handleCommand(deps.write, { aggregate: organization, id: orgId, command: { type: 'UpdateBranding', org_id: orgId, changes: { ...SANDBOX_BRANDING } }, context: context(), orgId }))
       .catch(ignoreAlreadyExists)
   }
   if (!(await streamExists(deps.write, apiKeyStream(state.keyId!)))) {
@@ -242,14 +241,14 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
     for (const [k, { q, engine }] of pairs.entries()) {
       at = momentIn(month, k, pairs.length + 1, now)
       const runId = await write.ids.next('aeo_run')
-      const queued = decideRun(
+      const queued = run.decide(
         { type: 'QueueRun', run_id: runId, client_id: clientId, query_id: q.id, engine, month, geo_state: 'TX', priority: q.priority, sample: 1, reason: 'enqueue' },
-        initialRunState(),
+        run.initialState(),
       )
-      await appendDecided(write, ctx, runStream(runId), queued, 'no_stream', orgId)
+      await appendDecided(write, ctx, run.streamOf(runId), queued, 'no_stream', orgId)
       const lease = new Date(at.getTime() + 15 * 60_000).toISOString()
-      await handleRunCommand(write, ctx, runId, { type: 'ClaimRun', agent, lease_expires_at: lease, now: at.toISOString() }, orgId)
-      await handleRunCommand(write, ctx, runId, { type: 'StartRun', agent }, orgId)
+      await handleCommand(write, { aggregate: run, id: runId, command: { type: 'ClaimRun', agent, lease_expires_at: lease, now: at.toISOString() }, context: ctx, visibleTo: orgId })
+      await handleCommand(write, { aggregate: run, id: runId, command: { type: 'StartRun', agent }, context: ctx, visibleTo: orgId })
       const answer = fixtureAnswer({ prompt: q.prompt, service: q.service, location: q.location, engine, monthIndex, month })
       const { captureId } = await ingestCapture(captureDeps, ctx, {
         callerOrgId: orgId,
@@ -265,7 +264,7 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
         surface: 'api',
         searched: true,
       })
-      await handleRunCommand(write, ctx, runId, { type: 'CompleteRun', agent, capture_id: captureId }, orgId)
+      await handleCommand(write, { aggregate: run, id: runId, command: { type: 'CompleteRun', agent, capture_id: captureId }, context: ctx, visibleTo: orgId })
     }
     // The agency works the action list as the months go by: two status changes after the second and third months.
     if (monthIndex === 1 || monthIndex === 2) {

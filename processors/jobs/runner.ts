@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import type { CommandContext } from '../../commands/command-handler.js'
 import { handleJobCommand, loadJob } from '../../commands/jobs/job.js'
-import { loadStream } from '../../commands/aeo/append.js'
+import { loadStream } from '../../commands/load-stream.js'
 import { jobStream, isTerminal } from '../../domain/jobs/job.js'
 import type { JobKind } from '../../domain/jobs/kinds.js'
 import { DomainError } from '../../domain/shared/errors.js'
@@ -192,7 +192,7 @@ export class JobRunner implements Processor {
         kind: row.kind as JobKind,
         orgId: row.org_id,
         clientId: row.client_id,
-        payload: (requested?.data?.payload ?? {}) as JobRun['payload'],
+        payload: (requested?.type === 'JobRequested' ? requested.data.payload : {}) as JobRun['payload'],
         attempt,
       },
       store: deps.store,

@@ -32,7 +32,7 @@ function deps(store: EventStore): WriteDeps {
 }
 
 const run = (store: EventStore, command: ClientCommand) =>
-  handleCommand(deps(store), client, stream, command, systemContext('test'), (state) => state.orgId)
+  handleCommand(deps(store), { aggregate: client, id: CLIENT, command, context: systemContext('test') })
 
 const setting = (key: string, value: string): ClientCommand => ({ type: 'SetClientSetting', client_id: CLIENT, key, value, caller_org_id: null })
 
@@ -76,13 +76,13 @@ t.test('a second process writing in between is seen: refused append, read forwar
   t.same(noop.events, [], 'a current no-op appends nothing')
   t.equal(noop.position, null)
 
-  const full = await loadState(new PostgresEventStore({ connectionString: url, pool }), client, stream)
+  const full = await loadState(new PostgresEventStore({ connectionString: url, pool }), client, CLIENT)
   t.same(noop.state, full, 'the cached state is the state a full read folds')
   t.same(aggregateStateCacheOf(a.store).get(stream, client), { state: full, revision: 9n, aggregate: client, weight: 10 })
 
   // loadState (reads outside a command) always reads to the end, from after the cached revision.
   await run(b, setting('f', '6'))
-  const loaded = await loadState(a.store, client, stream)
+  const loaded = await loadState(a.store, client, CLIENT)
   t.same(loaded.settings, { ...full.settings, f: '6' })
   t.equal(a.reads[a.reads.length - 1], 10n, 'loadState reads forward from the cached revision')
 })

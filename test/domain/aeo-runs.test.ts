@@ -228,7 +228,7 @@ t.test('SetCadence', async (t) => {
 
 t.test('agent CheckIn', async (t) => {
   const caps = { engines: ['chatgpt-web' as const], geo: 'TX', max_per_day: 50 }
-  const at = (events: [AeoAgentEvent, string][]) => events.reduce((s, [e, when]) => agent.evolveAt(s, e, when), agent.initialState())
+  const at = (events: [AeoAgentEvent, string][]) => events.reduce((s, [e, when]) => agent.evolve(s, { ...e, metadata: { occurred_at: when } }), agent.initialState())
   const registered: AeoAgentEvent = { type: 'AeoAgentRegistered', data: { ...A, capabilities: caps } }
   const decide = (state: ReturnType<typeof agent.initialState>, now: string, capabilities = caps) =>
     agent.decide({ type: 'CheckIn', agent: A, capabilities, now }, state)

@@ -58,7 +58,7 @@ export function attempt<E>(decide: () => readonly E[]): { events: readonly E[] }
   }
 }
 
-export function spec<S, C, E extends DomainEvent>(aggregate: Aggregate<S, C, E>) {
+export function spec<S, C, E extends DomainEvent>(aggregate: Pick<Aggregate<S, C, E, never>, 'initialState' | 'evolve' | 'decide'>) {
   return (...given: readonly E[]) => ({
     when: (command: C) => {
       const run = () => aggregate.decide(command, fold(aggregate, given))

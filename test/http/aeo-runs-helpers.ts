@@ -2,7 +2,7 @@
  * Shared by the AI Visibility runs tests: an enrolled client with questions, captures as the captures part
  * records them (AeoCaptureIngested on the capture's stream), capabilities_json, and log counts per run.
  */
-import { appendDecided } from '../../commands/aeo/append.js'
+import { appendDecided } from '../../commands/append.js'
 import { systemContext } from '../../commands/command-handler.js'
 import type { TestSystem } from '../support/system.js'
 

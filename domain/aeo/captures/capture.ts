@@ -49,4 +49,4 @@ function decide(command: CaptureCommand, state: CaptureState): AeoCaptureEvent[]
   }
 }
 
-export const capture: Aggregate<CaptureState, CaptureCommand, AeoCaptureEvent> = { initialState, evolve, decide }
+export const capture: Aggregate<CaptureState, CaptureCommand, AeoCaptureEvent> = { streamOf: captureStream, initialState, evolve, decide }

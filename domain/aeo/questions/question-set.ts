@@ -293,4 +293,4 @@ function decide(command: QuestionSetCommand, state: QuestionSetState): AeoQuesti
   }
 }
 
-export const questionSet: Aggregate<QuestionSetState, QuestionSetCommand, AeoQuestionEvent> = { initialState, evolve, decide }
+export const questionSet: Aggregate<QuestionSetState, QuestionSetCommand, AeoQuestionEvent> = { streamOf: questionSetStream, initialState, evolve, decide }

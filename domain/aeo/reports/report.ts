@@ -29,6 +29,7 @@ export interface AeoReportsState {
 export type AeoReportsCommand = { type: 'FileReport'; client_id: number; month: string; files: readonly FiledFile[] }
 
 export const aeoReports: Aggregate<AeoReportsState, AeoReportsCommand, AeoReportEvent> = {
+  streamOf: aeoReportsStream,
   initialState: () => ({ filed: {}, filings: 0 }),
 
   evolve(state, event) {

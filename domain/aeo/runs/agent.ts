@@ -1,4 +1,4 @@
-import type { Aggregate } from '../../shared/aggregate.js'
+import type { Aggregate, Evolving } from '../../shared/aggregate.js'
 import type { Engine } from '../engines.js'
 import type { AeoAgentEvent } from './events.js'
 import type { AgentRef } from './run.js'
@@ -36,14 +36,19 @@ const initialState = (): AgentState => ({ exists: false, capabilities: null, las
 
 const copy = (c: Capabilities): { engines: Engine[]; geo: string; max_per_day: number | null } => ({ engines: [...c.engines], geo: c.geo, max_per_day: c.max_per_day })
 
-function evolve(state: AgentState, event: AeoAgentEvent, at?: string): AgentState {
+/**
+ * "Last seen" is the recorded event's occurred_at: the events carry no time of their own. An event just
+ * decided (no metadata yet) keeps the time the state had.
+ */
+function evolve(state: AgentState, event: Evolving<AeoAgentEvent>): AgentState {
+  const at = event.metadata?.occurred_at ?? state.lastSeenAt
   switch (event.type) {
     case 'AeoAgentRegistered':
-      return { exists: true, capabilities: copy(event.data.capabilities), lastSeenAt: at ?? state.lastSeenAt }
+      return { exists: true, capabilities: copy(event.data.capabilities), lastSeenAt: at }
     case 'AeoAgentCapabilitiesChanged':
-      return { ...state, capabilities: copy(event.data.capabilities), lastSeenAt: at ?? state.lastSeenAt }
+      return { ...state, capabilities: copy(event.data.capabilities), lastSeenAt: at }
     case 'AeoAgentSeen':
-      return { ...state, lastSeenAt: at ?? state.lastSeenAt }
+      return { ...state, lastSeenAt: at }
   }
 }
 
@@ -66,15 +71,10 @@ function decide(command: AgentCommand, state: AgentState): AeoAgentEvent[] {
   return [{ type: 'AeoAgentSeen', data: agent }]
 }
 
-/**
- * The agent aggregate. Its events carry no time of their own: "last seen" is the event's occurred_at, so
- * the command handler folds with `evolveAt` (the recorded time) and decide compares it with `now`.
- */
-export const agent: Aggregate<AgentState, AgentCommand, AeoAgentEvent> & {
-  evolveAt: (state: AgentState, event: AeoAgentEvent, at: string) => AgentState
-} = {
+/** The agent aggregate: decide compares the time it was last seen (from metadata) with the command's `now`. */
+export const agent: Aggregate<AgentState, AgentCommand, AeoAgentEvent, AgentRef> = {
+  streamOf: agentStream,
   initialState,
-  evolve: (state, event) => evolve(state, event),
-  evolveAt: evolve,
+  evolve,
   decide,
 }

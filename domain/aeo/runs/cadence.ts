@@ -53,7 +53,7 @@ function decide(command: CadenceCommand, state: CadenceState): AeoCadenceEvent[]
   ]
 }
 
-export const cadence: Aggregate<CadenceState, CadenceCommand, AeoCadenceEvent> = { initialState, evolve, decide }
+export const cadence: Aggregate<CadenceState, CadenceCommand, AeoCadenceEvent> = { streamOf: cadenceStream, initialState, evolve, decide }
 
 /** Days in a `YYYY-MM` month (UTC calendar). */
 export function daysInMonth(month: string): number {

@@ -1,4 +1,4 @@
-import type { Aggregate } from '../../shared/aggregate.js'
+import type { Aggregate, Evolving } from '../../shared/aggregate.js'
 import { DomainError } from '../../shared/errors.js'
 import { assertNever } from '../../shared/values.js'
 import type { Engine } from '../engines.js'
@@ -46,6 +46,8 @@ export interface RunState {
   readonly error: string | null
   /** A queued run after a failure: not claimable before this time (ISO 8601); null: claimable now. */
   readonly retryAt: string | null
+  /** The organization the run was queued in (its first event's metadata); null: no run. */
+  readonly orgId: number | null
 }
 
 export type CancelReason = 'requested' | 'question_inactive' | 'question_deleted' | 'client_paused' | 'client_deleted' | 'cadence_disabled'
@@ -99,18 +101,20 @@ export const initialRunState = (): RunState => ({
   captureId: null,
   error: null,
   retryAt: null,
+  orgId: null,
 })
 
 const sameAgent = (a: AgentRef | null, b: AgentRef) => a !== null && a.agent_id === b.agent_id && a.agent_org_id === b.agent_org_id
 
 const agentOf = (data: AgentRef): AgentRef => ({ agent_id: data.agent_id, agent_org_id: data.agent_org_id })
 
-export function evolveRun(state: RunState, event: AeoRunEvent): RunState {
+function evolveRun(state: RunState, event: Evolving<AeoRunEvent>): RunState {
   switch (event.type) {
     case 'AeoRunQueued': {
       const d = event.data
       return {
         ...initialRunState(),
+        orgId: event.metadata?.org_id ?? state.orgId,
         exists: true,
         id: d.run_id,
         clientId: d.client_id,
@@ -156,7 +160,7 @@ function assertHeldBy(state: RunState, agent: AgentRef, action: string): void {
   }
 }
 
-export function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
+function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
   if (command.type === 'QueueRun') {
     if (state.exists) throw new DomainError('already_exists', 'Already exists', `run ${command.run_id}`)
     const { type: _type, ...data } = command
@@ -208,4 +212,11 @@ export function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
   }
 }
 
-export const run: Aggregate<RunState, RunCommand, AeoRunEvent> = { initialState: initialRunState, evolve: evolveRun, decide: decideRun }
+export const run: Aggregate<RunState, RunCommand, AeoRunEvent> = {
+  streamOf: runStream,
+  initialState: initialRunState,
+  evolve: evolveRun,
+  decide: decideRun,
+  orgOf: (state) => state.orgId,
+  entity: 'run',
+}

@@ -216,4 +216,4 @@ export function rebuildItems(state: TrackerState, command: Extract<TrackerComman
   }
 }
 
-export const tracker: Aggregate<TrackerState, TrackerCommand, AeoTrackerEvent> = { initialState, evolve, decide }
+export const tracker: Aggregate<TrackerState, TrackerCommand, AeoTrackerEvent> = { streamOf: trackerStream, initialState, evolve, decide }

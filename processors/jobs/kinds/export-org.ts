@@ -1,4 +1,4 @@
-import { loadStream } from '../../../commands/aeo/append.js'
+import { loadStream } from '../../../commands/load-stream.js'
 import { loadOrgExport, recordOrgExport } from '../../../commands/exports.js'
 import { jobStream } from '../../../domain/jobs/job.js'
 import { exportDownloadUrl, exportExpiresAt, exportFilename, exportPath, type ProducedExport } from '../../../domain/exports/org-export.js'
