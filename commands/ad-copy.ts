@@ -4,7 +4,7 @@ import type { AdLines } from '../domain/ad-copy/limits.js'
 import { adGroupKeywords, adGroupName, planAdGroups, type AdGroupPlan, type PlannedGroup } from '../domain/ad-copy/plan.js'
 import { writeAdGroup } from '../domain/ad-copy/writer.js'
 import type { ClientState } from '../domain/clients/client.js'
-import { writableClient } from './aeo/captures.js'
+import { writableClient } from './aeo/capture-facts.js'
 import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
 import type { EventStore } from './event-store/port.js'
 

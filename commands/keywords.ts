@@ -11,7 +11,7 @@ import {
   type Source,
 } from '../domain/keywords/keyword-set.js'
 import { NotFoundError } from '../domain/shared/errors.js'
-import { writableClient } from './aeo/captures.js'
+import { writableClient } from './aeo/capture-facts.js'
 import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
 import type { Position } from './event-store/port.js'
 

@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { analyze, ANALYSIS_VERSION, type AnalysisClient, type AnalysisQuestion } from '../../domain/aeo/analysis/analyze.js'
-import { capture, type CaptureCommand, type CaptureState } from '../../domain/aeo/captures/capture.js'
+import { analyze, ANALYSIS_VERSION } from '../../domain/aeo/analysis/analyze.js'
 import type { Engine } from '../../domain/aeo/engines.js'
-import { assertVisible, type ClientState } from '../../domain/clients/client.js'
 import { AeoCaptureIngested } from '../../domain/aeo/captures/events.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
-import { loadClient } from '../clients.js'
-import { loadState, handleCommand, type CommandContext, type WriteDeps } from '../command-handler.js'
-import type { EventStore, Position } from '../event-store/port.js'
-import { loadQuestionSet } from './questions.js'
+import type { CommandContext, WriteDeps } from '../command-handler.js'
+import type { Position } from '../event-store/port.js'
 import { assertRunOfCapture } from './runs.js'
 import { trackCapture } from './tracker.js'
+import { analysisClient, canonicalQuestion, loadQuestionFacts, runCapture, writableClient } from './capture-facts.js'
 
 /** The write side of captures also writes the raw-record work table (aeo_capture_records, public schema). */
 export interface CaptureDeps extends WriteDeps {
@@ -23,56 +20,6 @@ export const MAX_ANSWER_CHARS = 200_000
 
 /** Raw records above this size are refused (they are kept for audit, not as a data store). */
 export const MAX_RECORD_BYTES = 900_000
-
-/** The client, visible to the caller and not deleted (writes on a deleted client are refused). */
-export async function writableClient(store: EventStore, clientId: number, callerOrgId: number | null): Promise<ClientState> {
-  const state = await loadClient(store, clientId)
-  assertVisible(state, callerOrgId, clientId)
-  if (state.status === 'deleted') throw new DomainError('client_deleted', 'The client is deleted', `client ${clientId}`)
-  return state
-}
-
-export function analysisClient(state: ClientState): AnalysisClient {
-  return {
-    name: state.name,
-    websiteUrl: state.websiteUrl,
-    services: state.services.map((s) => s.name),
-    locations: state.locations.map((l) => l.name),
-  }
-}
-
-export interface QuestionFacts extends AnalysisQuestion {
-  readonly id: number
-  readonly deleted: boolean
-  /** Set when dedupe merged this question into another. */
-  readonly mergedInto: number | null
-}
-
-/**
- * The client's questions, from the questions part's question set (deleted and merged ones included), so
- * a capture can name its question's prompt, service, location and kind, and merged ids can be followed to
- * their canonical question.
- */
-export async function loadQuestionFacts(store: EventStore, clientId: number): Promise<Map<number, QuestionFacts>> {
-  const set = await loadQuestionSet({ store }, clientId)
-  return new Map(
-    set.questions.map((q) => [
-      q.id,
-      { id: q.id, prompt: q.prompt, service: q.service, location: q.location, kind: q.kind, deleted: q.deleted, mergedInto: q.merged_into },
-    ]),
-  )
-}
-
-/** A merged question's canonical id (following chains of merges). */
-export function canonicalQuestion(questions: ReadonlyMap<number, QuestionFacts>, queryId: number): number {
-  let id = queryId
-  for (let hops = 0; hops < 32; hops++) {
-    const next = questions.get(id)?.mergedInto
-    if (next === null || next === undefined) return id
-    id = next
-  }
-  return id
-}
 
 export const monthOf = (date: Date) => date.toISOString().slice(0, 7)
 
@@ -182,14 +129,6 @@ export async function ingestCapture(
     findings: report.findings,
   })
   return { captureId, position: tracked.position }
-}
-
-export function runCapture(deps: WriteDeps, context: CommandContext, captureId: number, orgId: number, command: CaptureCommand) {
-  return handleCommand(deps, { aggregate: capture, id: captureId, command, context, orgId })
-}
-
-export async function loadCapture(store: EventStore, captureId: number): Promise<CaptureState> {
-  return loadState(store, capture, captureId)
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   loadQuestionFacts,
   runCapture,
   writableClient,
-} from './captures.js'
+} from './capture-facts.js'
 
 type Outcome = CommandOutcome<TrackerState, AeoTrackerEvent>
 

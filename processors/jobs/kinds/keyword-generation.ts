@@ -1,4 +1,4 @@
-import { writableClient } from '../../../commands/aeo/captures.js'
+import { writableClient } from '../../../commands/aeo/capture-facts.js'
 import { loadQuestionSet } from '../../../commands/aeo/questions.js'
 import { addGeneratedKeywords } from '../../../commands/keywords.js'
 import { liveQuestions } from '../../../domain/aeo/questions/question-set.js'
