@@ -47,7 +47,7 @@ export const ERRORS = {
     message: "The capture is about another client than the run's",
     hint: "Ingest the answer for the run's client and query (ingest_aeo_capture with run_id), then complete with that capture id",
   },
-  // AI Visibility: runs polish (issue 4's gaps: a capture's run must be about the same question and engine)
+  // AI Visibility: a capture's run must be about the same question and engine
   aeo_capture_run_mismatch: {
     status: 409,
     message: "The capture's question or engine differs from its run's",

@@ -406,8 +406,8 @@ export class PostgresEventStore implements EventStore {
     while (!signal?.aborted && !this.#closed) {
       // A read sees only transactions below the snapshot's xmin, so one made while the reader's own batch
       // transaction is open (it has an xid) misses every append that committed meanwhile: the next batch
-      // then started without them and they waited for the one after (traced: 83-86% of write-rpc's writes
-      // missed one batch so). Live reads wait until that transaction ended; a catch-up's next page does not.
+      // then started without them and they waited for the one after (most of write-rpc's
+      // writes, when traced). Live reads wait until that transaction ended; a catch-up's next page does not.
       if (!catchingUp && options.beforeLiveRead) {
         await options.beforeLiveRead()
         if (signal?.aborted || this.#closed) return

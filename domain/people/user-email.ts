@@ -12,7 +12,7 @@ import type { UserEmailEvent } from './events.js'
  *   accepted, the operator's create-user, an SSO provisioning or an SSO sign-in that takes up an invite.
  * - `org_member_email-<org id>-<digest>`: the member (or pending invite) an organization has with this
  *   address, so one organization invites an address once. An invite reserves only this one: an invite may
- *   neither reveal nor reserve an address outside its organization (issue 22), so another organization's
+ *   neither reveal nor reserve an address outside its organization, so another organization's
  *   member or pending invite never makes it answer differently.
  *
  * Both are released when the member is removed, so the address can be invited again as a new user. (Invites

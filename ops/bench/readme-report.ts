@@ -1,8 +1,8 @@
 /**
  * The README's Performance section as data: the latest full run's table (one row per scenario, naming it in
  * backticks first and ending in `met` or a cell that says what was missed) and the "Where a target is missed"
- * list (one bullet per scenario with a miss, its bold lead naming the scenario in backticks). The issue asks
- * that a missed target be either fixed or argued there; `unexplainedMisses` is that rule, used by the bench
+ * list (one bullet per scenario with a miss, its bold lead naming the scenario in backticks). A missed target
+ * must be either fixed or argued there; `unexplainedMisses` is that rule, used by the bench
  * after a run and by the test that keeps the README honest.
  */
 import type { Result } from './results.js'

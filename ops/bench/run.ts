@@ -135,7 +135,7 @@ export async function runBench(options: BenchOptions): Promise<Result[]> {
 
 /**
  * Names the figures that missed their target in a scenario the README's "Where a target is missed" does not
- * argue for: the issue asks for each such miss to be fixed or argued there, and this is when one shows.
+ * argue for: each such miss must be fixed or argued there, and this is when one shows.
  */
 async function reportUnexplainedMisses(results: readonly Result[], quick: boolean, log: (message: string) => void): Promise<void> {
   const readme = await fs.readFile(new URL('../../README.md', import.meta.url), 'utf8').catch(() => undefined)

@@ -7,7 +7,7 @@ export interface Figure {
   readonly metric: string
   readonly value: number
   readonly unit: string
-  /** What the issue asks for: at least (`>=`) or at most (`<=`) this value. */
+  /** The target: at least (`>=`) or at most (`<=`) this value. */
   readonly target?: { readonly op: '>=' | '<='; readonly value: number }
   /** Higher is better (throughput) or lower is better (latency, memory, misses); for the spread's sign only. */
   readonly better?: 'higher' | 'lower'

@@ -17,8 +17,8 @@ export async function answeredEngines(deps: ProcessorDeps, orgId: number | null)
 
 /**
  * On an enrolment (AeoCadenceSet, enabled): logs once, as a warning, the engines of the cadence nothing will
- * answer and why, so an operator reading the log learns what set_aeo_cadence told the caller (issue 22 item
- * 15). Called by the scheduler's subscription, which sees each event once (its checkpoint), so one enrolment
+ * answer and why, so an operator reading the log learns what set_aeo_cadence told the caller.
+ * Called by the scheduler's subscription, which sees each event once (its checkpoint), so one enrolment
  * is one line. Returns the warnings logged.
  */
 export async function warnOfUnansweredEngines(deps: ProcessorDeps, event: RecordedEvent): Promise<EngineWarning[]> {

@@ -6,7 +6,7 @@ import { CLIENT_TABLES } from '../sandbox/projector.js'
 
 /**
  * Which read-model tables hold an organization's rows, and how to walk them. Discovered from the catalog
- * of the read-model schema, so a table added by a later issue is exported without anyone remembering to
+ * of the read-model schema, so a table a new area adds is exported without anyone remembering to
  * list it, and a table none of the rules below reach is reported (`unreached`, and a test fails on it):
  *
  * - `organizations`: the row whose id is the organization.

@@ -33,7 +33,7 @@ export interface DocsContext {
   readonly baseUrl: string
   readonly bodyLimit: number
   readonly now: Date
-  /** Is this route served by this build? (Specified endpoints another issue builds are marked planned.) */
+  /** Is this route served by this build? (Specified endpoints not served yet are marked planned.) */
   readonly isServed: (method: 'GET' | 'POST', url: string) => boolean
   readonly securityContact: string
   /** Requests per minute for a key without a limit of its own. */

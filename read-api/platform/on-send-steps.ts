@@ -10,10 +10,9 @@ const stepsOf = new WeakMap<FastifyInstance, OnSendStep[]>()
 
 /**
  * Adds a step to the app's single onSend hook. The request id, rate-limit, idempotency and deprecation modules
- * each used to add an async onSend hook of their own: four hook turns and four promises on every response,
- * most of which only set a header. Now there is one synchronous hook that runs the steps in the order they were
- * added (the order the four hooks ran in), awaiting a step only when it returns a promise. What each step does,
- * and when, is unchanged: a step that throws or rejects fails the response as a throwing hook did.
+ * each need one; a hook of their own each would cost four hook turns and four promises on every response, most
+ * of which only set a header. One synchronous hook runs the steps in the order they were added, awaiting a step
+ * only when it returns a promise; a step that throws or rejects fails the response as a throwing hook would.
  */
 export function addOnSendStep(app: FastifyInstance, step: OnSendStep): void {
   let steps = stepsOf.get(app)

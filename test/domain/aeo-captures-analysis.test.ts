@@ -180,7 +180,7 @@ t.test('entities: a place-led local name ("Austin Pipe Pros") is a business; the
   t.strictSame(namedBusinesses(text, context).map((b) => b.name), ['Austin Pipe Pros', 'Acme Plumbing', 'Round Rock Plumbing Co'])
 })
 
-t.test('entities: a sentence end splits names; abbreviations and initials inside a name do not (issue 22 item 18)', async (t) => {
+t.test('entities: a sentence end splits names; abbreviations and initials inside a name do not', async (t) => {
   const text =
     'For a burst pipe, call Reliant Plumbing. Austin Plumbing is also well reviewed. Smith Bros. Plumbing and J.R. Rooter Services serve Round Rock; so does St. Louis Plumbing Co. in Pflugerville.'
   // No places in this context: "Austin Plumbing" is then a business of its own (with the client's places it is a label, below).

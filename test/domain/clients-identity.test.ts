@@ -1,5 +1,5 @@
 /**
- * add_client's get-or-create reservation (issue 22 item 19; domain/clients/identity.ts): the first claim of
+ * add_client's get-or-create reservation (domain/clients/identity.ts): the first claim of
  * an identity holds it, a concurrent claim answers the holder, a holder found stale is taken over, and a
  * failed creation releases it. identityHolds judges a holder by its own current state.
  */

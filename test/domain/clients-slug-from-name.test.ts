@@ -1,5 +1,5 @@
 /**
- * The slug add_client derives from a client's name when given none (issue 22 item 19): lower-case ASCII and
+ * The slug add_client derives from a client's name when given none: lower-case ASCII and
  * single hyphens, accents folded, within the slug's maximum length, and the candidates tried in order while
  * the organization's other clients hold them. Every result is a valid Slug.
  */

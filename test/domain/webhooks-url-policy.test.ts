@@ -58,7 +58,7 @@ const HOSTILE = [
   'https://[64:ff9b::a00:1]/',
   'https://[2002:a00:1::]/',
   // IPv4-compatible IPv6 (::/96): the WHATWG parser writes [::127.0.0.1] as [::7f00:1], which ipaddr.js calls
-  // plain unicast; the low 32 bits are the IPv4 address (issue 22, item 6)
+  // plain unicast; the low 32 bits are the IPv4 address
   'https://[::127.0.0.1]/',
   'https://[::7f00:1]/',
   'https://[::a9fe:a9fe]/',

@@ -1,5 +1,5 @@
 /**
- * Engines that nothing can answer (issue 22 item 15): with no engine keys, set_aeo_cadence with four engines
+ * Engines that nothing can answer: with no engine keys, set_aeo_cadence with four engines
  * enrolled silently and enqueue_due_aeo_runs queued runs no agent would ever claim. Now enrolment answers a
  * `warnings` array naming each such engine and why (a server engine: no API key configured; an agent engine
  * such as chatgpt-web: no agent seen claiming it), get_aeo_queue_overview says the same, and the processors

@@ -82,7 +82,7 @@ t.test('summary and report over ingested captures', async (t) => {
   t.equal(download.headers.etag, `"${filed.files[0].sha256}"`)
 })
 
-t.test('a sentence end splits competitor names in the summary and the report (issue 22 item 18)', async (t) => {
+t.test('a sentence end splits competitor names in the summary and the report', async (t) => {
   const ts = await startTestSystem(t, { clock: () => NOW })
   const org = await orgWithKey(ts, 'Acme Agency')
   const key = org.key

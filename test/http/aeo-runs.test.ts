@@ -49,7 +49,7 @@ t.test('cadence: enrol, read back, change, and the errors', async (t) => {
   const set = await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['Claude', 'chatgpt', 'claude'], geo_state: 'TX' }, acme.key)
   const expected = { enabled: true, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' }
   t.same(set, { ...expected, warnings: set.warnings }, 'engines canonical and once each; enabled by default')
-  t.same(set.warnings.map((w: { engine: string }) => w.engine), ['claude', 'chatgpt-web'], 'no engine key and no agent here: both warned of (issue 22 item 15)')
+  t.same(set.warnings.map((w: { engine: string }) => w.engine), ['claude', 'chatgpt-web'], 'no engine key and no agent here: both warned of')
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId }, acme.key), expected)
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId, org_id: acme.orgId }), expected, 'a platform key passes org_id')
 
@@ -312,7 +312,7 @@ t.test('claims, completion, failure and the agent views', async (t) => {
   })
 })
 
-t.test('capabilities_json may be the object itself, validated exactly like the JSON string (issue 22 item 19)', async (t) => {
+t.test('capabilities_json may be the object itself, validated exactly like the JSON string', async (t) => {
   const { ts, acme } = await setup(t)
   const { clientId } = await clientWithQuestions(ts, acme.key, 'Acme Plumbing', 2)
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['claude'], geo_state: 'TX' }, acme.key)

@@ -1,5 +1,5 @@
 /**
- * The OAuth flow once through a real browser (issue 8 "Done means"): an app registers dynamically and builds
+ * The OAuth flow once through a real browser: an app registers dynamically and builds
  * an authorization URL with PKCE (openid-client); headless Chromium opens it, is sent to /login, signs the
  * member in, is shown the consent page (a screenshot is kept in test-artifacts/oauth-consent.png), clicks
  * Allow, and lands on the app's loopback redirect URI, served by a tiny receiver here. The app then exchanges

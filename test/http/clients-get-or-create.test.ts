@@ -1,5 +1,5 @@
 /**
- * add_client for a first-time user (issue 22 item 19): asked twice for the same client (name, case- and
+ * add_client for a first-time user: asked twice for the same client (name, case- and
  * space-insensitive, and website_url) it answers the existing id instead of making a second client, even
  * when the calls race; and a client created without a slug gets one derived from its name, unique in the
  * organization (-2, -3 …).

@@ -1,8 +1,8 @@
 /**
- * Setting keys that are also names of Object.prototype members (issue 22 item 9): `__proto__`,
+ * Setting keys that are also names of Object.prototype members: `__proto__`,
  * `constructor` and `prototype` are ordinary setting keys, stored and read back the same way whether they
- * come with add_client or with set_client_setting. (add_client used to drop `__proto__` silently: the
- * parameter schema built its output by assignment, which sets the prototype instead of a key.)
+ * come with add_client or with set_client_setting. (A parameter schema that builds its output by
+ * assignment would drop `__proto__` silently: assignment sets the prototype instead of a key.)
  */
 import t from 'tap'
 import { startTestSystem } from '../support/system.js'

@@ -550,7 +550,7 @@ t.test('concurrent get_client reads (gathered into one statement per organizatio
   expectError(t, responses[asked.length + 1]!, 404, 'not_found', 'and not ours')
 })
 
-t.test('get_all_clients pages with limit and offset, in id order (issue 22 item 19)', async (t) => {
+t.test('get_all_clients pages with limit and offset, in id order', async (t) => {
   const { ts, org } = await setup(t)
   const ids: number[] = []
   for (const name of ['Page One', 'Page Two', 'Page Three', 'Page Four']) ids.push(await ts.call<number>('add_client', clientPayload(name), org.key))

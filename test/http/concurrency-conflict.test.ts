@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 3: many writers on one stream. The command handler retries a refused append a few times; when
+ * Many writers on one stream. The command handler retries a refused append a few times; when
  * every attempt loses the race the answer is 409 concurrency_conflict with Retry-After (the caller may simply
  * retry), never a 500. Nothing else about the write changes: the client ends with one of the written names.
  */

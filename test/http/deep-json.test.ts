@@ -1,7 +1,7 @@
 /**
  * JSON nested deeper than the published limit (limits.max_json_depth: the request body is level 1) is refused
- * with 400 validation_failed naming the field, before anything serialises it again. Before issue 22 a
- * record_json nested 5,000 deep on ingest_aeo_capture overflowed the stack in JSON.stringify (500).
+ * with 400 validation_failed naming the field, before anything serialises it again. Without the limit a
+ * record_json nested 5,000 deep on ingest_aeo_capture would overflow the stack in JSON.stringify (500).
  */
 import t from 'tap'
 import { MAX_JSON_DEPTH } from '../../domain/shared/json-limits.js'

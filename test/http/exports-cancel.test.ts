@@ -1,5 +1,5 @@
 /**
- * Cancelling a running export_org through the job API (issue 6: "a cancel reaches the running handler and
+ * Cancelling a running export_org through the job API ("a cancel reaches the running handler and
  * it stops"). The real handler runs in the real job runner; the test only holds it at the start of the
  * keywords table (its progress call waits there) until the cancel has reached it, so the stop lands in the
  * middle of writing a table whatever the machine's speed. Its between-tables check is made to answer

@@ -1,5 +1,5 @@
 /**
- * export_org end to end (issue 6, spec "Organization export", "Files and exports", Authentication 8):
+ * export_org end to end (spec "Organization export", "Files and exports", Authentication 8):
  * POST /api/v1/jobs through HTTP with the real job runner, the zip downloaded from result.download_url and
  * opened with yauzl: every table as JSON and CSV, CSV headers = JSON keys, row counts = the manifest,
  * every sha256 right, the filed reports, no secret anywhere (API key plaintext and hash, webhook secret,

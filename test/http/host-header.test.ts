@@ -1,10 +1,10 @@
 /**
- * The Host header never sets an absolute URL the service prints (issue 22 item 8). Every document and answer
+ * The Host header never sets an absolute URL the service prints. Every document and answer
  * that carries one is fetched twice from the service listening on 127.0.0.1 without BASE_URL: once with the
  * Host a browser would send, once with `Host: evil.example`; both must be the same and name the listen
  * address. The OAuth metadata and the docs are served `Cache-Control: public`, so a cache keyed on the path
  * alone would hand an attacker's issuer to everyone. Then the same with BASE_URL set: the configured address.
- * Also the SAML provider RPCs answer the absolute URLs the metadata document uses (issue 22 item 10).
+ * Also the SAML provider RPCs answer the absolute URLs the metadata document uses.
  */
 import type { AddressInfo } from 'node:net'
 import { inflateRawSync } from 'node:zlib'

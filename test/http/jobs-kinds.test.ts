@@ -1,5 +1,5 @@
 /**
- * Each production job kind driven through HTTP from creation to done (issue 6 "Done means"): POST
+ * Each production job kind driven through HTTP from creation to done: POST
  * /api/v1/jobs with the kind's payload, the processors role's runner picks it up, GET /api/v1/jobs/<id>
  * until done, then the result is checked against what the kind's RPCs show. The handlers are the real ones
  * (processors/jobs/kinds), with the built-in writers; one run goes through a language model configured as

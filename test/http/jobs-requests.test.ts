@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/jobs's checks (issue 6; spec Authentication 4 and 8, Errors, Limits): one active job per
+ * POST /api/v1/jobs's checks (spec Authentication 4 and 8, Errors, Limits): one active job per
  * client under concurrency on two API processes, 400s naming the field, 403 for read-only and sandbox keys
  * (the sandbox's export_org once per 10 minutes), 503 while writes are off, Idempotency-Key replays.
  */

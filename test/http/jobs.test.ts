@@ -1,5 +1,5 @@
 /**
- * The job API end to end (issue 6 "Job engine"; spec Job resource and state table): POST /api/v1/jobs →
+ * The job API end to end (spec Job resource and state table): POST /api/v1/jobs →
  * queued → running → done | failed | cancelled, GET the record, cancel, one active job per client. The
  * handlers are the tests' own (injected), so the engine is tested apart from the real kinds.
  */

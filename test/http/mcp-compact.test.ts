@@ -1,5 +1,5 @@
 /**
- * The MCP compact tool list (issue 22 item 20): the full tools/list is about 114 KB (some 28,000 tokens of
+ * The MCP compact tool list: the full tools/list is about 114 KB (some 28,000 tokens of
  * an agent's context). A client that puts `?tools=compact` on the MCP URL (or sends `X-MCP-Tools: compact`)
  * gets each tool with a short description tagged with its domain and ending with its parameters' names,
  * grouped by domain, and an open object schema; describe_rpc gives the full schema. Every tool stays callable.

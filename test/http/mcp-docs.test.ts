@@ -1,5 +1,5 @@
 /**
- * The MCP server's resources, prompts and the public sandbox (issue 8 "MCP server"; spec behaviour.md "what
+ * The MCP server's resources, prompts and the public sandbox (spec behaviour.md "what
  * the service does" 8): the guide, llms.txt and the OpenAPI document as resources with the same text as over
  * HTTP, the documented workflows as prompts, and the sandbox key reading through MCP but never writing.
  */

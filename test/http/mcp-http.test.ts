@@ -1,5 +1,5 @@
 /**
- * The MCP endpoint as HTTP (issue 8 "MCP server"; spec endpoints.md "MCP server", behaviour.md Authentication
+ * The MCP endpoint as HTTP (spec endpoints.md "MCP server", behaviour.md Authentication
  * 6 and Limits): the 401 challenge with the protected-resource metadata URL (RFC 9728) and that document,
  * 403 insufficient_scope as an HTTP status with the scope named, GET/DELETE 405, notifications 202, and the
  * platform's rate-limit, version and request-id headers on MCP answers.

@@ -1,5 +1,5 @@
 /**
- * MCP batches and the per-key rate limit (issue 22 item 2): a JSON-RPC batch counts one request per message
+ * MCP batches and the per-key rate limit: a JSON-RPC batch counts one request per message
  * against the key's per-minute window, as that many REST calls would; a batch that does not fit in what is
  * left of the window is refused whole with 429 rate_limited and Retry-After, and none of its calls run.
  * Before the fix a batch of 100 tools/call counted as one request, so a 3-a-minute key ran 100 RPCs.

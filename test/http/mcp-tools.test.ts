@@ -1,5 +1,5 @@
 /**
- * The MCP server's tools through the MCP SDK's own client (issue 8 "MCP server"; spec endpoints.md "MCP
+ * The MCP server's tools through the MCP SDK's own client (spec endpoints.md "MCP
  * server"): every organization-scoped RPC is a tool with its registry schema, plus list_rpcs, describe_rpc and
  * call_rpc; calls run the same path as REST (scopes, organization isolation, audit actor, coded errors).
  */

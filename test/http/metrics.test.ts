@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue 22 item 17): Prometheus text from prom-client. Requests by method, route and status
+ * GET /metrics: Prometheus text from prom-client. Requests by method, route and status
  * with latency histograms; the projections' lag behind the log; the job and webhook work queues; the log's
  * event count, whose rate is the event store's append rate. Open to loopback scrapers only, unless
  * METRICS_TOKEN is set, which every scraper must then send as a bearer token.

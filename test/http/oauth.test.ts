@@ -55,7 +55,7 @@ t.test('registration: public clients with https or loopback redirect URIs; RFC 7
     [['myapp://cb'], 'a custom scheme'],
     [['/cb'], 'a relative URI'],
     [[], 'none at all'],
-    [[' https://app.example/cb'], 'a leading space (issue 22 item 11)'],
+    [[' https://app.example/cb'], 'a leading space'],
     [['https://app.example/cb\n'], 'a trailing newline'],
     [['https://app.example/c\r\nb'], 'CR/LF inside'],
     [['https://app.example\\@evil.example/cb'], 'a backslash'],
@@ -73,7 +73,7 @@ t.test('registration: public clients with https or loopback redirect URIs; RFC 7
     [{ grant_types: ['implicit'] }, 'implicit'],
     [{ response_types: ['token'] }, 'response type token'],
     [{ client_name: 42 }, 'a non-string name'],
-    [{ client_name: 'Good App\u202Egnp.exe' }, 'a right-to-left override in the name (issue 22 item 11)'],
+    [{ client_name: 'Good App\u202Egnp.exe' }, 'a right-to-left override in the name'],
     [{ client_name: 'Good\u2066App' }, 'a bidi isolate in the name'],
     [{ client_name: 'Good\r\nApp' }, 'a control character in the name'],
   ] as const) {

@@ -1,5 +1,5 @@
 /**
- * An invite neither reveals nor reserves an address outside the inviting organization (issue 22, item 7):
+ * An invite neither reveals nor reserves an address outside the inviting organization:
  * another organization's invite of a member's address answers exactly like an invite of a fresh address, two
  * organizations can invite the same address, and a pending invite blocks neither another organization's
  * invite, nor the operator's create-user, nor an SSO provisioning. The sign-in email stays unambiguous: the

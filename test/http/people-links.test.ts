@@ -1,8 +1,7 @@
 /**
  * Invite and password-reset links are absolute on the service's configured public address, like every other
  * URL it hands out (read-api/platform/public-base-url.ts): BASE_URL when set, else the address it listens on,
- * never the request's Host. Before issue 22's follow-up they were bare paths when BASE_URL was not set, which
- * a person handed the link cannot open.
+ * never the request's Host, and never a bare path, which a person handed the link cannot open.
  */
 import type { AddressInfo } from 'node:net'
 import t from 'tap'

@@ -213,7 +213,7 @@ t.test('return_to: same-origin relative paths only', async (t) => {
   t.notMatch(page.body, /evil/, 'an unsafe return_to is not even carried in the form')
 })
 
-t.test('return_to: dot segments that normalise into another origin are refused (issue 22 item 1)', async (t) => {
+t.test('return_to: dot segments that normalise into another origin are refused', async (t) => {
   // Each starts with a single '/', but URL parsing resolves its dot segments into '//host/…', which a
   // browser follows as a scheme-relative URL to another origin.
   for (const bad of ['/..//evil.example/phish', '/.//evil.example/x', '/a/..//evil.example/x', '/%2e%2e//evil.example/x', '/%2E%2E//evil.example/x', '/.%2e//evil.example/x', '/a/b/../..//evil.example/x', '/%2e//evil.example/x']) {
@@ -301,7 +301,7 @@ t.test('roles: only owner-level credentials manage members; other organizations 
   expectError(t, await ts.rpc('update_org_member_role', { user_id: ann.invite.user_id, role: 'viewer' }, readOnly.key), 403, 'insufficient_scope')
   expectError(t, await ts.rpc('invite_org_member', { email: 'x@example.com', role: 'admin' }, acme.key), 400, 'validation_failed', 'unknown role')
   expectError(t, await ts.rpc('invite_org_member', { email: 'ANN@example.com', role: 'viewer' }, acme.key), 409, 'email_taken', 'email unique, case-insensitively')
-  // Another organization's invite neither sees nor blocks Acme's member (issue 22; test/http/people-cross-org.test.ts).
+  // Another organization's invite neither sees nor blocks Acme's member (test/http/people-cross-org.test.ts).
   const elsewhere = await ts.call<{ user_id: number; invite_token: string }>('invite_org_member', { email: 'ann@example.com', role: 'viewer' }, other.key)
   secrets.push(elsewhere.invite_token)
   t.not(elsewhere.user_id, ann.invite.user_id, 'another organization invites the address as a person of its own')

@@ -1,8 +1,8 @@
 /**
  * Requests refused before any route runs (Node's HTTP parser, fastify's router) answer the same error
  * envelope as every other refusal, {error, code, detail?, hint, request_id}, with the request id also in
- * X-Request-Id. Sent over a real socket: inject() cannot send a malformed request. Before issue 22 they
- * answered fastify's default body ({"error":"Bad Request","message":"Client Error","statusCode":400}).
+ * X-Request-Id. Sent over a real socket: inject() cannot send a malformed request. Left to fastify they
+ * would answer its default body ({"error":"Bad Request","message":"Client Error","statusCode":400}).
  */
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'

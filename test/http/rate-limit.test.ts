@@ -1,5 +1,5 @@
 /**
- * Rate limits (issue 5 item 2): per key and per minute, counted in PostgreSQL so several API processes share
+ * Rate limits: per key and per minute, counted in PostgreSQL so several API processes share
  * one limit; X-RateLimit-* headers on every /api/v1 response, errors included; 429 rate_limited with
  * Retry-After over the limit; unauthenticated calls limited by address; a per-key override.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 17: a request's log lines say which request, organization, key and RPC method they belong
+ * A request's log lines say which request, organization, key and RPC method they belong
  * to, so an operator can follow one caller through the JSON logs (and match X-Request-Id and the events'
  * metadata.request_id). The logger is the service's own (ops/logger.ts), writing to a stream the test reads.
  */

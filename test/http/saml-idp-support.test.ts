@@ -196,7 +196,7 @@ t.test('the metadata says what the fields say', async (t) => {
   t.equal(cert, idp.certificate.replace(/-----[^-]+-----|\s/g, ''))
 })
 
-// What saml2-js 4 accepts: the service itself must refuse these (issue 9). Pinned so that the service's
+// What saml2-js 4 accepts: the service itself must refuse these. Pinned so that the service's
 // tests know which refusals are its own, and so that a saml2-js upgrade that changes them is noticed.
 t.test('saml2-js leaves these checks to the service', async (t) => {
   const past = new Date(Date.now() - 60_000)

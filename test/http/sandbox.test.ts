@@ -1,5 +1,5 @@
 /**
- * The public sandbox through the API (issue 5 item 8; spec behaviour.md Authentication item 8): the published
+ * The public sandbox through the API (spec behaviour.md Authentication item 8): the published
  * key reads every read RPC on the sandbox organization's fictional history, cannot see other organizations,
  * and every write answers 403 sandbox_read_only with a hint, writing nothing. After a reset the key keeps
  * working on the fresh fixture and the retired client is gone.
@@ -168,7 +168,7 @@ t.test('keys other than the published one are not sandbox keys', async (t) => {
   expectError(t, await ts.rpc('get_client', { client_id: 1 }, SANDBOX_KEY), 401, 'sandbox_disabled', 'the sandbox key before any sandbox exists')
 })
 
-t.test('the sandbox key on a service without the sandbox: 401 sandbox_disabled saying SANDBOX_ENABLED; other unknown keys as before (issue 22 item 19)', async (t) => {
+t.test('the sandbox key on a service without the sandbox: 401 sandbox_disabled saying SANDBOX_ENABLED; other unknown keys as before', async (t) => {
   const ts = await startTestSystem(t)
   const body = expectError(t, await ts.rpc('get_all_clients', {}, SANDBOX_KEY), 401, 'sandbox_disabled', 'REST')
   t.match(body.hint, /SANDBOX_ENABLED/, 'the hint names the switch')

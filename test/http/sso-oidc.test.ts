@@ -199,7 +199,7 @@ t.test('refusals', async (t) => {
     t.equal((await ssoSignIn('ann', { providerId: hdProvider.id })).callback.status, 303)
   })
   await t.test("another organization's member is not signed in by this organization's provider", async (t) => {
-    // Bob has an account in Other (an invite alone reserves the address only in Other: issue 22).
+    // Bob has an account in Other (an invite alone reserves the address only in Other).
     const invited = await ts.call<{ invite_url: string }>('invite_org_member', { email: 'bob@other.test', role: 'owner' }, other.key)
     t.equal((await setInvitePassword(ts.app, invited.invite_url)).statusCode, 200, 'Bob accepts the invite')
     const outcome = await ssoSignIn('bob')

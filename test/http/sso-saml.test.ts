@@ -212,7 +212,7 @@ t.test('refusals', async (t) => {
   await t.test('a domain not allowed; another organization’s member: the same page', async (t) => {
     const outsider = await samlSignIn('someone@elsewhere.test')
     await expectRefused(t, outsider, 'domain_not_allowed')
-    // Bob has an account in Other (an invite alone reserves the address only in Other: issue 22).
+    // Bob has an account in Other (an invite alone reserves the address only in Other).
     const invited = await ts.call<{ invite_url: string }>('invite_org_member', { email: 'bob@other.test', role: 'owner' }, other.key)
     t.equal((await setInvitePassword(ts.app, invited.invite_url)).statusCode, 200, 'Bob accepts the invite')
     const bob = await samlSignIn('bob@other.test')
@@ -245,7 +245,7 @@ t.test('IdP-initiated (unsolicited) responses when the provider allows them; the
     RelayState: 'https://evil.example/',
   })
   t.equal(offsite.headers.get('location'), '/account', 'an off-site RelayState is ignored')
-  // Dot segments that normalise into '//evil.example/…' (issue 22 item 1): the same guard as return_to.
+  // Dot segments that normalise into '//evil.example/…': the same guard as return_to.
   const dotted = await postForm(new CookieBrowser(), acsOf(open), {
     SAMLResponse: idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'y', attributes: { mail: 'dora@acme.test' }, inResponseTo: null }),
     RelayState: '/..//evil.example/phish',
@@ -312,7 +312,7 @@ t.test('the RPCs', async (t) => {
     })
     t.match(provider.certificate, /^-----BEGIN CERTIFICATE-----/)
     t.match(provider.certificates, [{ fingerprint_sha256: /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, expires_at: String }])
-    t.match(provider.login_url, new RegExp(`^${app}/saml/[a-z0-9]{24}/login$`), 'absolute URLs, as the IdP must be given them (issue 22 item 10)')
+    t.match(provider.login_url, new RegExp(`^${app}/saml/[a-z0-9]{24}/login$`), 'absolute URLs, as the IdP must be given them')
     t.equal(provider.acs_url, provider.login_url.replace(/login$/, 'acs'))
     t.equal(provider.sp_entity_id, provider.login_url.replace(/login$/, 'metadata'))
     const list = await ts.call<any[]>('list_org_saml_providers', {}, acme.key)

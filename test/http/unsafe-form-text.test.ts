@@ -4,7 +4,7 @@
  * SSO, the SAML ACS, the consent form, the token and revocation endpoints) and every query string parameter
  * of those pages is refused with 400 before any handler runs, and nothing is recorded. The sign-in pages
  * answer the envelope's validation_failed naming the field; the OAuth endpoints their RFC's error shape.
- * Before issue 22's follow-up, a NUL reached the database from several of these routes and answered 500.
+ * Without it a NUL would reach the database from several of these routes and answer 500.
  */
 import t from 'tap'
 import { startTestSystem } from '../support/system.js'

@@ -1,8 +1,8 @@
 /**
  * Text PostgreSQL cannot store (U+0000) or that is not Unicode at all (an unpaired UTF-16 surrogate) is
  * refused at the edge with 400 validation_failed naming the field, in any string parameter of any RPC (at any
- * depth, keys included) and in any /api/v1/db text filter, and changes nothing. Before issue 22 each of these
- * reached the database and answered 500 internal_error.
+ * depth, keys included) and in any /api/v1/db text filter, and changes nothing. Unchecked, each of these
+ * would reach the database and answer 500 internal_error.
  */
 import t from 'tap'
 import { DB_TABLES } from '../../read-api/db-tables.js'

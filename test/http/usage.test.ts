@@ -1,5 +1,5 @@
 /**
- * Usage metering (issue 5 item 9): every authenticated /api/v1 call is counted per organization, key, method
+ * Usage metering: every authenticated /api/v1 call is counted per organization, key, method
  * and UTC day, in the same statement as the rate-limit counter; get_org_usage reports it, scoped like every
  * org-scoped read (an organization sees only its own usage).
  *

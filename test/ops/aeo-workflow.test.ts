@@ -1,5 +1,5 @@
 /**
- * Issue 4's "Done means": the AI Visibility workflow of the spec, start to finish, through HTTP against the
+ * The AI Visibility workflow of the spec, start to finish, through HTTP against the
  * real service (`ops/cli.ts serve`, role all, on its own embedded PostgreSQL): client → questions →
  * cadence → enqueue → claims by the built-in server agent (answering through the OpenAI SDK against a local
  * server that speaks the Responses API) and by an operator agent → captures → summary → items → status

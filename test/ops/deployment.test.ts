@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 17, deployment: ops/compose.yaml must start (its service's environment passes the service's
+ * Deployment: ops/compose.yaml must start (its service's environment passes the service's
  * own start-up validation: loadConfig, then the service-key rule serve applies) and the Dockerfile must build
  * a small non-root image that Docker can health-check. Docker cannot run here, so the files are read and
  * checked for what matters: the compose file as Compose would interpolate it, the Dockerfile's instructions.

@@ -1,5 +1,5 @@
 /**
- * The job engine across process deaths (issue 6 "Done means"): the service runs as a child process on a
+ * The job engine across process deaths: the service runs as a child process on a
  * database of the test's own; a job is running when the process is killed with SIGKILL, and after a restart
  * the watchdog fails it (job.failed, reason watchdog). A graceful stop (SIGTERM) instead records the job
  * interrupted, and the restarted service resumes it as attempt 2.

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 21: the project is Apache-2.0, and every place a user or a package tool reads the licence
+ * The project is Apache-2.0, and every place a user or a package tool reads the licence
  * from says so: the LICENSE file, package.json, the served OpenAPI document's info.license, and the Python
  * SDK's metadata (PKG-INFO, pyproject.toml) and source archive (which ships the LICENSE text itself).
  */

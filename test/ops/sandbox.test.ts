@@ -1,5 +1,5 @@
 /**
- * The public sandbox's operations (issue 5 item 8): a reset leaves every other organization's rows
+ * The public sandbox's operations: a reset leaves every other organization's rows
  * byte-for-byte unchanged (read models, raw capture records, files), deletes every row of the retired
  * clients, and a rebuild from position zero reaches the same state; the processors role seeds it at first
  * start and on its schedule; `npm run ops -- sandbox reset` works while the service runs, and replay --org of

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 14, the embedded database: kill -9 of the PostgreSQL the service owns, under four writers. The
+ * The embedded database: kill -9 of the PostgreSQL the service owns, under four writers. The
  * service answers 503 store_unavailable meanwhile, starts its PostgreSQL again (retrying while it cannot),
  * and recovers (store-outage-support.ts checks the aftermath).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 14, an external database: the PostgreSQL behind DATABASE_URL is stopped under four writers and
+ * An external database: the PostgreSQL behind DATABASE_URL is stopped under four writers and
  * started again some seconds later. Reads, writes and health answer 503 store_unavailable with Retry-After
  * while it is down, and the running service reconnects by itself (store-outage-support.ts checks the aftermath).
  */

@@ -1,5 +1,5 @@
 /**
- * What the store-outage tests share (issue 22 item 14): a served instance keeps four writers busy while a test
+ * What the store-outage tests share: a served instance keeps four writers busy while a test
  * takes its PostgreSQL away; afterwards every answer must have been a 200 or a 503 store_unavailable with
  * Retry-After (never a 500), the service answers 200 again, every acknowledged write is there, the background
  * work resumed, the outage was logged once rather than per request and per retry, and SIGTERM still stops it

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 17: OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT is set, and nothing at all (no SDK
+ * OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT is set, and nothing at all (no SDK
  * loaded, no hook installed) when it is not. The collector is a stand-in on 127.0.0.1 that receives what the
  * real OTLP/HTTP exporter sends (JSON), so the spans are checked as a collector would see them.
  */

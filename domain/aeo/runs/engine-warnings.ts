@@ -1,9 +1,9 @@
 import { SERVER_ENGINES, type Engine } from '../engines.js'
 
 /**
- * Engines a cadence names that nothing will answer (issue 22 item 15). Enrolling an engine queues its runs
- * whether or not anything can claim them, so a first-time user without engine keys saw three quarters of the
- * queue stay queued forever, without a word. A warning names each such engine and why, where the user enrols
+ * Engines a cadence names that nothing will answer. Enrolling an engine queues its runs
+ * whether or not anything can claim them, so a first-time user without engine keys would see runs stay
+ * queued forever, without a word. A warning names each such engine and why, where the user enrols
  * (set_aeo_cadence), watches the queue (get_aeo_queue_overview) and in the processors' log. Pure.
  */
 

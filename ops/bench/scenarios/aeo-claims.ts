@@ -5,7 +5,7 @@ import { openSystem } from '../../system.js'
 import type { BenchContext, Figure, Scenario } from '../types.js'
 import { inParallel, rpcHeaders } from './support/service.js'
 
-/** Concurrent agents, as the issue asks. */
+/** Concurrent agents, as many as the target names. */
 const AGENTS = 20
 /** Runs each claim asks for: an agent device or the server agent takes a small batch at a time. */
 const LIMIT = 10

@@ -4,7 +4,7 @@ import type { Figure, Scenario } from '../types.js'
 import { measureServer, measureWithCpu, startBareFastify } from './http.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
 
-/** Twelve months of captures, as issue 3 asks: 2025-03 to 2026-02. */
+/** Twelve months of captures, the target's data set: 2025-03 to 2026-02. */
 const MONTHS = Array.from({ length: 12 }, (_, i) => {
   const m = (2 + i) % 12
   return `${m < 2 ? 2026 : 2025}-${String(m + 1).padStart(2, '0')}`
@@ -78,8 +78,7 @@ async function startConstantSummary(summary: unknown): Promise<{ url: string; cl
 /**
  * `get_aeo_summary` (rates with Wilson intervals per service and engine against the previous month, share
  * of voice, open items, queue, cadence) round-robin over clients with twelve months of captures ingested
- * through the real analysis, at 64 connections, against a bare fastify hello-world in the same run (issue 3's
- * row). Seeding through ingest_aeo_capture costs far more than a measurement, so the data set is seeded once
+ * through the real analysis, at 64 connections, against a bare fastify hello-world in the same run. Seeding through ingest_aeo_capture costs far more than a measurement, so the data set is seeded once
  * and every repetition measures the same service.
  */
 const readAeoSummary: Scenario = {

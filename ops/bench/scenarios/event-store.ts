@@ -1,5 +1,5 @@
 /**
- * Event-store scenarios (issue 3): appends with 1 and 8 writers side by side with the peer
+ * Event-store scenarios: appends with 1 and 8 writers side by side with the peer
  * (`@event-driven-io/emmett-postgresql`) and a plain one-row INSERT per transaction, batched appends, and a
  * catch-up read of the whole log with concurrent writers (with a count of the events a reader missed).
  *

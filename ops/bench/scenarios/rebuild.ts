@@ -7,7 +7,7 @@ import type { BenchContext, Figure, Scenario } from '../types.js'
 import { RealisticLogWriter } from './support/event-log.js'
 import { collector, sampleMemory, type MemoryPeaks } from './support/memory-sampler.js'
 
-/** Events in the log: 1,000,000 as the issue asks; 50,000 with --quick. */
+/** Events in the log: 1,000,000, the size the target names; 50,000 with --quick. */
 const eventsFor = (context: BenchContext) => (context.quick ? 50_000 : 1_000_000)
 
 /**

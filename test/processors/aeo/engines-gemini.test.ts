@@ -67,7 +67,7 @@ t.test('a grounded answer: the request, supported chunks cited, the others retri
   ].sort(byChunkOrder), 'cited: the chunks groundingSupports point at, resolved to the real pages')
   t.same(answer.retrieved, [
     { url: 'https://tsbpe.texas.gov/', title: 'tsbpe.texas.gov' },
-  ], 'retrieved: chunks no support points at; a redirect that no longer resolves becomes the site its title names (issue 22 item 18)')
+  ], 'retrieved: chunks no support points at; a redirect that no longer resolves becomes the site its title names')
   t.equal(answer.model, 'gemini-2.5-flash', 'modelVersion from the response')
   t.equal(answer.searched, true)
   const record = answer.record as Record<string, any>
@@ -84,7 +84,7 @@ function byChunkOrder(a: { title: string }, b: { title: string }): number {
   return order.indexOf(a.title) - order.indexOf(b.title)
 }
 
-t.test('a cited redirect that cannot be resolved names the site in its title, so the source table does too (issue 22 item 18)', async (t) => {
+t.test('a cited redirect that cannot be resolved names the site in its title, so the source table does too', async (t) => {
   const { server, adapter, grounded } = await setup(t)
   server.enqueue(generate, { body: grounded })
   // Radiant's redirect fails once (Google answers 500); the others resolve.

@@ -87,7 +87,7 @@ t.test('ad_copy: a proposed set per service × location, within the limits, appr
     t.equal(group.writer, 'built-in')
   }
   t.ok(set.ad_groups[0]!.headlines.includes('Drain Cleaning in Austin'), 'copy from the service and area')
-  // The result carries the proposed text itself, beside the counts it always had (issue 22 item 19).
+  // The result carries the proposed text itself, beside the counts it always had.
   const resultGroups = (result as { ad_groups: { ad_group_id: number; headlines: number; descriptions: number; copy: { headlines: string[]; descriptions: string[] } }[] }).ad_groups
   t.same(
     resultGroups.map((g) => ({ id: g.ad_group_id, headlines: g.headlines, descriptions: g.descriptions, copy: g.copy })),
