@@ -15,12 +15,13 @@ import { errorBox, html, sendPage } from './people/html.js'
 import { fileRoutes, type FileRouteDeps } from './routes/files.js'
 import { healthRoutes, type HealthDeps } from './routes/health.js'
 import { jobRoutes } from './routes/jobs.js'
-import { installMetrics } from './routes/metrics.js'
+import { installMetrics, metricsRoutes } from './routes/metrics.js'
 import { installRequestTracing } from './platform/request-tracing.js'
 import { mcpRoutes } from './mcp/route.js'
-import { peopleRoutes } from './people/routes.js'
-import { ssoRoutes } from './sso/routes.js'
-import { samlRoutes } from './saml/routes.js'
+import { peopleRouteGroup, signInPagesDepsOf } from './people/routes.js'
+import { ssoPagesDepsOf } from './sso/pages-deps.js'
+import { ssoRouteGroup } from './sso/routes.js'
+import { samlRouteGroup } from './saml/routes.js'
 import { oauthRoutes } from './routes/oauth.js'
 import type { OAuthSignIn } from './routes/oauth-authorize.js'
 import { csrfToken, csrfValid, CSRF_FIELD } from './people/csrf.js'
@@ -28,7 +29,7 @@ import { signedInMember } from './people/session.js'
 import type { PeopleSettings } from './people/settings.js'
 import { addOnSendStep } from './platform/on-send-steps.js'
 import { registerIdempotency, type IdempotencyDeps } from './platform/idempotency.js'
-import { installRouteCatalogue, serveGroup } from './platform/route.js'
+import { installRouteCatalogue, serveGroup, type RouteGroup } from './platform/route.js'
 import { parseJsonBody } from './platform/json-body.js'
 import { answerClientError, answerFrameworkError } from './platform/protocol-errors.js'
 import { registerWritesSwitch, type WritesSwitchDeps } from './platform/writes-switch.js'
@@ -58,6 +59,15 @@ function oauthSignInOf(people: PeopleSettings | undefined): OAuthSignIn | undefi
     csrfField: (request, reply) => ({ name: CSRF_FIELD, value: csrfToken(request, reply, people) }),
     csrfValid: (request, form) => csrfValid(request, people, form),
   }
+}
+
+/**
+ * Serves a group its settings switch on; one they leave off (the sign-in pages without a service key) is
+ * listed all the same, so the OpenAPI document shows it, marked as not served by this app.
+ */
+async function serveConfigured<D>(app: FastifyInstance, group: RouteGroup<D>, deps: D | undefined): Promise<void> {
+  if (deps === undefined) app.routeCatalogue?.push(...group.routes)
+  else await serveGroup(app, group, deps)
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -149,10 +159,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('serviceClock', deps.write.clock)
   registerIdempotency(app, deps)
   registerWritesSwitch(app, deps)
-  // GET /metrics, and a root hook that counts every response (so before the routes).
-  installMetrics(app, { read: deps.read, db: deps.db, store: deps.write.store, registry: deps.registry, metricsToken: deps.metricsToken })
+  // The root hook that counts every response (so before the routes); GET /metrics serves what it counts.
+  const metrics = installMetrics(app, { read: deps.read, db: deps.db, store: deps.write.store, registry: deps.registry })
   installRouteCatalogue(app)
   await serveGroup(app, healthRoutes, deps)
+  await serveGroup(app, metricsRoutes, { metrics, metricsToken: deps.metricsToken })
   await app.register(async (scope) => rpcRoutes(scope, deps))
   await serveGroup(app, fileRoutes, deps)
   await serveGroup(app, exportRoutes, deps)
@@ -162,11 +173,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await serveGroup(app, sdkRoutes, deps)
   await serveGroup(app, mcpRoutes, deps)
   // Sign-in pages (read-api/people/routes.ts).
-  await app.register(async (scope) => peopleRoutes(scope, deps))
-  // Single sign-on: /auth/oidc/<provider>, its callback and /login/sso (read-api/sso/routes.ts).
-  await app.register(async (scope) => ssoRoutes(scope, deps))
-  // SAML 2.0: /saml/<key>/metadata, /login and /acs (read-api/saml/routes.ts).
-  await app.register(async (scope) => samlRoutes(scope, deps))
+  await serveConfigured(app, peopleRouteGroup, signInPagesDepsOf(deps))
+  // Single sign-on: /auth/oidc/<provider>, its callback and /login/sso (read-api/sso/routes.ts); SAML 2.0:
+  // /saml/<key>/metadata, /login and /acs (read-api/saml/routes.ts). One cache of OIDC issuers for the app.
+  const sso = ssoPagesDepsOf(deps)
+  await serveConfigured(app, ssoRouteGroup, sso)
+  await serveConfigured(app, samlRouteGroup, sso)
   // The OAuth 2.0 authorization server (read-api/routes/oauth.ts).
   await app.register(async (scope) => oauthRoutes(scope, { ...deps, oauthSignIn: oauthSignInOf(deps.settings.people) }))
   await registerPublicDocs(app, deps)

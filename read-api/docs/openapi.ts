@@ -93,6 +93,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   db: 'Generic read-model table reads.',
   mcp: 'The Model Context Protocol server.',
   oauth: 'OAuth 2.0 for third-party apps and MCP clients (authorization code + PKCE).',
+  'sign-in': 'Browser pages for members: password sign-in, invites, password reset, single sign-on (OIDC and SAML) and the account page.',
   meta: 'Health, inventory and the public documents.',
 }
 

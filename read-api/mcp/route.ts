@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { callerOf } from '../auth/request-caller.js'
 import { ApiError } from '../errors.js'
-import { route, type RouteGroup } from '../platform/route.js'
+import { ErrorBody } from '../platform/error-body.js'
+import { route, type RouteGroup, type RouteMethod } from '../platform/route.js'
 import type { McpDeps } from './context.js'
 import { requireCredentialAllowsMessages } from './credential-check.js'
 import { MCP_PATH, protectedResourceRoute } from './protected-resource.js'
@@ -50,12 +51,16 @@ const McpQuery = z.object({
   tools: z
     .enum(['full', 'compact'])
     .default('full')
-    .describe('Which tools/list to answer: full (the default) or compact. The X-MCP-Tools header does the same; anything else is 400 validation_failed.'),
+    .describe(
+      'Which tools/list to answer: full (the default) or compact. The X-MCP-Tools header does the same; anything else is 400 validation_failed.',
+    ),
 })
 
 const McpMessage = z.object({
   jsonrpc: z.literal('2.0').describe('The JSON-RPC version'),
-  method: z.string().describe('initialize, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get, or a notification'),
+  method: z
+    .string()
+    .describe('initialize, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get, or a notification'),
   params: z.record(z.string(), z.unknown()).optional().describe("The method's parameters (tools/call: name and arguments)"),
   id: z.union([z.string(), z.number()]).optional().describe('The request id; absent for a notification'),
 })
@@ -88,7 +93,10 @@ export const mcpRoute = route<McpDeps, z.ZodNever, typeof McpQuery, typeof McpMe
   headers: z.object({ 'X-MCP-Tools': z.enum(['full', 'compact']).optional().describe('The same as the tools query parameter') }),
   body: { type: 'application/json', schema: McpMessage, required: true },
   responses: {
-    200: { description: 'A JSON-RPC response.', schema: z.record(z.string(), z.unknown()).describe('The JSON-RPC response (or batch of them)') },
+    200: {
+      description: 'A JSON-RPC response.',
+      schema: z.record(z.string(), z.unknown()).describe('The JSON-RPC response (or batch of them)'),
+    },
     202: { description: 'An accepted notification (no body).' },
   },
   example: {
@@ -130,16 +138,45 @@ export const mcpRoute = route<McpDeps, z.ZodNever, typeof McpQuery, typeof McpMe
   },
 })
 
-/** GET (an SSE stream) and DELETE (a session) answer 405: this server keeps no streams and no sessions. */
-async function postOnly(_request: FastifyRequest, reply: FastifyReply): Promise<never> {
-  reply.header('Allow', 'POST')
-  throw new ApiError('mcp_post_only')
+/**
+ * GET (an SSE stream) and DELETE (a session) answer 405 with Allow: POST: this server keeps no streams and no
+ * sessions. No credential is needed to be told so.
+ */
+function postOnlyRoute(method: Extract<RouteMethod, 'GET' | 'DELETE'>, asks: string) {
+  return route<McpDeps>({
+    method,
+    path: MCP_PATH,
+    operationId: `mcp_${method.toLowerCase()}`,
+    summary: `Not supported: ${asks} (405)`,
+    description: `A Streamable HTTP client may ask for ${asks}; this stateless server keeps none, so it answers 405 mcp_post_only with Allow: POST. Send JSON-RPC messages with POST.`,
+    tag: 'mcp',
+    auth: 'public',
+    // What a Streamable HTTP client sends with these requests; this server issues no session ids, so any is refused alike.
+    headers: z.object({
+      'Mcp-Session-Id': z.string().optional().describe('The session a client would resume or end: this server issues none'),
+    }),
+    responses: { 405: { description: 'mcp_post_only.', schema: ErrorBody, headers: { Allow: 'POST' } } },
+    example: {
+      headers: { 'Mcp-Session-Id': '1868a90c-2f4b-4c8e-9d3a-7e5b6c4d2a10' },
+      response: {
+        status: 405,
+        body: {
+          error: 'The MCP endpoint answers POST only',
+          code: 'mcp_post_only',
+          hint: 'POST JSON-RPC 2.0 messages to /api/v1/mcp: this stateless server has no event stream to GET and no session to DELETE',
+          request_id: '5f0c6d0e-8a7b-4c21-9a57-3c1d2e4f6a80',
+        },
+      },
+    },
+    ...(method === 'GET' ? { exposeHeadRoute: false } : {}),
+    handler: async ({ reply }) => {
+      reply.header('Allow', 'POST')
+      throw new ApiError('mcp_post_only')
+    },
+  })
 }
 
-export const mcpRoutes: RouteGroup<McpDeps> = {
-  routes: [mcpRoute, protectedResourceRoute],
-  setup: (scope) => {
-    scope.get(MCP_PATH, { exposeHeadRoute: false }, postOnly)
-    scope.delete(MCP_PATH, postOnly)
-  },
-}
+export const mcpGetRoute = postOnlyRoute('GET', 'an event stream (GET)')
+export const mcpDeleteRoute = postOnlyRoute('DELETE', 'the end of a session (DELETE)')
+
+export const mcpRoutes: RouteGroup<McpDeps> = { routes: [mcpRoute, mcpGetRoute, mcpDeleteRoute, protectedResourceRoute] }

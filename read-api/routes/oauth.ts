@@ -34,11 +34,10 @@ export type OAuthScopeDeps = OAuthRouteDeps & OAuthAuthorizeDeps
  * input rules refuse is answered in the endpoints' RFC error shape (oauth-input-errors.ts).
  */
 export const oauthRouteGroup: RouteGroup<OAuthScopeDeps> = {
-  routes: [authorizationServerMetadataRoute, oauthRegisterRoute, oauthTokenRoute, oauthRevokeRoute, oauthAuthorizeRoute, oauthConsentRoute],
-  setup: async (scope, deps) => {
+  routes: [authorizationServerMetadataRoute, oauthRegisterRoute, oauthTokenRoute, oauthRevokeRoute, oauthAuthorizeRoute, oauthConsentRoute, ...connectedAppsRoutes],
+  setup: (scope) => {
     acceptForms(scope, { bodyLimit: 16 * 1024, repeated: 'all' })
     scope.setErrorHandler(answerOAuthInputError)
-    await connectedAppsRoutes(scope, deps)
   },
 }
 
