@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely'
 import type { WorkTables } from '../migrations/work-tables.js'
 import { READ_MODEL_VERSION } from '../migrations/read-models/index.js'
 import { applyEvents } from './apply-events.js'
-import type { ProjectedEvent, Projector } from './projector.js'
+import type { RecordedEvent } from '../commands/event-store/port.js'
+import type { Projector } from './projector.js'
 import { readModelsIn } from './tables.js'
 
 /**
@@ -49,7 +50,7 @@ export async function applyBatch(
   schema: string,
   group: string,
   projectors: readonly Projector[],
-  events: readonly ProjectedEvent[],
+  events: readonly RecordedEvent[],
   expectedStart: string | null,
 ): Promise<boolean> {
   if (events.length === 0) return true
@@ -70,7 +71,7 @@ export async function applyBatchLocked(
   schema: string,
   group: string,
   projectors: readonly Projector[],
-  events: readonly ProjectedEvent[],
+  events: readonly RecordedEvent[],
   expectedStart: string | null,
 ): Promise<boolean> {
   if (!(await moveCheckpoint(trx, schema, group, events, expectedStart))) return false
@@ -83,7 +84,7 @@ async function moveCheckpoint(
   trx: Kysely<WorkTables>,
   schema: string,
   group: string,
-  events: readonly ProjectedEvent[],
+  events: readonly RecordedEvent[],
   expectedStart: string | null,
 ): Promise<boolean> {
   const moved = await readModelsIn(trx, schema)

@@ -1,8 +1,12 @@
-import type { RecordedEvent } from '../commands/event-store/port.js'
+import type { DecodedEvent } from '../commands/event-store/decode.js'
+import type { AnyEvent, EventType } from '../domain/events.js'
 import type { ReadDb } from './tables.js'
 
-/** An event as a projector reads it. */
-export type ProjectedEvent = RecordedEvent
+/** An event as a projector reads it: decoded, so `switch (event.type)` narrows its data. */
+export type ProjectedEvent = DecodedEvent
+
+/** A decoded event of type T. */
+export type EventOf<T extends EventType> = DecodedEvent<Extract<AnyEvent, { readonly type: T }>>
 
 /**
  * A projector: the event types it handles and one write for a batch of them. `apply` is given the batch's
@@ -15,8 +19,8 @@ export type ProjectedEvent = RecordedEvent
  */
 export interface Projector {
   readonly name: string
-  /** The event types the projector is given; `*`: every type. */
-  readonly handles: readonly string[] | '*'
+  /** The event types the projector is given; `*`: every type the domain knows. */
+  readonly handles: readonly EventType[] | '*'
   readonly apply: (db: ReadDb, events: readonly ProjectedEvent[]) => Promise<void>
   /**
    * Reads no table but its own, and no projector that runs beside it reads or writes its tables. A rebuild's
@@ -28,15 +32,44 @@ export interface Projector {
   readonly standalone?: boolean
 }
 
+const handledTypes = new WeakMap<Projector, ReadonlySet<string>>()
+
 /** The events of `events` that `projector` handles, in order. */
 export function eventsFor(projector: Projector, events: readonly ProjectedEvent[]): readonly ProjectedEvent[] {
   if (projector.handles === '*') return events
-  const handles = projector.handles
-  return events.filter((event) => handles.includes(event.type))
+  let types = handledTypes.get(projector)
+  if (!types) handledTypes.set(projector, (types = new Set(projector.handles)))
+  const handled = types
+  return events.filter((event) => handled.has(event.type))
+}
+
+/** Whether `event` is of `type` (narrowing it). */
+export function isOfType<T extends EventType>(event: ProjectedEvent, type: T): event is EventOf<T> {
+  return event.type === type
+}
+
+/** The events of the given types among `events`, in order, typed as such. */
+export function ofTypes<T extends EventType>(events: readonly ProjectedEvent[], types: readonly T[]): EventOf<T>[] {
+  return events.filter((event): event is EventOf<T> => (types as readonly EventType[]).includes(event.type))
+}
+
+/** The events of one type among `events`, in order, typed as such. */
+export function ofType<T extends EventType>(events: readonly ProjectedEvent[], type: T): EventOf<T>[] {
+  return events.filter((event): event is EventOf<T> => event.type === type)
 }
 
 /** The event's business time: metadata.occurred_at, falling back to when the store recorded it. */
 export function occurredAt(event: ProjectedEvent): Date {
-  const value = event.metadata?.occurred_at
+  const value = event.metadata.occurred_at
   return typeof value === 'string' ? new Date(value) : event.recordedAt
+}
+
+/**
+ * The organization an event belongs to (metadata.org_id), for a row that must name one. Throws for a
+ * platform-level event: its projector wrote a row no organization owns, which no read model holds.
+ */
+export function orgIdOf(event: ProjectedEvent): number {
+  const orgId = event.metadata.org_id
+  if (typeof orgId !== 'number') throw new Error(`${event.stream}@${event.revision} ${event.type}: metadata.org_id is ${String(orgId)}, not an organization`)
+  return orgId
 }

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely'
 import type { WorkTables } from '../migrations/work-tables.js'
 import { applyEvents } from './apply-events.js'
 import { applyBatchLocked, takeSwapLockShared } from './checkpoint.js'
-import type { ProjectedEvent, Projector } from './projector.js'
+import type { RecordedEvent } from '../commands/event-store/port.js'
+import type { Projector } from './projector.js'
 import { readModelsIn } from './tables.js'
 
 /**
@@ -47,7 +48,7 @@ export async function applyRebuildPage(
   schema: string,
   group: string,
   split: PageSplit,
-  events: readonly ProjectedEvent[],
+  events: readonly RecordedEvent[],
   expectedStart: string | null,
 ): Promise<boolean> {
   if (events.length === 0) return true

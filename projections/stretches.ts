@@ -1,4 +1,5 @@
-import type { ProjectedEvent } from './projector.js'
+import type { EventType } from '../domain/events.js'
+import { isOfType, type EventOf, type ProjectedEvent } from './projector.js'
 
 /**
  * A batch write's loop: walks a projector's events in log order and gives each maximal stretch of `type`
@@ -7,21 +8,27 @@ import type { ProjectedEvent } from './projector.js'
  * do not break a stretch: a capture's ingest and its tracking alternate in the log, yet a rebuild page's
  * ingests are one stretch for the captures projector. Returns what each call returned, in order.
  */
-export async function inStretches<T>(
+export async function inStretches<T extends EventType, R>(
   events: readonly ProjectedEvent[],
-  type: string,
-  stretch: (events: readonly ProjectedEvent[]) => Promise<T>,
-  single: (event: ProjectedEvent) => Promise<T>,
-): Promise<T[]> {
-  const results: T[] = []
+  type: T,
+  stretch: (events: readonly EventOf<T>[]) => Promise<R>,
+  single: (event: ProjectedEvent) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = []
   let i = 0
   while (i < events.length) {
-    let j = i + 1
-    if (events[i]!.type === type) {
-      while (j < events.length && events[j]!.type === type) j++
-      results.push(await stretch(events.slice(i, j)))
-    } else results.push(await single(events[i]!))
-    i = j
+    const first = events[i]!
+    if (!isOfType(first, type)) {
+      results.push(await single(first))
+      i++
+      continue
+    }
+    const run: EventOf<T>[] = []
+    for (let event: ProjectedEvent = first; isOfType(event, type); event = events[i]!) {
+      run.push(event)
+      if (++i === events.length) break
+    }
+    results.push(await stretch(run))
   }
   return results
 }

@@ -1,6 +1,4 @@
-import type { RecordedEvent } from '../../commands/event-store/port.js'
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
+import { occurredAt, type ProjectedEvent, type Projector } from '../projector.js'
 import type { OrgActivityTable, ReadDb } from '../tables.js'
 import { executeWrite } from '../live-write.js'
 import { unnestRows } from '../unnest.js'
@@ -8,18 +6,18 @@ import { unnestRows } from '../unnest.js'
 type ActivityRow = Omit<OrgActivityTable, 'occurred_at'> & { occurred_at: Date }
 
 /** The activity row of an event that belongs to an organization; null for platform-level events. */
-function activityRow(event: RecordedEvent): ActivityRow | null {
-  const orgId = event.metadata?.org_id
+function activityRow(event: ProjectedEvent): ActivityRow | null {
+  const orgId = event.metadata.org_id
   if (typeof orgId !== 'number') return null
-  const actor = event.metadata.actor ?? {}
+  const actor = event.metadata.actor
   return {
     event_id: event.id,
     org_id: orgId,
     stream: event.stream,
     event_type: event.type,
-    client_id: typeof event.data?.client_id === 'number' ? event.data.client_id : null,
-    actor_kind: String(actor.kind ?? 'system'),
-    actor_id: actor.id === null || actor.id === undefined ? null : String(actor.id),
+    client_id: 'client_id' in event.data && typeof event.data.client_id === 'number' ? event.data.client_id : null,
+    actor_kind: String(actor?.kind ?? 'system'),
+    actor_id: actor?.id === null || actor?.id === undefined ? null : String(actor.id),
     occurred_at: occurredAt(event),
     stream_revision: Number(event.revision),
     position: event.position,
@@ -30,7 +28,7 @@ function activityRow(event: RecordedEvent): ActivityRow | null {
  * Every event that belongs to an organization, as a row of its activity feed (get_org_activity): one insert
  * for the whole batch (a redelivered event is skipped, as a conflict).
  */
-async function recordAll(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function recordAll(db: ReadDb, events: readonly ProjectedEvent[]): Promise<void> {
   const seen = new Set<string>()
   const rows: ActivityRow[] = []
   for (const event of events) {

@@ -1,6 +1,5 @@
 import type { AdGroup } from '../../domain/ad-copy/events.js'
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
+import { occurredAt, type Projector } from '../projector.js'
 import { eachEvent } from '../each-event.js'
 
 /**

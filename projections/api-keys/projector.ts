@@ -1,7 +1,5 @@
 import { sql } from 'kysely'
-import type { RecordedEvent } from '../../commands/event-store/port.js'
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
+import { occurredAt, ofType, ofTypes, type EventOf, type ProjectedEvent, type Projector } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import { unnestRows } from '../unnest.js'
 
@@ -19,7 +17,7 @@ interface NewKey {
 }
 
 /** The api_keys row an ApiKeyCreated event makes. */
-function keyRow(event: RecordedEvent): NewKey {
+function keyRow(event: EventOf<'ApiKeyCreated'>): NewKey {
   const d = event.data
   return {
     id: d.key_id,
@@ -36,16 +34,16 @@ function keyRow(event: RecordedEvent): NewKey {
 }
 
 /** The keys a batch revokes are read first, so that the fold over the batch knows which exist. */
-async function applyApiKeyEvents(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
+async function applyApiKeyEvents(db: ReadDb, batch: readonly ProjectedEvent[]): Promise<void> {
   await applyCreatedAndRevoked(db, batch)
   // After the inserts: a key created in this batch gets the limit set later in the same batch.
   await applyRateLimits(db, batch)
 }
 
 /** ApiKeyRateLimitSet: the last limit set for each key in the batch wins, as applying the events one by one would. */
-async function applyRateLimits(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
+async function applyRateLimits(db: ReadDb, batch: readonly ProjectedEvent[]): Promise<void> {
   const last = new Map<number, number | null>()
-  for (const event of batch) if (event.type === 'ApiKeyRateLimitSet') last.set(event.data.key_id, event.data.per_minute)
+  for (const event of ofType(batch, 'ApiKeyRateLimitSet')) last.set(event.data.key_id, event.data.per_minute)
   if (last.size === 0) return
   const limits = sql<{ id: number; per_minute: number | null }>`(select * from unnest(${[...last.keys()]}::bigint[], ${[...last.values()]}::integer[]) as u(id, per_minute))`
   await db
@@ -56,10 +54,10 @@ async function applyRateLimits(db: ReadDb, batch: readonly RecordedEvent[]): Pro
     .execute()
 }
 
-async function applyCreatedAndRevoked(db: ReadDb, batch: readonly RecordedEvent[]): Promise<void> {
-  const events = batch.filter((e) => e.type === 'ApiKeyCreated' || e.type === 'ApiKeyRevoked')
+async function applyCreatedAndRevoked(db: ReadDb, batch: readonly ProjectedEvent[]): Promise<void> {
+  const events = ofTypes(batch, ['ApiKeyCreated', 'ApiKeyRevoked'])
   if (events.length === 0) return
-  const revokedIds = [...new Set(events.filter((e) => e.type === 'ApiKeyRevoked').map((e) => e.data.key_id as number))]
+  const revokedIds = [...new Set(ofType(events, 'ApiKeyRevoked').map((e) => e.data.key_id))]
   const stored =
     revokedIds.length === 0
       ? []

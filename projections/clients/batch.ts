@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
-import type { RecordedEvent } from '../../commands/event-store/port.js'
 import { nextStatusTimes } from '../../domain/clients/values.js'
-import { occurredAt } from '../projector.js'
+import { occurredAt, ofTypes, orgIdOf, type ProjectedEvent } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import { executeWrite } from '../live-write.js'
 import { unnestRelation, unnestRows } from '../unnest.js'
@@ -73,18 +72,19 @@ export const CLIENT_EVENTS = [
   'ClientLocationAdded',
   'ClientLocationsRemoved',
   'ClientSettingSet',
-]
+] as const
 
 const date = (iso: string | null) => (iso === null ? null : new Date(iso))
 
-export async function applyClientEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+export async function applyClientEvents(db: ReadDb, batch: readonly ProjectedEvent[]): Promise<void> {
+  const events = ofTypes(batch, CLIENT_EVENTS)
   if (events.length === 0) return
 
-  const clientIds = [...new Set(events.map((e) => e.data.client_id as number))]
+  const clientIds = [...new Set(events.map((e) => e.data.client_id))]
   // Without these, every change to `clients` in the batch is a touch, and touches commute (a greatest):
   // no need to read the rows first.
   const needsRows = events.some((e) => e.type === 'ClientAdded' || e.type === 'ClientUpdated' || e.type === 'ClientStatusChanged')
-  const removedIds = [...new Set(events.flatMap((e) => (e.type === 'ClientLocationsRemoved' ? (e.data.location_ids as number[]) : [])))]
+  const removedIds = [...new Set(events.flatMap((e) => (e.type === 'ClientLocationsRemoved' ? e.data.location_ids : [])))]
   const clientRows = needsRows ? await db.selectFrom('clients').selectAll().where(sql<boolean>`id = any(${clientIds}::bigint[])`).execute() : []
   const locationRows =
     removedIds.length === 0
@@ -117,10 +117,10 @@ export async function applyClientEvents(db: ReadDb, events: readonly RecordedEve
   }
 
   for (const event of events) {
-    const d = event.data
     const at = occurredAt(event)
     switch (event.type) {
       case 'ClientAdded': {
+        const d = event.data
         if (clients.has(d.client_id)) break
         const times = nextStatusTimes({ deactivatedAt: null, deletedAt: null }, null, d.status, at.toISOString())
         clients.set(d.client_id, {
@@ -139,6 +139,7 @@ export async function applyClientEvents(db: ReadDb, events: readonly RecordedEve
         break
       }
       case 'ClientUpdated': {
+        const d = event.data
         const row = clients.get(d.client_id)
         if (row) {
           if (d.name !== undefined) row.name = d.name
@@ -150,6 +151,7 @@ export async function applyClientEvents(db: ReadDb, events: readonly RecordedEve
         break
       }
       case 'ClientStatusChanged': {
+        const d = event.data
         const row = clients.get(d.client_id)
         if (!row) break
         const current = { deactivatedAt: row.deactivated_at?.toISOString() ?? null, deletedAt: row.deleted_at?.toISOString() ?? null }
@@ -162,11 +164,12 @@ export async function applyClientEvents(db: ReadDb, events: readonly RecordedEve
         break
       }
       case 'ClientServiceAdded': {
+        const d = event.data
         if (!newServices.has(d.service_id)) {
           newServices.set(d.service_id, {
             id: d.service_id,
             client_id: d.client_id,
-            org_id: event.metadata.org_id,
+            org_id: orgIdOf(event),
             name: d.name,
             description: d.description,
             created_at: at,
@@ -176,13 +179,14 @@ export async function applyClientEvents(db: ReadDb, events: readonly RecordedEve
         break
       }
       case 'ClientLocationAdded': {
+        const d = event.data
         // Insert-if-absent: known (stored, or inserted earlier in this batch) means no change. A stored location
         // not among `locations` is not removed in this batch, so its insert is left to ON CONFLICT DO NOTHING.
         if (!locations.has(d.location_id) && !newLocations.has(d.location_id)) {
           const row: NewLocation = {
             id: d.location_id,
             client_id: d.client_id,
-            org_id: event.metadata.org_id,
+            org_id: orgIdOf(event),
             name: d.name,
             city: d.city,
             state: d.state,
@@ -197,7 +201,8 @@ export async function applyClientEvents(db: ReadDb, events: readonly RecordedEve
         break
       }
       case 'ClientLocationsRemoved': {
-        for (const id of d.location_ids as number[]) {
+        const d = event.data
+        for (const id of d.location_ids) {
           const location = locations.get(id)
           if (!location || location.removed_at !== null) continue
           location.removed_at = at
@@ -208,10 +213,11 @@ export async function applyClientEvents(db: ReadDb, events: readonly RecordedEve
         break
       }
       case 'ClientSettingSet': {
+        const d = event.data
         const key = `${d.client_id}\u0000${d.key}`
         const earlier = settings.get(key)
         // The row keeps the org_id it was inserted with; value and time are the last event's.
-        settings.set(key, { client_id: d.client_id, key: d.key, org_id: earlier?.org_id ?? event.metadata.org_id, value: d.value, updated_at: at })
+        settings.set(key, { client_id: d.client_id, key: d.key, org_id: earlier?.org_id ?? orgIdOf(event), value: d.value, updated_at: at })
         touch(d.client_id, at)
         break
       }

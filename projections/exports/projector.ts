@@ -1,5 +1,4 @@
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
+import { occurredAt, type Projector } from '../projector.js'
 import { eachEvent } from '../each-event.js'
 
 /** `org_exports`: one row per produced export; expiry marks it (the row stays for the record, unlisted). */

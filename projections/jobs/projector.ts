@@ -1,7 +1,5 @@
+import { occurredAt, orgIdOf, type ProjectedEvent, type Projector } from '../projector.js'
 import type { Updateable } from 'kysely'
-import type { RecordedEvent } from '../../commands/event-store/port.js'
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import type { JobsTable } from './tables.js'
 import { eachEvent } from '../each-event.js'
@@ -10,7 +8,7 @@ import { eachEvent } from '../each-event.js'
  * The `jobs` read model. Every write after the insert is guarded by the stream revision (`revision < event
  * revision`), so a replayed or redelivered event changes nothing and events apply in stream order only.
  */
-async function updateJob(db: ReadDb, event: RecordedEvent, changes: Updateable<JobsTable>): Promise<void> {
+async function updateJob(db: ReadDb, event: ProjectedEvent & { readonly data: { readonly job_id: number } }, changes: Updateable<JobsTable>): Promise<void> {
   const revision = Number(event.revision)
   await db
     .updateTable('jobs')
@@ -32,7 +30,7 @@ export const jobsProjector: Projector = eachEvent({
         .insertInto('jobs')
         .values({
           id: d.job_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           kind: d.kind,
           client_id: d.client_id,
           group_id: d.group_id,

@@ -1,5 +1,4 @@
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
+import { occurredAt, orgIdOf, type Projector } from '../projector.js'
 import { eachEvent } from '../each-event.js'
 
 /**
@@ -17,7 +16,7 @@ export const keywordsProjector: Projector = eachEvent({
         .values({
           id: d.keyword_id,
           client_id: d.client_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           keyword: d.keyword,
           keyword_key: d.keyword_key,
           source: d.source,

@@ -1,11 +1,9 @@
-import type { RecordedEvent } from '../../commands/event-store/port.js'
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
+import { occurredAt, type ProjectedEvent, type Projector } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import { unnestRows } from '../unnest.js'
 
 /** Every new organization of the batch in one insert (the first event for an id wins, as a conflict would). */
-async function insertOrganizations(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function insertOrganizations(db: ReadDb, events: readonly ProjectedEvent[]): Promise<void> {
   const rows = new Map<number, { id: number; name: string; at: Date }>()
   for (const event of events) {
     if (event.type !== 'OrganizationCreated' || rows.has(event.data.org_id)) continue
@@ -32,7 +30,7 @@ async function insertOrganizations(db: ReadDb, events: readonly RecordedEvent[])
  * A branding change sets only the fields the event carries (null clears one): applying it again writes
  * the same values, so it is idempotent, and in log order the latest change wins.
  */
-async function applyBranding(db: ReadDb, event: RecordedEvent): Promise<void> {
+async function applyBranding(db: ReadDb, event: ProjectedEvent): Promise<void> {
   const data = event.data as { org_id: number; name?: string | null; logo_url?: string | null; accent_color?: string | null }
   const set: { brand_name?: string | null; logo_url?: string | null; accent_color?: string | null; updated_at: Date } = { updated_at: occurredAt(event) }
   if (data.name !== undefined) set.brand_name = data.name
@@ -41,7 +39,7 @@ async function applyBranding(db: ReadDb, event: RecordedEvent): Promise<void> {
   await db.updateTable('organizations').set(set).where('id', '=', data.org_id).execute()
 }
 
-async function applyOrganizationEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function applyOrganizationEvents(db: ReadDb, events: readonly ProjectedEvent[]): Promise<void> {
   await insertOrganizations(db, events)
   // Branding changes are rare: one update each, in log order, after the inserts (an organization is
   // always created before its branding changes, so the row exists).

@@ -1,6 +1,5 @@
+import { occurredAt, orgIdOf, type Projector } from '../projector.js'
 import { sql } from 'kysely'
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
 import { eachEvent } from '../each-event.js'
 
 /**
@@ -18,7 +17,7 @@ export const pagesProjector: Projector = eachEvent({
         .values({
           id: d.page_id,
           client_id: d.client_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           url: d.url,
           slug: d.slug,
           wp_post_id: d.wp_post_id,
@@ -61,7 +60,7 @@ export const pagesProjector: Projector = eachEvent({
           id: d.snapshot_id,
           page_id: d.page_id,
           client_id: d.client_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           title: d.title,
           content: d.content,
           source: d.source,

@@ -1,6 +1,5 @@
+import { type EventOf, type Projector } from '../projector.js'
 import { sql } from 'kysely'
-import type { RecordedEvent } from '../../commands/event-store/port.js'
-import type { Projector } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import { eachEvent } from '../each-event.js'
 
@@ -56,10 +55,9 @@ export const KEPT_AT_RESET = ['webhook_delivery_records', 'oauth_grants', 'sso_p
  * other projectors applied a client's events in this batch or an earlier one, its rows are gone after the
  * reset, exactly as in a rebuild from position zero. Idempotent: deleting again deletes nothing.
  */
-async function reset(db: ReadDb, event: RecordedEvent): Promise<void> {
-  const orgId = Number(event.data?.org_id)
-  const retired: number[] = Array.isArray(event.data?.retired_client_ids) ? event.data.retired_client_ids.map(Number) : []
-  if (!Number.isInteger(orgId) || retired.length === 0) return
+async function reset(db: ReadDb, event: EventOf<'SandboxReset'>): Promise<void> {
+  const { org_id: orgId, retired_client_ids: retired } = event.data
+  if (retired.length === 0) return
   const ids = sql`${sql.val(retired)}::bigint[]`
   // Activity first, while the run and capture rows still say which streams were the retired clients'.
   const runs = await db.selectFrom('aeo_runs').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()

@@ -1,19 +1,17 @@
+import { occurredAt, orgIdOf, type ProjectedEvent, type Projector } from '../projector.js'
 import type { Updateable } from 'kysely'
-import type { RecordedEvent } from '../../commands/event-store/port.js'
-import type { Projector } from '../projector.js'
-import { occurredAt } from '../projector.js'
 import type { ReadDb } from '../tables.js'
 import type { SiteEditsTable } from './tables.js'
 import { eachEvent } from '../each-event.js'
 
 /** `<actor kind>:<actor id>` of the event, e.g. `api_key:12` or `system:job-7`: who did it, as the log says. */
-export function actorOf(event: RecordedEvent): string {
-  const actor = event.metadata?.actor as { kind?: string; id?: unknown } | undefined
+export function actorOf(event: ProjectedEvent): string {
+  const actor = event.metadata.actor
   return `${actor?.kind ?? 'unknown'}:${actor?.id ?? ''}`
 }
 
 /** Every write after the first is guarded by the stream revision, so a redelivered event changes nothing. */
-async function updateEdit(db: ReadDb, event: RecordedEvent, changes: Updateable<SiteEditsTable>, countsAttempt = false): Promise<void> {
+async function updateEdit(db: ReadDb, event: ProjectedEvent & { readonly data: { readonly edit_id: number } }, changes: Updateable<SiteEditsTable>, countsAttempt = false): Promise<void> {
   const revision = Number(event.revision)
   let query = db.updateTable('site_edits').set({ ...changes, revision, updated_at: occurredAt(event) })
   if (countsAttempt) query = query.set((eb) => ({ apply_attempts: eb('apply_attempts', '+', 1) }))
@@ -24,12 +22,12 @@ async function updateEdit(db: ReadDb, event: RecordedEvent, changes: Updateable<
 }
 
 /** An apply attempt (succeeded or failed), once per event: count_site_edit_attempts_last_hour counts these rows. */
-async function recordAttempt(db: ReadDb, event: RecordedEvent, succeeded: boolean): Promise<void> {
+async function recordAttempt(db: ReadDb, event: ProjectedEvent & { readonly data: { readonly edit_id: number } }, succeeded: boolean): Promise<void> {
   const edit = await db.selectFrom('site_edits').select(['client_id']).where('id', '=', event.data.edit_id).executeTakeFirst()
   if (!edit) return
   await db
     .insertInto('site_edit_attempts')
-    .values({ event_id: event.id, edit_id: event.data.edit_id, client_id: edit.client_id, org_id: event.metadata.org_id, succeeded, attempted_at: occurredAt(event) })
+    .values({ event_id: event.id, edit_id: event.data.edit_id, client_id: edit.client_id, org_id: orgIdOf(event), succeeded, attempted_at: occurredAt(event) })
     .onConflict((oc) => oc.column('event_id').doNothing())
     .execute()
 }
@@ -45,7 +43,7 @@ export const siteEditsProjector: Projector = eachEvent({
         .values({
           id: d.edit_id,
           client_id: d.client_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           operation: d.operation,
           page_url: d.page_url,
           page_id: d.page_id,

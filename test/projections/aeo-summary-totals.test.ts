@@ -125,7 +125,7 @@ function eventsOf(ops: readonly Op[]): RecordedEvent[] {
   const clientOf = new Map<number, number>()
   // A reset client is deleted first, so nothing of it is ingested (or redelivered) after the reset.
   const retired = new Set<number>()
-  const ofRetired = (e: RecordedEvent) => e.type === 'AeoCaptureIngested' && retired.has(e.data.client_id)
+  const ofRetired = (e: RecordedEvent) => e.type === 'AeoCaptureIngested' && retired.has((e.data as { client_id: number }).client_id)
   for (const o of ops) {
     if (o.kind === 'ingest') {
       const c = o.capture

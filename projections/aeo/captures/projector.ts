@@ -1,14 +1,11 @@
+import { handlerOf, typesOf, type EventMap } from '../../each-event.js'
+import { occurredAt, orgIdOf, type EventOf, type Projector } from '../../projector.js'
 import { sql } from 'kysely'
-import type { RecordedEvent } from '../../../commands/event-store/port.js'
-import type { Projector } from '../../projector.js'
-import { occurredAt } from '../../projector.js'
 import type { ReadDb } from '../../tables.js'
 import { inChunks, inStretches } from '../../stretches.js'
 import { refreshSummaryMonths, type TouchedMonth } from './summary-months.js'
 import { addToSummary, dropEmptyTotals, subtractFromSummary } from './summary-totals.js'
 
-/** A change of captures: its writes, and the months whose get_aeo_summary totals it may have changed. */
-type CaptureChange = (db: ReadDb, event: RecordedEvent) => Promise<readonly TouchedMonth[]>
 
 /** Rows per insert: 18 parameters each (see inChunks), and few enough that a statement's report texts stay a few MB. */
 const INGEST_CHUNK = 500
@@ -18,7 +15,7 @@ const INGEST_CHUNK = 500
  * the summary totals in one pass. A capture already there (a redelivery, or the same event twice in the
  * stretch) inserts nothing and so counts nothing, exactly as the events applied one by one.
  */
-async function ingest(db: ReadDb, events: readonly RecordedEvent[]): Promise<TouchedMonth[]> {
+async function ingest(db: ReadDb, events: readonly EventOf<'AeoCaptureIngested'>[]): Promise<TouchedMonth[]> {
   const touched: TouchedMonth[] = []
   for (const chunk of inChunks(events, INGEST_CHUNK)) {
     const inserted = await db
@@ -29,7 +26,7 @@ async function ingest(db: ReadDb, events: readonly RecordedEvent[]): Promise<Tou
           return {
             id: d.capture_id,
             client_id: d.client_id,
-            org_id: event.metadata.org_id,
+            org_id: orgIdOf(event),
             query_id: d.query_id,
             engine: d.engine,
             month: d.month,
@@ -57,8 +54,8 @@ async function ingest(db: ReadDb, events: readonly RecordedEvent[]): Promise<Tou
   return touched
 }
 
-const changes: Record<string, CaptureChange> = {
-  AeoCaptureIngested: (db, event) => ingest(db, [event]),
+/** The other changes of captures: their writes, and the months whose get_aeo_summary totals they may have changed. */
+const changes: EventMap<readonly TouchedMonth[]> = {
   async AeoCaptureReanalyzed(db, event) {
     const d = event.data
     const capture = await db.selectFrom('aeo_captures').select(['client_id', 'month']).where('id', '=', d.capture_id).executeTakeFirst()
@@ -111,9 +108,9 @@ export const aeoCapturesProjector: Projector = {
   name: 'aeo_captures',
   // Standalone: it reads only its own tables, and only the sandbox reset (listed after it) touches them.
   standalone: true,
-  handles: Object.keys(changes),
+  handles: ['AeoCaptureIngested', ...typesOf(changes)],
   async apply(db, events) {
-    const touched = await inStretches(events, 'AeoCaptureIngested', (stretch) => ingest(db, stretch), (event) => changes[event.type]!(db, event))
+    const touched = await inStretches(events, 'AeoCaptureIngested', (stretch) => ingest(db, stretch), async (event) => (await handlerOf(changes, event)?.(db, event)) ?? [])
     await refreshSummaryMonths(db, touched.flat())
   },
 }

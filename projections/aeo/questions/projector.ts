@@ -1,17 +1,15 @@
-import type { RecordedEvent } from '../../../commands/event-store/port.js'
-import type { Projector } from '../../projector.js'
-import type { EventHandler } from '../../each-event.js'
-import { occurredAt } from '../../projector.js'
+import { applyHandler, type EventHandlers } from '../../each-event.js'
+import { occurredAt, orgIdOf, type EventOf, type Projector } from '../../projector.js'
 import { inChunks, inStretches } from '../../stretches.js'
 import type { ReadDb } from '../../tables.js'
 
 /** AeoQuestionAdded × n, in log order: one insert; a question already there (a redelivery) stays as it is. */
-async function addQuestions(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function addQuestions(db: ReadDb, events: readonly EventOf<'AeoQuestionAdded'>[]): Promise<void> {
   // 14 parameters a row.
   for (const chunk of inChunks(events, 2000)) await insertQuestions(db, chunk)
 }
 
-async function insertQuestions(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function insertQuestions(db: ReadDb, events: readonly EventOf<'AeoQuestionAdded'>[]): Promise<void> {
   await db
     .insertInto('aeo_queries')
     .values(
@@ -21,7 +19,7 @@ async function insertQuestions(db: ReadDb, events: readonly RecordedEvent[]): Pr
         return {
           id: d.query_id,
           client_id: d.client_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           prompt: d.prompt,
           prompt_key: d.prompt_key,
           engine: d.engine,
@@ -41,7 +39,7 @@ async function insertQuestions(db: ReadDb, events: readonly RecordedEvent[]): Pr
 }
 
 /** The writes of the other events, one at a time. */
-const otherWrites: Readonly<Record<string, EventHandler>> = {
+const otherWrites: EventHandlers = {
   async AeoQuestionUpdated(db, event) {
     const { client_id: _client, query_id, ...changes } = event.data as {
       client_id: number
@@ -80,6 +78,6 @@ export const aeoQuestionsProjector: Projector = {
   handles: ['AeoQuestionAdded', 'AeoQuestionUpdated', 'AeoQuestionDeleted', 'AeoQuestionsMerged'],
   // A question set is added many questions at a time: each stretch of additions is one insert (stretches.ts).
   async apply(db, events) {
-    await inStretches(events, 'AeoQuestionAdded', (stretch) => addQuestions(db, stretch), (event) => otherWrites[event.type]!(db, event))
+    await inStretches(events, 'AeoQuestionAdded', (stretch) => addQuestions(db, stretch), (event) => applyHandler(otherWrites, db, event))
   },
 }

@@ -1,6 +1,4 @@
-import type { RecordedEvent } from '../../../commands/event-store/port.js'
-import type { Projector } from '../../projector.js'
-import { occurredAt } from '../../projector.js'
+import { occurredAt, type ProjectedEvent, type Projector } from '../../projector.js'
 import type { ReadDb } from '../../tables.js'
 import { eachEvent } from '../../each-event.js'
 
@@ -15,7 +13,7 @@ interface FiledData {
  * row (same path) with the latest filing's size, digest and time; re-applying an event writes the same
  * values, so the projector is idempotent.
  */
-async function reportFiled(db: ReadDb, event: RecordedEvent): Promise<void> {
+async function reportFiled(db: ReadDb, event: ProjectedEvent): Promise<void> {
   const data = event.data as FiledData
   const orgId = event.metadata?.org_id
   if (typeof orgId !== 'number' || data.files.length === 0) return

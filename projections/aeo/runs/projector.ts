@@ -1,9 +1,7 @@
+import { isOfType, occurredAt, orgIdOf, type EventOf, type ProjectedEvent, type Projector } from '../../projector.js'
 import { sql } from 'kysely'
-import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import { agentKey } from '../../../domain/aeo/runs/agent.js'
-import type { Projector } from '../../projector.js'
-import type { EventHandler } from '../../each-event.js'
-import { occurredAt } from '../../projector.js'
+import { applyHandler, typesOf, type EventHandlers } from '../../each-event.js'
 import type { ReadDb } from '../../tables.js'
 import type { AeoRunsTable } from '../tables.js'
 import type { Updateable } from 'kysely'
@@ -13,7 +11,7 @@ import type { Updateable } from 'kysely'
  * revision (`revision < event revision`), so a replayed or redelivered event changes nothing, and the
  * row's revision is always the expected revision of the run's next append (claims rely on it).
  */
-async function updateRun(db: ReadDb, event: RecordedEvent, changes: Updateable<AeoRunsTable>): Promise<void> {
+async function updateRun(db: ReadDb, event: EventOf<RunChange>, changes: Updateable<AeoRunsTable>): Promise<void> {
   const revision = Number(event.revision)
   await db
     .updateTable('aeo_runs')
@@ -24,7 +22,7 @@ async function updateRun(db: ReadDb, event: RecordedEvent, changes: Updateable<A
 }
 
 /** An agent's row; its last_seen_at only moves forward. */
-async function upsertAgent(db: ReadDb, event: RecordedEvent, capabilities: { engines: string[]; geo: string; max_per_day: number | null } | null): Promise<void> {
+async function upsertAgent(db: ReadDb, event: EventOf<'AeoAgentRegistered' | 'AeoAgentCapabilitiesChanged' | 'AeoAgentSeen'>, capabilities: { engines: string[]; geo: string; max_per_day: number | null } | null): Promise<void> {
   const d = event.data
   const at = occurredAt(event)
   const key = agentKey({ agent_id: d.agent_id, agent_org_id: d.agent_org_id })
@@ -56,11 +54,29 @@ async function upsertAgent(db: ReadDb, event: RecordedEvent, capabilities: { eng
     .execute()
 }
 
-/** Run events whose batch form is one statement per segment (the queue's hot path: enqueues and claims). */
-const SEGMENTED = new Set(['AeoRunQueued', 'AeoRunClaimed'])
+/** The run events after the first, each guarded by the run's revision (updateRun). */
+type RunChange = 'AeoRunClaimed' | 'AeoRunStarted' | 'AeoRunCompleted' | 'AeoRunFailed' | 'AeoRunClaimExpired' | 'AeoRunCancelled'
+
+/** Run events written one statement per segment (the queue's hot path: enqueues and claims). */
+const SEGMENTED = ['AeoRunQueued', 'AeoRunClaimed'] as const
+
+/** The events of `type` from `start` on, up to the first of another type or a second one of the same run. */
+function segmentOf<T extends (typeof SEGMENTED)[number]>(events: readonly ProjectedEvent[], start: number, type: T): EventOf<T>[] {
+  const runs = new Set<number>()
+  const segment: EventOf<T>[] = []
+  for (let j = start; j < events.length; j++) {
+    const event = events[j]!
+    if (!isOfType(event, type)) break
+    const runId = (event as EventOf<(typeof SEGMENTED)[number]>).data.run_id
+    if (runs.has(runId)) break
+    runs.add(runId)
+    segment.push(event)
+  }
+  return segment
+}
 
 /** AeoRunQueued × n: one insert, a row per run (a run already there, a redelivery, stays as it is). */
-async function insertQueued(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function insertQueued(db: ReadDb, events: readonly EventOf<'AeoRunQueued'>[]): Promise<void> {
   await db
     .insertInto('aeo_runs')
     .values(
@@ -70,7 +86,7 @@ async function insertQueued(db: ReadDb, events: readonly RecordedEvent[]): Promi
         return {
           id: d.run_id,
           client_id: d.client_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           query_id: d.query_id,
           engine: d.engine,
           month: d.month,
@@ -98,8 +114,8 @@ async function insertQueued(db: ReadDb, events: readonly RecordedEvent[]): Promi
 }
 
 /** AeoRunClaimed × n (distinct runs): one update, each row guarded by its revision (see updateRun). */
-async function updateClaimed(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
-  const col = <T>(f: (e: RecordedEvent) => T) => events.map(f)
+async function updateClaimed(db: ReadDb, events: readonly EventOf<'AeoRunClaimed'>[]): Promise<void> {
+  const col = <T>(f: (e: EventOf<'AeoRunClaimed'>) => T) => events.map(f)
   const claims = sql<{ id: number; agent_id: string; agent_org_id: number | null; attempt: number; lease: Date; at: Date; revision: number }>`(
     select * from unnest(
       ${col((e) => e.data.run_id)}::bigint[], ${col((e) => e.data.agent_id)}::text[], ${col((e) => e.data.agent_org_id)}::bigint[],
@@ -130,26 +146,27 @@ async function updateClaimed(db: ReadDb, events: readonly RecordedEvent[]): Prom
  * runs is one statement, and anything else is its own write. Stretches break at a second event of the same
  * run, so the effect is exactly that of the events applied one by one.
  */
-async function applyRunEvents(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function applyRunEvents(db: ReadDb, events: readonly ProjectedEvent[]): Promise<void> {
   let i = 0
   while (i < events.length) {
     const event = events[i]!
-    if (!SEGMENTED.has(event.type)) {
-      await otherWrites[event.type]!(db, event)
+    if (event.type === 'AeoRunQueued') {
+      const segment = segmentOf(events, i, 'AeoRunQueued')
+      await insertQueued(db, segment)
+      i += segment.length
+    } else if (event.type === 'AeoRunClaimed') {
+      const segment = segmentOf(events, i, 'AeoRunClaimed')
+      await updateClaimed(db, segment)
+      i += segment.length
+    } else {
+      await applyHandler(otherWrites, db, event)
       i++
-      continue
     }
-    const runs = new Set<number>([event.data.run_id])
-    let j = i + 1
-    while (j < events.length && events[j]!.type === event.type && !runs.has(events[j]!.data.run_id)) runs.add(events[j++]!.data.run_id)
-    const segment = events.slice(i, j)
-    await (event.type === 'AeoRunQueued' ? insertQueued(db, segment) : updateClaimed(db, segment))
-    i = j
   }
 }
 
 /** The writes of the events that are not segmented, one at a time. */
-const otherWrites: Readonly<Record<string, EventHandler>> = {
+const otherWrites: EventHandlers = {
   async AeoCadenceSet(db, event) {
     const d = event.data
     const values = {
@@ -161,7 +178,7 @@ const otherWrites: Readonly<Record<string, EventHandler>> = {
     }
     await db
       .insertInto('aeo_cadences')
-      .values({ client_id: d.client_id, org_id: event.metadata.org_id, ...values })
+      .values({ client_id: d.client_id, org_id: orgIdOf(event), ...values })
       .onConflict((oc) => oc.column('client_id').doUpdateSet(values))
       .execute()
   },
@@ -205,6 +222,6 @@ const otherWrites: Readonly<Record<string, EventHandler>> = {
 
 export const aeoRunsProjector: Projector = {
   name: 'aeo_runs',
-  handles: [...SEGMENTED, ...Object.keys(otherWrites)],
+  handles: [...SEGMENTED, ...typesOf(otherWrites)],
   apply: applyRunEvents,
 }

@@ -1,8 +1,6 @@
+import { occurredAt, orgIdOf, type EventOf, type Projector } from '../../projector.js'
 import { sql } from 'kysely'
-import type { RecordedEvent } from '../../../commands/event-store/port.js'
-import type { Projector } from '../../projector.js'
-import type { EventHandler } from '../../each-event.js'
-import { occurredAt } from '../../projector.js'
+import { applyHandler, typesOf, type EventHandlers } from '../../each-event.js'
 import { executeWrite } from '../../live-write.js'
 import { inStretches } from '../../stretches.js'
 import type { ReadDb } from '../../tables.js'
@@ -17,11 +15,11 @@ type Opened = { item_id: number; item_key: string; tier: 'A' | 'B' | 'C' | 'X'; 
  * Each statement takes its rows as one array per column (unnest.ts): a VALUES list costs a parameter per
  * cell, which for a rebuild page's thousands of hits was most of the projector's time on both sides.
  */
-async function track(db: ReadDb, events: readonly RecordedEvent[]): Promise<void> {
+async function track(db: ReadDb, events: readonly EventOf<'AeoCaptureTracked'>[]): Promise<void> {
   const items = events.flatMap((event) => {
     const d = event.data
     const at = occurredAt(event)
-    return (d.opened as Opened[]).map((o) => ({ ...o, client_id: d.client_id, org_id: event.metadata.org_id, month: d.month, at }))
+    return (d.opened as Opened[]).map((o) => ({ ...o, client_id: d.client_id, org_id: orgIdOf(event), month: d.month, at }))
   })
   const hits = events.flatMap((event) => {
     const d = event.data
@@ -100,7 +98,7 @@ async function track(db: ReadDb, events: readonly RecordedEvent[]): Promise<void
 }
 
 /** The writes of the events other than AeoCaptureTracked, one at a time. */
-const otherWrites: Readonly<Record<string, EventHandler>> = {
+const otherWrites: EventHandlers = {
   async AeoItemStatusChanged(db, event) {
     const d = event.data
     await db
@@ -142,7 +140,7 @@ const otherWrites: Readonly<Record<string, EventHandler>> = {
         items.map((i) => ({
           id: i.item_id,
           client_id: d.client_id,
-          org_id: event.metadata.org_id,
+          org_id: orgIdOf(event),
           item_key: i.item_key,
           tier: i.tier,
           title: i.title,
@@ -201,9 +199,9 @@ export const aeoTrackerProjector: Projector = {
   name: 'aeo_tracker',
   // Standalone: it reads only its own tables, and only the sandbox reset (listed after it) touches them.
   standalone: true,
-  handles: ['AeoCaptureTracked', ...Object.keys(otherWrites)],
+  handles: ['AeoCaptureTracked', ...typesOf(otherWrites)],
   // Each stretch of AeoCaptureTracked at once (see stretches.ts), any other event by its own write.
   async apply(db, events) {
-    await inStretches(events, 'AeoCaptureTracked', (stretch) => track(db, stretch), (event) => otherWrites[event.type]!(db, event))
+    await inStretches(events, 'AeoCaptureTracked', (stretch) => track(db, stretch), (event) => applyHandler(otherWrites, db, event))
   },
 }

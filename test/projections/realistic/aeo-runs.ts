@@ -1,9 +1,9 @@
 import { checkInAgent } from '../../../commands/aeo/agents.js'
-import { handleRunCommand } from '../../../commands/aeo/runs.js'
 import { DEFAULT_AEO_SETTINGS } from '../../../commands/aeo/settings.js'
-import { systemContext } from '../../../commands/command-handler.js'
+import { handleCommand, systemContext } from '../../../commands/command-handler.js'
 import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import { questionSetStream } from '../../../domain/aeo/questions/question-set.js'
+import { run } from '../../../domain/aeo/runs/run.js'
 import { recordCapture } from '../../http/aeo-runs-helpers.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
@@ -94,7 +94,7 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
   const [stale] = await call<{ id: number; lease_expires_at: string }[]>('claim_aeo_runs', { agent_id: 'server-api', capabilities_json: caps(['claude']), limit: 1 })
   if (!stale) throw new Error('no claude run to claim')
   const expireAt = new Date(Date.parse(stale.lease_expires_at) + 1000).toISOString()
-  await handleRunCommand(ts.system.write, systemContext('aeo-scheduler'), stale.id, { type: 'ExpireClaim', now: expireAt, max_attempts: 3 }, null)
+  await handleCommand(ts.system.write, { aggregate: run, id: stale.id, command: { type: 'ExpireClaim', now: expireAt, max_attempts: 3 }, context: systemContext('aeo-scheduler'), visibleTo: null })
 
   // Seen again a few minutes later.
   const later = { ...ts.system.write, clock: () => new Date(Date.now() + 5 * 60_000), db: ts.system.database.db, read: ts.system.read, settings: DEFAULT_AEO_SETTINGS }
