@@ -7,87 +7,14 @@ import { directoryName, domainLabel, hostOf, MEDIA_DOMAINS, registrableDomain, s
 import { namedBusinesses, type NamedBusiness } from './entities.js'
 import { findingsOf, type Finding } from './findings.js'
 import { findName, nameKey, sentences } from './text.js'
+import type { AnalysisCitation, AnalysisClient, AnalysisInput } from './input.js'
+import type { ClaimRow, EntityRow, Scorecard, SourceRow } from './report-rows.js'
 
 /** Bump on any change that can change a report; reanalyze_aeo_client brings old captures up to it. */
 export const ANALYSIS_VERSION = 3
 
 /** Sentences kept in the claim map (the first ones; an answer is rarely about the client more often). */
 export const MAX_CLAIMS = 50
-
-export interface AnalysisCitation {
-  readonly url: string
-  readonly title?: string | undefined
-}
-
-export interface AnalysisClient {
-  readonly name: string
-  readonly websiteUrl: string
-  readonly services: readonly string[]
-  readonly locations: readonly string[]
-}
-
-export interface AnalysisQuestion {
-  readonly prompt: string
-  readonly service: string
-  readonly location: string
-  readonly kind: string
-}
-
-export interface AnalysisInput {
-  readonly answerText: string
-  readonly citations: readonly AnalysisCitation[]
-  /** Sources retrieved but not cited. */
-  readonly retrieved: readonly AnalysisCitation[]
-  readonly client: AnalysisClient
-  readonly question: AnalysisQuestion
-}
-
-export type Scorecard = {
-  /** The client is named in the answer, or its own domain is cited. */
-  present: boolean
-  /** The client's name appears in the answer text. */
-  named: boolean
-  /** The client is the first business the answer names. */
-  named_first: boolean
-  /** 1-based position among the named businesses (the client included), or null when not named. */
-  position: number | null
-  /** Businesses named, the client included. */
-  named_count: number
-  /** The client's own domain is among the citations. */
-  cited: boolean
-  own_domain_citations: number
-  citation_count: number
-  /** Own-domain sources among those retrieved (but not necessarily cited). */
-  retrieved_own: number
-  retrieved_count: number
-}
-
-export type SourceRow = {
-  domain: string
-  class: SourceClass
-  /** Citations of the domain. */
-  count: number
-  /** Sources of the domain the engine retrieved (cited or not). */
-  retrieved: number
-  /** A directory's display name, or the business a competitor domain belongs to. */
-  label: string | null
-  urls: string[]
-}
-
-export type ClaimRow = {
-  sentence: string
-  /** Index of the sentence in the answer. */
-  index: number
-}
-
-export type EntityRow = {
-  name: string
-  /** 1-based order among the businesses named, the client included. */
-  position: number
-  mentions: number
-  /** A cited domain that belongs to this business, if any. */
-  domain: string | null
-}
 
 export type AeoAnalysis = {
   scorecard: Scorecard
@@ -98,6 +25,8 @@ export type AeoAnalysis = {
 }
 
 export type { Finding }
+export type { AnalysisCitation, AnalysisClient, AnalysisInput, AnalysisQuestion } from './input.js'
+export type { ClaimRow, EntityRow, Scorecard, SourceRow } from './report-rows.js'
 
 /** The client's ways of being named: its name, its name without legal suffixes, and its site name. */
 function clientNames(client: AnalysisClient, ownDomain: string): string[] {

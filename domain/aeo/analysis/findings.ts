@@ -16,7 +16,8 @@
  */
 import { directoryName } from './domains.js'
 import { sentences, slug, truncate } from './text.js'
-import type { AnalysisInput, EntityRow, Scorecard, SourceRow } from './analyze.js'
+import type { AnalysisInput } from './input.js'
+import type { EntityRow, Scorecard, SourceRow } from './report-rows.js'
 
 export type FindingTier = 'A' | 'B' | 'C' | 'X'
 
