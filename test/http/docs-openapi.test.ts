@@ -140,6 +140,29 @@ t.test('specified REST paths: served ones plain, the rest marked not yet served'
   }
 })
 
+t.test('browser pages, redirects and forms: documented as such, and served where sign-in is configured', async (t) => {
+  // The test system's app is wired as ops/system.ts wires it, sign-in and single sign-on included.
+  const full = (await ts.app.inject({ url: '/api/v1/openapi.json' })).json()
+  const login = full.paths['/login']
+  t.ok(login.get.responses['200'].content['text/html'], 'a page answers text/html')
+  t.ok(login.post.requestBody.content['application/x-www-form-urlencoded'].schema.properties.csrf, 'a form is a form body, its CSRF field described')
+  t.ok(login.post.responses['303'].headers.Location, 'a redirect names its Location')
+  const endpoints = [
+    ['get', '/login'],
+    ['get', '/auth/oidc/{provider}/callback'],
+    ['post', '/saml/{key}/acs'],
+    ['get', '/account/apps'],
+    ['get', '/metrics'],
+    ['delete', '/api/v1/mcp'],
+  ] as const
+  for (const [method, path] of endpoints) {
+    t.ok(full.paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`)
+    t.equal(full.paths[path]?.[method]?.['x-available'], undefined, `${method.toUpperCase()} ${path} is served`)
+  }
+  t.equal(doc.paths['/login'].get['x-available'], false, 'an app without sign-in configured lists the page as not served')
+  t.equal((await app.inject({ url: '/login' })).statusCode, 404, 'and indeed does not serve it')
+})
+
 t.test('x-workflows name real operations', async (t) => {
   const operationIds = new Set<string>()
   for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) operationIds.add(op.operationId)
