@@ -62,7 +62,8 @@ t.test('Redocly recommended ruleset: no errors, only the accepted warnings', asy
       'api~1v1~1mcp/delete',
     ].map((operation) => `#/paths/~1${operation}/responses`),
   )
-  const accepted = (p: (typeof problems)[number]) => p.ruleId === 'operation-2xx-response' && redirectsOrRefuses.has(p.location[0]?.pointer ?? '')
+  const accepted = (p: (typeof problems)[number]) =>
+    p.ruleId === 'operation-2xx-response' && redirectsOrRefuses.has(p.location[0]?.pointer ?? '')
   const warnings = problems.filter((p) => p.severity === 'warn' && !accepted(p))
   t.same(
     warnings.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`),
@@ -145,7 +146,8 @@ t.test('browser pages, redirects and forms: documented as such, and served where
   const full = (await ts.app.inject({ url: '/api/v1/openapi.json' })).json()
   const login = full.paths['/login']
   t.ok(login.get.responses['200'].content['text/html'], 'a page answers text/html')
-  t.ok(login.post.requestBody.content['application/x-www-form-urlencoded'].schema.properties.csrf, 'a form is a form body, its CSRF field described')
+  const form = login.post.requestBody.content['application/x-www-form-urlencoded']
+  t.ok(form.schema.properties.csrf, 'a form is a form body, its CSRF field described')
   t.ok(login.post.responses['303'].headers.Location, 'a redirect names its Location')
   const endpoints = [
     ['get', '/login'],
