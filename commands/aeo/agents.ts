@@ -1,15 +1,8 @@
 import { agent, agentKey, AGENT_SEEN_INTERVAL_MS, sameCapabilities, type Capabilities } from '../../domain/aeo/runs/agent.js'
 import type { AgentRef } from '../../domain/aeo/runs/run.js'
 import { handleCommand, type CommandContext } from '../command-handler.js'
+import type { AgentRow } from './run-queue-reads.js'
 import type { RunDeps } from './runs.js'
-
-/** The agent's read-model row, as far as a check-in needs it. */
-export interface AgentRow {
-  readonly engines: readonly string[]
-  readonly geo: string
-  readonly max_per_day: number | null
-  readonly last_seen_at: Date
-}
 
 /** True when a check-in has nothing to record: the agent is known, seen within the minute, same capabilities. */
 export function checkInIsCurrent(row: AgentRow | undefined, capabilities: Capabilities, now: Date): boolean {
@@ -28,7 +21,7 @@ export function checkInIsCurrent(row: AgentRow | undefined, capabilities: Capabi
  */
 export async function checkInAgent(deps: RunDeps, context: CommandContext, ref: AgentRef, capabilities: Capabilities, row?: AgentRow | null): Promise<void> {
   const now = deps.clock()
-  const current = row === undefined ? await deps.read.selectFrom('aeo_agents').selectAll().where('agent_key', '=', agentKey(ref)).executeTakeFirst() : (row ?? undefined)
+  const current = row === undefined ? await deps.reads.agent(agentKey(ref)) : (row ?? undefined)
   if (checkInIsCurrent(current, capabilities, now)) return
   // The agent's events name the organization of the key that registered it, as its stream does.
   await handleCommand(deps, { aggregate: agent, id: ref, command: { type: 'CheckIn', agent: ref, capabilities, now: now.toISOString() }, context, orgId: ref.agent_org_id })

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { analyze, ANALYSIS_VERSION } from '../../domain/aeo/analysis/analyze.js'
 import type { Engine } from '../../domain/aeo/engines.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { AeoCaptureIngested } from '../../domain/aeo/captures/events.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
 import type { CommandContext, WriteDeps } from '../command-handler.js'
@@ -12,7 +13,7 @@ import { analysisClient, canonicalQuestion, loadQuestionFacts, runCapture, writa
 
 /** The write side of captures also writes the raw-record work table (aeo_capture_records, public schema). */
 export interface CaptureDeps extends WriteDeps {
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
 }
 
 /** The longest answer analyzed (the event contract's bound). */

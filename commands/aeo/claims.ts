@@ -6,7 +6,8 @@ import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
 import { appendDecidedEach } from '../append.js'
 import type { CommandContext } from '../command-handler.js'
 import { WrongExpectedRevisionError } from '../event-store/port.js'
-import { checkInAgent, type AgentRow } from './agents.js'
+import { checkInAgent } from './agents.js'
+import type { AgentRow } from './run-queue-reads.js'
 import type { RunDeps } from './runs.js'
 
 /** A claimed run as the agent receives it: what to ask, on which engine, for whom. */

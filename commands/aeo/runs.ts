@@ -5,19 +5,20 @@ import type { AeoRunEvent } from '../../domain/aeo/runs/events.js'
 import { daysInMonth, dueSamples, monthAndDay, runsToQueue } from '../../domain/aeo/runs/cadence.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
-import type { ReadDb } from '../../projections/tables.js'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { appendDecided } from '../append.js'
 import { handleCommand, loadState, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
 import { decode } from '../event-store/decode.js'
 import type { Position } from '../event-store/port.js'
+import type { RunQueueReads } from './run-queue-reads.js'
 import type { AeoSettings } from './settings.js'
 
 /**
- * What the run commands need: the write side, the read models (the queue is selected from aeo_runs), the
- * database itself (public schema: the claim leases) and the operator settings. The RPC handlers and the
- * built-in server agent pass the same.
+ * What the run commands need: the write side, their reads of the read models (the queue is selected from
+ * aeo_runs), the database itself (the claim leases, and the session locks the queue is counted under) and
+ * the operator settings. The RPC handlers and the built-in server agent pass the same.
  */
-export type RunDeps = WriteDeps & { readonly db: Kysely<any>; readonly read: ReadDb; readonly settings: AeoSettings }
+export type RunDeps = WriteDeps & { readonly db: Kysely<WorkTables>; readonly reads: RunQueueReads; readonly settings: AeoSettings }
 
 /**
  * Enqueueing and cancelling also wait for the read models: to reach the log's head before counting, and to
@@ -234,31 +235,16 @@ export async function enqueueDueRuns(deps: QueueDeps, context: CommandContext, i
 }
 
 async function enqueueClient(deps: QueueDeps, context: CommandContext, clientId: number, reason: 'sweep' | 'enqueue'): Promise<number> {
-  const read = deps.read
-  const [owner, cadence] = await Promise.all([
-    read.selectFrom('clients').select(['org_id', 'status']).where('id', '=', clientId).executeTakeFirst(),
-    read.selectFrom('aeo_cadences').selectAll().where('client_id', '=', clientId).executeTakeFirst(),
-  ])
+  const [owner, cadence] = await Promise.all([deps.reads.client(clientId), deps.reads.cadence(clientId)])
   if (!owner || owner.status !== 'active' || !cadence || !cadence.enabled) return 0
   const { month, day } = monthAndDay(deps.clock())
   const due = dueSamples(cadence.samples_per_month, day, daysInMonth(month))
   if (due === 0) return 0
-  const [questions, counts] = await Promise.all([
-    read.selectFrom('aeo_queries').select(['id', 'priority']).where('client_id', '=', clientId).where('active', '=', true).orderBy('id').execute(),
-    read
-      .selectFrom('aeo_runs')
-      .select(['query_id', 'engine'])
-      .select(sql<number>`count(*) filter (where status not in ('cancelled', 'failed'))::int`.as('live'))
-      .select(sql<number>`count(*)::int`.as('total'))
-      .where('client_id', '=', clientId)
-      .where('month', '=', month)
-      .groupBy(['query_id', 'engine'])
-      .execute(),
-  ])
+  const [questions, counts] = await Promise.all([deps.reads.activeQuestions(clientId), deps.reads.monthRunCounts(clientId, month)])
   const counted = new Map(counts.map((c) => [`${c.query_id}:${c.engine}`, c]))
   const planned: Omit<Extract<RunCommand, { type: 'QueueRun' }>, 'run_id' | 'type'>[] = []
   for (const question of questions) {
-    for (const engine of cadence.engines as Engine[]) {
+    for (const engine of cadence.engines as readonly Engine[]) {
       const seen = counted.get(`${question.id}:${engine}`)
       const n = runsToQueue(due, seen?.live ?? 0)
       for (let i = 1; i <= n; i++) {
@@ -317,15 +303,16 @@ export interface CancelInput {
 export async function cancelQueuedRuns(deps: QueueDeps, context: CommandContext, input: CancelInput): Promise<number> {
   const [cancelled] = await withClientLocks(deps, [input.clientId], async (clientId) => {
     if (input.stillApplies && !(await input.stillApplies())) return 0
-    let query = deps.read.selectFrom('aeo_runs').select('id').where('client_id', '=', clientId).where('status', '=', 'queued')
-    if (input.month !== undefined) query = query.where('month', '=', input.month)
-    if (input.queryId !== undefined) query = query.where('query_id', '=', input.queryId)
-    if (input.engines !== undefined) query = query.where('engine', 'in', input.engines.length > 0 ? [...input.engines] : [''])
-    if (input.exceptEngines !== undefined && input.exceptEngines.length > 0) query = query.where('engine', 'not in', [...input.exceptEngines])
-    const rows = await query.orderBy('id').execute()
+    const ids = await deps.reads.queuedRunIds({
+      clientId,
+      month: input.month,
+      queryId: input.queryId,
+      engines: input.engines,
+      exceptEngines: input.exceptEngines,
+    })
     let count = 0
     let last: Position | null = null
-    await inParallel(rows, 8, async ({ id }) => {
+    await inParallel(ids, 8, async (id) => {
       const outcome = await handleCommand(deps, { aggregate: run, id, command: { type: 'CancelRun', reason: input.reason }, context, visibleTo: null })
       if (outcome.events.length > 0) count++
       if (outcome.position && (last === null || deps.store.comparePositions(outcome.position, last) > 0)) last = outcome.position
@@ -343,20 +330,13 @@ export async function cancelQueuedRuns(deps: QueueDeps, context: CommandContext,
  */
 export async function expireStaleClaims(deps: RunDeps, context: CommandContext): Promise<number> {
   const now = deps.clock()
-  const rows = await deps.read
-    .selectFrom('aeo_runs')
-    .select(['id'])
-    .where('status', 'in', ['claimed', 'running'])
-    .where('lease_expires_at', '<=', now)
-    .orderBy('id')
-    .limit(1000)
-    .execute()
+  const ids = await deps.reads.staleClaimIds(now, 1000)
   let expired = 0
-  await inParallel(rows, 4, async ({ id }) => {
+  await inParallel(ids, 4, async (id) => {
     const command = { type: 'ExpireClaim' as const, now: now.toISOString(), max_attempts: deps.settings.maxAttempts }
     const outcome = await handleCommand(deps, { aggregate: run, id, command, context, visibleTo: null })
     if (outcome.events.length > 0) expired++
   })
-  await sql`delete from aeo_run_leases where expires_at <= ${now}`.execute(deps.db)
+  await deps.db.deleteFrom('aeo_run_leases').where('expires_at', '<=', now).execute()
   return expired
 }

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../commands/event-store/port.js'
 import { cancelQueuedRuns, enqueueDueRuns, expireStaleClaims, type QueueDeps } from '../../commands/aeo/runs.js'
 import type { CancelReason } from '../../domain/aeo/runs/run.js'
 import { enrolledClientIds } from '../../projections/aeo/runs/queries.js'
+import { runQueueReads } from '../../projections/aeo/runs/run-queue-reads.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { warnOfUnansweredEngines } from './engine-availability.js'
 import { subscriptionProcessor } from '../subscription.js'
@@ -19,7 +20,7 @@ export function queueDepsOf(deps: ProcessorDeps): QueueDeps {
   return {
     ...deps.write,
     db: deps.db,
-    read: deps.read,
+    reads: runQueueReads(deps.read),
     settings: deps.aeo,
     waitForReadModels: (position) => deps.watermark.waitFor(position, READ_MODEL_WAIT_MS),
   }

@@ -5,6 +5,7 @@ import { completeRun, failRun, startRun, type RunDeps } from '../../commands/aeo
 import type { CommandContext } from '../../commands/command-handler.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import type { AgentRef } from '../../domain/aeo/runs/run.js'
+import { runQueueReads } from '../../projections/aeo/runs/run-queue-reads.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { EngineError, type EngineAdapter, type EngineAnswer, type Source } from './engines/adapter.js'
 import { createEngineAdapters } from './engines/index.js'
@@ -63,7 +64,7 @@ export class ServerAgent implements Processor {
     adapters: readonly EngineAdapter[],
   ) {
     this.adapters = new Map(adapters.map((a) => [a.engine, a]))
-    this.runDeps = { ...deps.write, db: deps.db, read: deps.read, settings: deps.aeo }
+    this.runDeps = { ...deps.write, db: deps.db, reads: runQueueReads(deps.read), settings: deps.aeo }
     this.captureDeps = { ...deps.write, db: deps.db }
   }
 

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import { baseUrlOf } from '../auth/bearer-challenge.js'
 import type { PublicDocsSettings } from '../docs/context.js'
+import { runQueueReads } from '../../projections/aeo/runs/run-queue-reads.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { WorkTables } from '../../migrations/work-tables.js'
 import { requireScope, resolveOrg, type Caller } from '../caller.js'
@@ -139,7 +140,7 @@ export async function invokeRpc(deps: InvokeRpcDeps, call: RpcCall): Promise<Rpc
     write,
     command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
     aeoCommands: {
-      runs: { ...write, db: deps.db, read: deps.read, settings: deps.settings.aeo },
+      runs: { ...write, db: deps.db, reads: runQueueReads(deps.read), settings: deps.settings.aeo },
       captures: { ...write, db: deps.db },
     },
     settings: deps.settings,

@@ -8,6 +8,7 @@ import pino from 'pino'
 import { claimRuns, type ClaimedRun } from '../../commands/aeo/claims.js'
 import { cancelQueuedRuns, enqueueDueRuns, type QueueDeps } from '../../commands/aeo/runs.js'
 import { systemContext } from '../../commands/command-handler.js'
+import { runQueueReads } from '../../projections/aeo/runs/run-queue-reads.js'
 import { openSystem, type System } from '../../ops/system.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey } from './helpers.js'
@@ -20,7 +21,7 @@ function queueDeps(system: System): QueueDeps {
   return {
     ...system.write,
     db: system.database.db,
-    read: system.read,
+    reads: runQueueReads(system.read),
     settings,
     waitForReadModels: (position) => system.watermark.waitFor(position, 30_000),
   }
@@ -57,7 +58,7 @@ t.test('20 concurrent agents over 1,000 queued runs: every run claimed exactly o
   await Promise.all(
     Array.from({ length: 20 }, async (_, i) => {
       const system = i % 2 === 0 ? ts.system : other
-      const deps = { ...system.write, db: system.database.db, read: system.read, settings }
+      const deps = { ...system.write, db: system.database.db, reads: runQueueReads(system.read), settings }
       const agentId = `agent-${i}`
       const engines = i % 4 === 3 ? ['chatgpt-web'] : ['claude', 'chatgpt-web']
       let emptyInARow = 0
@@ -107,7 +108,7 @@ t.test('cancel racing claims: each run is claimed or cancelled, never both', asy
   let stop = false
   const agents = Array.from({ length: 6 }, async (_, i) => {
     const system = i % 2 === 0 ? ts.system : other
-    const deps = { ...system.write, db: system.database.db, read: system.read, settings }
+    const deps = { ...system.write, db: system.database.db, reads: runQueueReads(system.read), settings }
     while (!stop) {
       const got = await claimRuns(deps, systemContext('agent'), {
         agentId: `agent-${i}`,

@@ -5,6 +5,7 @@
 import t from 'tap'
 import { expireStaleClaims } from '../../commands/aeo/runs.js'
 import { systemContext } from '../../commands/command-handler.js'
+import { runQueueReads } from '../../projections/aeo/runs/run-queue-reads.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
 import { caps, clientWithQuestions, handClock, readModelsCaughtUp, recordCapture, runEventTypes } from './aeo-runs-helpers.js'
@@ -238,7 +239,7 @@ t.test('claims, completion, failure and the agent views', async (t) => {
 
   await t.test('stale claims return to the queue', async (t) => {
     clock.advance(600_000 - 1)
-    const deps = { ...ts.system.write, db: ts.system.database.db, read: ts.system.read, settings }
+    const deps = { ...ts.system.write, db: ts.system.database.db, reads: runQueueReads(ts.system.read), settings }
     t.equal(await expireStaleClaims(deps, systemContext('test')), 0, 'a live lease is kept')
     clock.advance(1)
     t.equal(await expireStaleClaims(deps, systemContext('test')), 2, "the 'anywhere' and platform claims ran out")

@@ -4,6 +4,7 @@ import { handleCommand, systemContext } from '../../../commands/command-handler.
 import type { RecordedEvent } from '../../../commands/event-store/port.js'
 import { questionSetStream } from '../../../domain/aeo/questions/question-set.js'
 import { run } from '../../../domain/aeo/runs/run.js'
+import { runQueueReads } from '../../../projections/aeo/runs/run-queue-reads.js'
 import { recordCapture } from '../../http/aeo-runs-helpers.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
@@ -97,7 +98,7 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
   await handleCommand(ts.system.write, { aggregate: run, id: stale.id, command: { type: 'ExpireClaim', now: expireAt, max_attempts: 3 }, context: systemContext('aeo-scheduler'), visibleTo: null })
 
   // Seen again a few minutes later.
-  const later = { ...ts.system.write, clock: () => new Date(Date.now() + 5 * 60_000), db: ts.system.database.db, read: ts.system.read, settings: DEFAULT_AEO_SETTINGS }
+  const later = { ...ts.system.write, clock: () => new Date(Date.now() + 5 * 60_000), db: ts.system.database.db, reads: runQueueReads(ts.system.read), settings: DEFAULT_AEO_SETTINGS }
   await checkInAgent(later, systemContext('test'), { agent_id: 'server-api', agent_org_id: null }, { engines: ['claude'], geo: 'any', max_per_day: null })
 
   await call('cancel_aeo_runs', { client_id: heaters }, keys.orgA)
