@@ -122,7 +122,13 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
     if (!served) {
       planned.push(`${declared.method} ${path}`)
       operation['x-available'] = false
-      operation.description = `**Not yet served by this version**: specified, and answers 404 route_not_found until it ships. ${operation.description ?? ''}`.trim()
+      // A declaration without a handler is specified but not built yet; one with a handler that this app does not
+      // serve belongs to a group its configuration leaves off (sign-in pages without the service key, say).
+      const why =
+        declared.handler === undefined
+          ? '**Not yet served by this version**: specified, and answers 404 route_not_found until it ships.'
+          : '**Not served by this instance**: its configuration leaves it off (see the area reference), so it answers 404 route_not_found.'
+      operation.description = `${why} ${operation.description ?? ''}`.trim()
     }
     paths[path] = { ...paths[path], [method]: operation }
   }
@@ -207,7 +213,7 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
         'Every RPC is `POST /api/v1/rpc/<method>` with a JSON body of keyword arguments, answering `200 {"result": …}`; errors use the envelope `{error, code, detail?, hint?, request_id}`.',
         'Generated from the service registry at request time: a method listed here is callable, and nothing callable is missing.',
         `Full guide: ${ctx.baseUrl}/developers.md. Agents: ${ctx.baseUrl}/llms.txt.`,
-        planned.length > 0 ? `Specified but not yet served by this version (marked x-available: false): ${planned.join(', ')}.` : '',
+        planned.length > 0 ? `Specified but not served here (marked x-available: false: not yet built, or left off by configuration): ${planned.join(', ')}.` : '',
       ]
         .filter(Boolean)
         .join('\n\n'),
