@@ -1,5 +1,6 @@
 import type { EventMetadata } from './shared/event.js'
 import { isEventType, type EventType } from './events.js'
+import { keywordUpcasters } from './keywords/upcasters.js'
 
 /**
  * Lifts the data of one event type from `fromVersion` to `fromVersion + 1`. Pure: it sees the old data and
@@ -55,11 +56,8 @@ export function createUpcasterRegistry(upcasters: readonly Upcaster[]): Upcaster
   }
 }
 
-/**
- * The domain's upcasters: each area's list, spread here (none has changed a released schema yet). An
- * event type with none is at schema_version 1.
- */
-export const upcasterRegistry: UpcasterRegistry = createUpcasterRegistry([])
+/** The domain's upcasters: each area's list, spread here. An event type with none is at schema_version 1. */
+export const upcasterRegistry: UpcasterRegistry = createUpcasterRegistry([...keywordUpcasters])
 
 /** The schema_version an event of `type` is written with today (see UpcasterRegistry.currentVersion). */
 export const currentSchemaVersion = (type: string): number => upcasterRegistry.currentVersion(type)

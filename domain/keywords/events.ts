@@ -8,7 +8,8 @@ import { Id } from '../shared/values.js'
 export const KeywordSource = z.enum(['manual', 'generated', 'aeo'])
 export const KEYWORD_MAX_LENGTH = 100
 
-export const KeywordAdded = z.object({
+/** KeywordAdded as schema_version 1 recorded it; read through the upcaster in upcasters.ts. */
+export const KeywordAddedV1 = z.object({
   client_id: Id,
   keyword_id: Id,
   /** As given, with spacing collapsed. */
@@ -21,6 +22,15 @@ export const KeywordAdded = z.object({
   /** The location it is about ('' when none). */
   location: z.string().max(200),
 })
+
+/** What a searcher wants from a keyword's results: the classes search tracking reports and filters by. */
+export const KeywordIntent = z.enum(['informational', 'commercial', 'transactional', 'navigational', 'local'])
+
+/**
+ * KeywordAdded, schema_version 2: the keyword's search intent, null until something classifies it (a
+ * person, or the intent classifier of search tracking). Version 1 events read as intent null.
+ */
+export const KeywordAdded = KeywordAddedV1.extend({ intent: KeywordIntent.nullable() })
 
 /** delete_keyword: a soft delete; the row stays, marked, and the id is never reused. */
 export const KeywordDeleted = z.object({ client_id: Id, keyword_id: Id })

@@ -134,6 +134,7 @@ function addKeywords(command: Extract<KeywordSetCommand, { type: 'AddKeywords' }
         source: k.source,
         service: k.service,
         location: k.location,
+        intent: null,
       },
     })
   }

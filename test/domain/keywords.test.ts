@@ -13,7 +13,7 @@ import { spec } from './given-when-then.js'
 const given = spec(keywordSet)
 const added = (id: number, keyword: string, source: 'manual' | 'generated' | 'aeo' = 'manual'): KeywordEvent => ({
   type: 'KeywordAdded',
-  data: { client_id: 7, keyword_id: id, keyword, keyword_key: keywordKey(keyword), source, service: '', location: '' },
+  data: { client_id: 7, keyword_id: id, keyword, keyword_key: keywordKey(keyword), source, service: '', location: '', intent: null },
 })
 const fresh = (id: number, keyword: string, source: 'manual' | 'generated' = 'manual'): NewKeyword => ({ keyword_id: id, keyword, source, service: '', location: '' })
 const add = (keywords: NewKeyword[], deleted: 'restore' | 'keep' = 'restore', overflow: 'refuse' | 'truncate' = 'refuse') =>
