@@ -78,7 +78,7 @@ t.test('projection idempotence over a realistic log', async (t) => {
     t.equal(plumberLocations.filter((l) => l.removed_at !== null).length, 3, 'three locations removed')
     t.strictSame(plumberLocations.filter((l) => l.removed_at === null).map((l) => l.name), ['Austin, TX'], 'Austin re-added')
     t.equal(expected.api_keys!.filter((k) => k.revoked_at !== null).length, written.revokedKeyIds.length, 'revoked keys')
-    t.equal(expected.org_activity!.length, survivesSandboxResets(events).filter((e) => typeof e.metadata?.org_id === 'number').length)
+    t.equal(expected.org_activity!.length, survivesSandboxResets(events).filter((e) => typeof (e.metadata as { org_id?: unknown } | null)?.org_id === 'number').length)
   })
 
   await t.test('the comparison catches a missed event and a non-idempotent handler', async (t) => {

@@ -12,6 +12,9 @@ import { rebuildReadModels } from '../../projections/rebuild.js'
 import { createOrgWithKey, startTestSystem } from '../support/system.js'
 import { dumpSchema, projectOnce, readLog, waitForCatchUp } from './helpers.js'
 
+/** The schema_version the event was recorded with. */
+const versionOf = (event: RecordedEvent) => (event.metadata as { schema_version?: number }).schema_version
+
 const OMIT = { projection_checkpoint: ['updated_at', 'position', 'events_applied'] }
 
 function keywordAdded(orgId: number, clientId: number, keywordId: number, keyword: string, version: 1 | 2, at: string): NewEvent {
@@ -38,14 +41,14 @@ t.test('a log with v1 and v2 KeywordAdded rebuilds to the read models of the sam
 
   const log = await readLog(store, ts.system.database.db)
   const keywordEvents = log.filter((e) => e.type === 'KeywordAdded')
-  t.same(keywordEvents.map((e) => e.metadata.schema_version), [1, 1, 2, 2], 'the log holds v1 and v2 events; add_keyword wrote v2')
+  t.same(keywordEvents.map((e) => versionOf(e)), [1, 1, 2, 2], 'the log holds v1 and v2 events; add_keyword wrote v2')
   t.same((keywordEvents.at(-1)!.data as { intent: unknown }).intent, null, 'a v2 event carries its intent')
   const lifted = decode(keywordEvents[0]!)
   t.match(lifted, { type: 'KeywordAdded', data: { keyword_id: 9001, intent: null }, metadata: { schema_version: 2 } }, 'decode lifts v1 to v2')
 
   // The same facts, every KeywordAdded as v2 (what the upcaster must make of the v1 ones).
   const allV2: RecordedEvent[] = log.map((e) =>
-    e.type === 'KeywordAdded' && e.metadata.schema_version === 1 ? { ...e, data: { ...(e.data as object), intent: null }, metadata: { ...e.metadata, schema_version: 2 } } : e,
+    e.type === 'KeywordAdded' && versionOf(e) === 1 ? { ...e, data: { ...(e.data as object), intent: null }, metadata: { ...(e.metadata as object), schema_version: 2 } } : e,
   )
   const expected = await projectOnce(ts.system.database.db, 'kw_all_v2', allV2, OMIT)
   t.equal(expected.keywords!.length, 4, 'four keywords')

@@ -49,7 +49,7 @@ export async function writeAeoQuestionsLog(ts: TestSystem, log: RealisticLog, ke
           active: true,
           source: 'manual',
         },
-        metadata: { ...last.metadata },
+        metadata: { ...(last.metadata as object) },
       },
     ],
     last.revision,

@@ -57,7 +57,7 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
           active: true,
           source: 'manual',
         },
-        metadata: { ...last.metadata },
+        metadata: { ...(last.metadata as object) },
       },
     ],
     last.revision,
