@@ -51,7 +51,13 @@ export const peopleProjector: Projector = eachEvent({
         .values({ session_hash: d.session_hash, user_id: d.user_id, org_id: d.org_id, created_at: at, expires_at: d.expires_at, ended_at: null })
         .onConflict((oc) => oc.column('session_hash').doNothing())
         .execute()
-      await db.updateTable('org_members').set({ last_sign_in_at: latest('last_sign_in_at', at), locked_until: null }).where('user_id', '=', d.user_id).execute()
+      // A sign-in ends a lockout that had run out by then (none can succeed during one); a redelivered older
+      // sign-in leaves a later lockout in place.
+      await db
+        .updateTable('org_members')
+        .set({ last_sign_in_at: latest('last_sign_in_at', at), locked_until: sql<Date | null>`case when locked_until <= ${at} then null else locked_until end` })
+        .where('user_id', '=', d.user_id)
+        .execute()
     },
     async OrgMemberProvisionedBySso(db, event) {
       const d = event.data
