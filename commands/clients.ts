@@ -14,7 +14,8 @@ import { slugCandidates } from '../domain/clients/slug-from-name.js'
 import { DomainError } from '../domain/shared/errors.js'
 import { nextStatusTimes, type ClientStatus, type StatusTimes } from '../domain/clients/values.js'
 import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from './command-handler.js'
-import type { EventStore, Position, RecordedEvent } from './event-store/port.js'
+import { decode } from './event-store/decode.js'
+import type { EventStore, Position } from './event-store/port.js'
 import { assertOrganizationExists } from './organizations.js'
 import type { ClientEvent } from '../domain/clients/events.js'
 
@@ -370,19 +371,19 @@ export async function loadClientAsOf(
 ): Promise<{ state: ClientState; createdAt: string; updatedAt: string; times: StatusTimes } | null> {
   let state = client.initialState()
   let times: StatusTimes = { deactivatedAt: null, deletedAt: null }
-  let first: RecordedEvent | undefined
-  let last: RecordedEvent | undefined
-  for await (const event of deps.store.readStream(clientStream(clientId))) {
-    if (new Date(event.metadata.occurred_at).getTime() > asOf.getTime()) break
-    const domainEvent = { type: event.type, data: event.data } as ClientEvent
-    if (domainEvent.type === 'ClientAdded') times = nextStatusTimes(times, null, domainEvent.data.status, event.metadata.occurred_at)
-    if (domainEvent.type === 'ClientStatusChanged') {
-      times = nextStatusTimes(times, domainEvent.data.from, domainEvent.data.to, event.metadata.occurred_at)
-    }
-    state = client.evolve(state, domainEvent)
-    first ??= event
-    last = event
+  let createdAt: string | undefined
+  let updatedAt: string | undefined
+  for await (const recorded of deps.store.readStream(clientStream(clientId))) {
+    const event = decode(recorded)
+    // Every appended event carries occurred_at; one written without it counts as happening when recorded.
+    const occurredAt = event.metadata.occurred_at ?? event.recordedAt.toISOString()
+    if (new Date(occurredAt).getTime() > asOf.getTime()) break
+    if (event.type === 'ClientAdded') times = nextStatusTimes(times, null, event.data.status, occurredAt)
+    if (event.type === 'ClientStatusChanged') times = nextStatusTimes(times, event.data.from, event.data.to, occurredAt)
+    state = client.evolve(state, event as ClientEvent)
+    createdAt ??= occurredAt
+    updatedAt = occurredAt
   }
-  if (!first || !last) return null
-  return { state, createdAt: first.metadata.occurred_at, updatedAt: last.metadata.occurred_at, times }
+  if (createdAt === undefined || updatedAt === undefined) return null
+  return { state, createdAt, updatedAt, times }
 }

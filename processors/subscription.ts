@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely'
 import type { Logger } from 'pino'
-import type { EventStore, Position, RecordedEvent } from '../commands/event-store/port.js'
+import { decode, type DecodedEvent } from '../commands/event-store/decode.js'
+import type { EventStore, Position } from '../commands/event-store/port.js'
+import type { EventType } from '../domain/events.js'
 import type { Processor } from './runtime.js'
 import { sleep } from '../commands/sleep.js'
 import type { WorkTables } from '../migrations/work-tables.js'
@@ -12,10 +14,13 @@ export interface SubscriptionOptions {
   /** The database itself (public schema): processor_checkpoints. */
   readonly db: Kysely<WorkTables>
   readonly log: Logger
-  /** Event types the handler wants; others only move the checkpoint. */
-  readonly types: ReadonlySet<string>
-  /** Acts on one event (by commands). At-least-once: it must be idempotent. A throw is retried after a pause. */
-  readonly handle: (event: RecordedEvent) => Promise<void>
+  /** Event types the handler wants; others (foreign types included) only move the checkpoint. */
+  readonly types: ReadonlySet<EventType>
+  /**
+   * Acts on one event, decoded (by commands). At-least-once: it must be idempotent. A throw, or an event that
+   * cannot be decoded, is retried after a pause.
+   */
+  readonly handle: (event: DecodedEvent) => Promise<void>
   /** Pause before retrying a failed handler or a lost connection (default 1 s). */
   readonly retryMs?: number
 }
@@ -31,7 +36,8 @@ const SAVE_EVERY = 500
  * before the checkpoint is skipped (deduplicated by position).
  */
 export function subscriptionProcessor(options: SubscriptionOptions): Processor & { readonly position: () => Position | null } {
-  const { name, store, db, log, types, handle } = options
+  const { name, store, db, log, handle } = options
+  const types: ReadonlySet<string> = options.types
   const retryMs = options.retryMs ?? 1000
   let controller: AbortController | undefined
   let loop: Promise<void> | undefined
@@ -59,7 +65,7 @@ export function subscriptionProcessor(options: SubscriptionOptions): Processor &
       if (types.has(event.type)) {
         for (;;) {
           try {
-            await handle(event)
+            await handle(decode(event))
             break
           } catch (error) {
             if (signal.aborted) return

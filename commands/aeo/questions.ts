@@ -16,6 +16,7 @@ import type { Engine } from '../../domain/aeo/engines.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { loadClient } from '../clients.js'
 import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
+import { decode } from '../event-store/decode.js'
 import type { Position } from '../event-store/port.js'
 
 type Outcome = CommandOutcome<QuestionSetState, AeoQuestionEvent>
@@ -130,9 +131,10 @@ export async function updateQuestion(
 export async function capturedInLog(deps: Pick<WriteDeps, 'store'>, clientId: number, set: QuestionSetState): Promise<Set<number>> {
   const mergedInto = new Map(set.questions.map((q) => [q.id, q.merged_into]))
   const captured = new Set<number>()
-  for await (const event of deps.store.readStream(trackerStream(clientId))) {
+  for await (const recorded of deps.store.readStream(trackerStream(clientId))) {
+    const event = decode(recorded)
     if (event.type !== 'AeoCaptureTracked') continue
-    let id: number | null | undefined = event.data.query_id as number
+    let id: number | null | undefined = event.data.query_id
     for (let hops = 0; id !== null && id !== undefined && hops < 32; hops++) {
       captured.add(id)
       id = mergedInto.get(id)

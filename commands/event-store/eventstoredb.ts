@@ -16,6 +16,7 @@ import {
 import {
   appendOneByOne,
   WrongExpectedRevisionError,
+  recordedMetadata,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -95,7 +96,7 @@ function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
     id: event.id,
     type: event.type,
     data: decode(event.data),
-    metadata: decode(event.metadata) ?? {},
+    metadata: recordedMetadata(decode(event.metadata)),
     stream: event.streamId,
     revision: event.revision,
     position: formatEsdbPosition(event.position ?? UNKNOWN),

@@ -1,3 +1,5 @@
+import type { EventMetadata } from '../../domain/shared/event.js'
+
 /**
  * The event store port. Two adapters implement it (PostgreSQL by default, EventStoreDB when
  * EVENTSTORE_URL is set) and both pass the one contract suite in test/commands/event-store-contract.ts.
@@ -28,12 +30,25 @@ export interface RecordedEnvelope {
 
 /**
  * An event as the store returns it. Its data is what was appended, at the schema_version it was written
- * with: read it through `decode` (commands/event-store/decode.ts), which narrows the type and lifts old
- * versions, rather than reaching into `data` directly.
+ * with, and unknown until read through `decode` (commands/event-store/decode.ts), which narrows the type and
+ * lifts old versions; a reader that only passes it on (an export, a replay) keeps it unknown. Metadata is
+ * typed by the fields every event carries, but partial: a log may hold events written by tools and tests
+ * that set only some of them.
  */
-export type RecordedEvent<E extends { readonly type: string; readonly data: unknown } = { readonly type: string; readonly data: any }> = RecordedEnvelope & {
-  readonly metadata: any
+export type RecordedEvent<E extends { readonly type: string; readonly data: unknown } = { readonly type: string; readonly data: unknown }> = RecordedEnvelope & {
+  readonly metadata: RecordedMetadata
 } & E
+
+/** The metadata of a recorded event (see RecordedEvent). */
+export type RecordedMetadata = Readonly<Partial<EventMetadata>>
+
+/**
+ * What an adapter read back as an event's metadata, as RecordedMetadata: an object is taken as written (every
+ * append writes one, from the command context), anything else (a foreign writer's bytes) as no metadata.
+ */
+export function recordedMetadata(stored: unknown): RecordedMetadata {
+  return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as RecordedMetadata) : {}
+}
 
 export interface AppendResult {
   /** Revision of the stream's last event after the append: pass it as `expected` for the next one. */

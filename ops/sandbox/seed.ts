@@ -15,6 +15,7 @@ import { appendDecided } from '../../commands/append.js'
 import { loadTracker, updateItemStatus } from '../../commands/aeo/tracker.js'
 import { addClient, setClientStatus } from '../../commands/clients.js'
 import { handleCommand, type CommandContext, type WriteDeps } from '../../commands/command-handler.js'
+import { decode } from '../../commands/event-store/decode.js'
 import type { Position } from '../../commands/event-store/port.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { seedSandboxSite } from './seed-site-edits.js'
@@ -83,9 +84,10 @@ const context = (): CommandContext => ({
 export async function loadSandbox(write: WriteDeps): Promise<SandboxState & { lastSeededAt: Date | null }> {
   let state = sandbox.initialState()
   let lastSeededAt: Date | null = null
-  for await (const event of write.store.readStream(SANDBOX_STREAM)) {
-    state = sandbox.evolve(state, { type: event.type, data: event.data } as Parameters<typeof sandbox.evolve>[1])
-    if (event.type === 'SandboxSeeded') lastSeededAt = new Date(String(event.metadata?.occurred_at ?? event.recordedAt.toISOString()))
+  for await (const recorded of write.store.readStream(SANDBOX_STREAM)) {
+    const event = decode(recorded)
+    state = sandbox.evolve(state, event as Parameters<typeof sandbox.evolve>[1])
+    if (event.type === 'SandboxSeeded') lastSeededAt = new Date(event.metadata.occurred_at ?? event.recordedAt.toISOString())
   }
   return { ...state, lastSeededAt }
 }

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../commands/event-store/port.js'
+import type { DecodedEvent } from '../../commands/event-store/decode.js'
 import { isEngine } from '../../domain/aeo/engines.js'
 import { engineWarnings, type EngineWarning } from '../../domain/aeo/runs/engine-warnings.js'
 import { claimedEngines } from '../../projections/aeo/runs/queries.js'
@@ -21,10 +21,10 @@ export async function answeredEngines(deps: ProcessorDeps, orgId: number | null)
  * Called by the scheduler's subscription, which sees each event once (its checkpoint), so one enrolment
  * is one line. Returns the warnings logged.
  */
-export async function warnOfUnansweredEngines(deps: ProcessorDeps, event: RecordedEvent): Promise<EngineWarning[]> {
+export async function warnOfUnansweredEngines(deps: ProcessorDeps, event: DecodedEvent): Promise<EngineWarning[]> {
   if (event.type !== 'AeoCadenceSet' || event.data.enabled !== true) return []
-  const orgId = typeof event.metadata?.org_id === 'number' ? event.metadata.org_id : null
-  const engines = (event.data.engines as string[]).filter(isEngine)
+  const orgId = event.metadata.org_id ?? null
+  const engines = event.data.engines.filter(isEngine)
   const warnings = engineWarnings(engines, await answeredEngines(deps, orgId))
   if (warnings.length > 0) {
     deps.log.warn(

@@ -1,5 +1,5 @@
 import { systemContext, type CommandContext } from '../../commands/command-handler.js'
-import type { RecordedEvent } from '../../commands/event-store/port.js'
+import type { DecodedEvent } from '../../commands/event-store/decode.js'
 import { cancelQueuedRuns, enqueueDueRuns, expireStaleClaims, type QueueDeps } from '../../commands/aeo/runs.js'
 import type { CancelReason } from '../../domain/aeo/runs/run.js'
 import { enrolledClientIds } from '../../projections/aeo/runs/queries.js'
@@ -65,11 +65,11 @@ export async function sweepDueRuns(deps: ProcessorDeps): Promise<number> {
 }
 
 /** A command caused by an event: the event's correlation carries over, so the log shows why a run was cancelled. */
-function causedBy(event: RecordedEvent): CommandContext {
+function causedBy(event: DecodedEvent): CommandContext {
   return {
     actor: { kind: 'system', id: 'aeo-scheduler' },
     requestId: null,
-    correlationId: typeof event.metadata?.correlation_id === 'string' ? event.metadata.correlation_id : event.id,
+    correlationId: event.metadata.correlation_id ?? event.id,
     causationId: event.id,
   }
 }
@@ -80,24 +80,28 @@ function causedBy(event: RecordedEvent): CommandContext {
  * client's queue lock and with the read models at the log's head, that the reason still holds, so a late
  * delivery never cancels runs queued after the client, question or cadence came back.
  */
-export async function cancelForEvent(deps: ProcessorDeps, event: RecordedEvent): Promise<number> {
+export async function cancelForEvent(deps: ProcessorDeps, event: DecodedEvent): Promise<number> {
   const queue = queueDepsOf(deps)
   const context = causedBy(event)
   const read = deps.read
-  const d = event.data
-  const cancel = (clientId: number, reason: CancelReason, extra: { queryId?: number; exceptEngines?: string[] }, stillApplies: () => Promise<boolean>) =>
+  const cancel = (clientId: number, reason: CancelReason, extra: { queryId?: number; exceptEngines?: readonly string[] }, stillApplies: () => Promise<boolean>) =>
     cancelQueuedRuns(queue, context, { clientId, reason, ...extra, stillApplies })
-  const questionGone = async () => {
-    const q = await read.selectFrom('aeo_queries').select('active').where('id', '=', d.query_id).executeTakeFirst()
+  const questionGone = (queryId: number) => async () => {
+    const q = await read.selectFrom('aeo_queries').select('active').where('id', '=', queryId).executeTakeFirst()
     return !q || !q.active
   }
   switch (event.type) {
-    case 'AeoQuestionUpdated':
+    case 'AeoQuestionUpdated': {
+      const d = event.data
       if (d.active !== false) return 0
-      return cancel(d.client_id, 'question_inactive', { queryId: d.query_id }, questionGone)
-    case 'AeoQuestionDeleted':
-      return cancel(d.client_id, 'question_deleted', { queryId: d.query_id }, questionGone)
+      return cancel(d.client_id, 'question_inactive', { queryId: d.query_id }, questionGone(d.query_id))
+    }
+    case 'AeoQuestionDeleted': {
+      const d = event.data
+      return cancel(d.client_id, 'question_deleted', { queryId: d.query_id }, questionGone(d.query_id))
+    }
     case 'ClientStatusChanged': {
+      const d = event.data
       if (d.to === 'active') return 0
       const reason: CancelReason = d.to === 'deleted' ? 'client_deleted' : 'client_paused'
       return cancel(d.client_id, reason, {}, async () => {
@@ -106,11 +110,12 @@ export async function cancelForEvent(deps: ProcessorDeps, event: RecordedEvent):
       })
     }
     case 'AeoCadenceSet': {
+      const d = event.data
       const current = async () => read.selectFrom('aeo_cadences').selectAll().where('client_id', '=', d.client_id).executeTakeFirst()
       if (!d.enabled) return cancel(d.client_id, 'cadence_disabled', {}, async () => (await current())?.enabled === false)
       // Still enabled: cancel the queued runs of engines it no longer has, if this is still the cadence in force
       // (a later change is handled when its own event comes).
-      const engines = d.engines as string[]
+      const engines: readonly string[] = d.engines
       return cancel(d.client_id, 'cadence_disabled', { exceptEngines: engines }, async () => {
         const c = await current()
         return !!c && c.enabled && c.engines.length === engines.length && c.engines.every((e) => engines.includes(e))

@@ -1,10 +1,9 @@
+import { orgIdOf } from '../../projections/projector.js'
 import type { Processor, ProcessorDeps } from '../runtime.js'
 import { subscriptionProcessor } from '../subscription.js'
 import { enqueueWork, removeWork } from './work-table.js'
 
 export const JOB_QUEUE_NAME = 'job_queue'
-
-const TERMINAL = new Set(['JobCompleted', 'JobFailed', 'JobCancelled'])
 
 /**
  * The job queue process manager: JobRequested puts the job in the work table (job_work), where workers
@@ -17,13 +16,13 @@ export function jobQueueProcessor(deps: ProcessorDeps): Processor {
     store: deps.store,
     db: deps.db,
     log: deps.log,
-    types: new Set(['JobRequested', ...TERMINAL]),
+    types: new Set(['JobRequested', 'JobCompleted', 'JobFailed', 'JobCancelled']),
     handle: async (event) => {
-      const d = event.data
       if (event.type === 'JobRequested') {
-        await enqueueWork(deps.db, { job_id: d.job_id, org_id: event.metadata.org_id, kind: d.kind, client_id: d.client_id, payload: d.payload })
-      } else if (TERMINAL.has(event.type)) {
-        await removeWork(deps.db, d.job_id)
+        const d = event.data
+        await enqueueWork(deps.db, { job_id: d.job_id, org_id: orgIdOf(event), kind: d.kind, client_id: d.client_id, payload: d.payload })
+      } else if (event.type === 'JobCompleted' || event.type === 'JobFailed' || event.type === 'JobCancelled') {
+        await removeWork(deps.db, event.data.job_id)
       }
     },
   })

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { decode } from '../../commands/event-store/decode.js'
 import type { EventStore, NewEvent, StreamWriteOutcome } from '../../commands/event-store/port.js'
 import { appendEach, WrongExpectedRevisionError } from '../../commands/event-store/port.js'
 import type { WebhookDeliveryAttemptedData } from '../../domain/webhooks/events.js'
@@ -121,7 +122,10 @@ export class AttemptRecorder {
 
   async #lastRecorded(deliveryId: number): Promise<WebhookDeliveryAttemptedData | undefined> {
     let last: WebhookDeliveryAttemptedData | undefined
-    for await (const event of this.#store.readStream(deliveryStream(deliveryId))) last = event.data as WebhookDeliveryAttemptedData
+    for await (const recorded of this.#store.readStream(deliveryStream(deliveryId))) {
+      const event = decode(recorded)
+      if (event.type === 'WebhookDeliveryAttempted') last = event.data
+    }
     return last
   }
 

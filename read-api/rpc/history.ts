@@ -27,14 +27,19 @@ const HistoryEntry = z.object({
 
 type Entry = z.infer<typeof HistoryEntry>
 
+/**
+ * An event as history shows it: its data as recorded (at the schema_version it was written with, passed on
+ * without being read), less the hidden fields. Every appended event names its time and actor; one written
+ * without them by a tool shows when it was recorded, by the system.
+ */
 function toEntry(event: RecordedEvent): Entry {
   const data = Object.fromEntries(Object.entries(event.data ?? {}).filter(([key]) => !HIDDEN_FIELDS.has(key)))
   return {
     event_id: event.id,
     type: event.type,
     revision: Number(event.revision),
-    occurred_at: event.metadata.occurred_at,
-    actor: event.metadata.actor,
+    occurred_at: event.metadata.occurred_at ?? event.recordedAt.toISOString(),
+    actor: event.metadata.actor ?? { kind: 'system', id: null },
     data,
   }
 }

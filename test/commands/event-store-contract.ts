@@ -8,6 +8,11 @@ import {
   type RecordedEvent,
 } from '../../commands/event-store/port.js'
 
+interface ThingData {
+  readonly n: number
+  readonly text: string
+}
+
 /**
  * The one contract both event-store adapters must pass. Stream names are unique per run so the suite can
  * share an EventStoreDB server with other data.
@@ -20,9 +25,11 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     metadata: { org_id: 7, actor: { kind: 'system', id: null }, occurred_at: '2026-01-01T00:00:00.000Z' },
     ...extra,
   })
+  // The suite's streams hold only its own ThingHappened events, whose data it wrote: read back as such.
+  const thing = (e: RecordedEvent) => e as RecordedEvent<{ type: string; data: ThingData }>
   const collect = async (iterable: AsyncIterable<RecordedEvent>) => {
-    const out: RecordedEvent[] = []
-    for await (const e of iterable) out.push(e)
+    const out: RecordedEvent<{ type: string; data: ThingData }>[] = []
+    for await (const e of iterable) out.push(thing(e))
     return out
   }
   const rejectsWrongRevision = async (t: Test, promise: Promise<unknown>, actual: bigint | 'no_stream') => {
@@ -225,7 +232,7 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     const done = (async () => {
       for await (const e of store.subscribeToAll({ after: start.position, signal: controller.signal })) {
         if (e.stream !== s) continue
-        seen.push(e.data.n)
+        seen.push(thing(e).data.n)
         if (seen.length === 4) controller.abort()
       }
     })()
