@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import type { Logger } from 'pino'
 import { BUILT_IN_WRITER, builtInLines, planClientAdCopy, proposeAdCopySet } from '../../commands/ad-copy.js'
 import { createApiKey } from '../../commands/api-keys.js'
@@ -55,7 +56,7 @@ import type { ProjectionWatermark } from '../../projections/watermark.js'
 export interface SandboxDeps {
   readonly write: WriteDeps
   readonly read: ReadDb
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly watermark: ProjectionWatermark
   readonly log: Logger
 }

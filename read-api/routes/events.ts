@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { z } from 'zod'
 import { WebhookEnvelope } from '../../domain/api-platform/public-events.js'
 import type { ReadDb } from '../../projections/tables.js'
@@ -10,7 +11,7 @@ import { route, type RouteGroup, type RoutePart } from '../platform/route.js'
 export interface EventRouteDeps {
   readonly read: ReadDb
   /** The database itself (public schema): webhook_events, the dispatcher's numbered event list. */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
 }
 
 export const EVENTS_DEFAULT_LIMIT = 100

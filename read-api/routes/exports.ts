@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { z } from 'zod'
 import type { WriteDeps } from '../../commands/command-handler.js'
 import type { BlobStore } from '../../commands/files/blob-store.js'
@@ -15,7 +16,7 @@ import { route, type RouteGroup } from '../platform/route.js'
 export interface ExportRouteDeps {
   readonly read: ReadDb
   readonly write: WriteDeps
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   readonly blobs?: BlobStore
 }
 

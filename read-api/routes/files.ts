@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { WorkTables } from '../../migrations/work-tables.js'
 import { z } from 'zod'
 import type { BlobStore } from '../../commands/files/blob-store.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
@@ -11,7 +12,7 @@ import { route, type RouteGroup } from '../platform/route.js'
 export interface FileRouteDeps {
   readonly read: ReadDb
   /** The database holding the blob store's tables (public schema). */
-  readonly db: Kysely<any>
+  readonly db: Kysely<WorkTables>
   /** The blob store files are served from (default: PostgreSQL over `db`). */
   readonly blobs?: BlobStore
 }
