@@ -77,7 +77,13 @@ export async function proposeAdCopySet(
       writer: g.writer,
     }),
   )
-  const outcome = await run(deps, context, input.owner, setId, { type: 'ProposeSet', set_id: setId, client_id: input.owner.id, job_id: input.jobId, ad_groups: groups })
+  const outcome = await run(deps, context, input.owner, setId, {
+    type: 'ProposeSet',
+    set_id: setId,
+    client_id: input.owner.id,
+    job_id: input.jobId,
+    ad_groups: groups,
+  })
   return { ...outcome, setId, groups }
 }
 
@@ -98,5 +104,10 @@ export async function rejectAdCopySet(
   input: Caller & { clientId: number; setId: number; rejectedBy: string; reason: string },
 ): Promise<Outcome> {
   const owner = await writableClient(deps.store, input.clientId, input.callerOrgId)
-  return run(deps, context, owner, input.setId, { type: 'RejectSet', client_id: input.clientId, rejected_by: input.rejectedBy, reason: input.reason })
+  return run(deps, context, owner, input.setId, {
+    type: 'RejectSet',
+    client_id: input.clientId,
+    rejected_by: input.rejectedBy,
+    reason: input.reason,
+  })
 }

@@ -40,8 +40,12 @@ function deepFreeze(value: unknown): void {
     }
   }
   Object.freeze(value)
-  if (value instanceof Map) for (const [key, item] of value) (deepFreeze(key), deepFreeze(item))
-  else if (value instanceof Set) for (const item of value) deepFreeze(item)
+  if (value instanceof Map) {
+    for (const [key, item] of value) {
+      deepFreeze(key)
+      deepFreeze(item)
+    }
+  } else if (value instanceof Set) for (const item of value) deepFreeze(item)
   else for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
 }
 

@@ -47,7 +47,10 @@ export async function createApiKey(deps: WriteDeps, context: CommandContext, inp
   if (input.orgId !== null) await assertOrganizationExists(deps, input.orgId)
   const key = input.plaintext ?? mintApiKey()
   const keyId = input.keyId ?? (await deps.ids.next('api_key'))
-  const outcome = await handleCommand(deps, { aggregate: apiKey, id: keyId, command: {
+  const outcome = await handleCommand(deps, {
+    aggregate: apiKey,
+    id: keyId,
+    command: {
       type: 'CreateApiKey',
       key_id: keyId,
       org_id: input.orgId,
@@ -58,7 +61,10 @@ export async function createApiKey(deps: WriteDeps, context: CommandContext, inp
       key_hint: keyHint(key),
       created_by_user_id: input.createdByUserId,
       creator: input.creator,
-    }, context, orgId: input.orgId })
+    },
+    context,
+    orgId: input.orgId,
+  })
   return { id: keyId, key, name: input.name, scopes: input.scopes.join(','), org_id: input.orgId, position: outcome.position }
 }
 
@@ -67,7 +73,12 @@ export async function revokeApiKey(
   context: CommandContext,
   input: { keyId: number; callerOrgId: number | null },
 ): Promise<{ position: Position | null }> {
-  const outcome = await handleCommand(deps, { aggregate: apiKey, id: input.keyId, command: { type: 'RevokeApiKey', key_id: input.keyId, caller_org_id: input.callerOrgId }, context })
+  const outcome = await handleCommand(deps, {
+    aggregate: apiKey,
+    id: input.keyId,
+    command: { type: 'RevokeApiKey', key_id: input.keyId, caller_org_id: input.callerOrgId },
+    context,
+  })
   return { position: outcome.position }
 }
 
@@ -77,6 +88,11 @@ export async function setApiKeyRateLimit(
   context: CommandContext,
   input: { keyId: number; perMinute: number | null },
 ): Promise<{ position: Position | null }> {
-  const outcome = await handleCommand(deps, { aggregate: apiKey, id: input.keyId, command: { type: 'SetApiKeyRateLimit', key_id: input.keyId, per_minute: input.perMinute }, context })
+  const outcome = await handleCommand(deps, {
+    aggregate: apiKey,
+    id: input.keyId,
+    command: { type: 'SetApiKeyRateLimit', key_id: input.keyId, per_minute: input.perMinute },
+    context,
+  })
   return { position: outcome.position }
 }

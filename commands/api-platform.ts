@@ -7,6 +7,12 @@ import { handleCommand, systemContext, type WriteDeps } from './command-handler.
  * Returns true when this call recorded it.
  */
 export async function announceDeprecation(deps: WriteDeps, notice: DeprecationNotice): Promise<boolean> {
-  const outcome = await handleCommand(deps, { aggregate: apiDeprecation, id: notice.method, command: { type: 'AnnounceDeprecation', notice, now: deps.clock() }, context: systemContext('api-deprecation'), orgId: null })
+  const outcome = await handleCommand(deps, {
+    aggregate: apiDeprecation,
+    id: notice.method,
+    command: { type: 'AnnounceDeprecation', notice, now: deps.clock() },
+    context: systemContext('api-deprecation'),
+    orgId: null,
+  })
   return outcome.events.length > 0
 }

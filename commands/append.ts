@@ -2,7 +2,14 @@ import { schemaOf } from '../domain/events.js'
 import type { DomainEvent, EventMetadata } from '../domain/shared/event.js'
 import { currentSchemaVersion } from '../domain/upcasters.js'
 import type { CommandContext, WriteDeps } from './command-context.js'
-import { appendEach, type AppendResult, type ExpectedRevision, type NewEvent, type Position, type StreamWriteOutcome } from './event-store/port.js'
+import {
+  appendEach,
+  type AppendResult,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type StreamWriteOutcome,
+} from './event-store/port.js'
 
 /**
  * Decided events as the store takes them: each validated against its schema, with the metadata every event
@@ -22,7 +29,10 @@ export function toNewEvents(deps: WriteDeps, context: CommandContext, events: re
     type: event.type,
     data: validate(event),
     // Each event carries the version of its own type's schema, the one `validate` checked it against.
-    metadata: { ...metadata, schema_version: currentSchemaVersion(event.type) } satisfies EventMetadata as unknown as Record<string, unknown>,
+    metadata: { ...metadata, schema_version: currentSchemaVersion(event.type) } satisfies EventMetadata as unknown as Record<
+      string,
+      unknown
+    >,
   }))
 }
 
@@ -36,7 +46,13 @@ function validate(event: DomainEvent): unknown {
  * Appends events to an audit stream without loading it (expected revision `any`): for records that decide
  * nothing (an SSO sign-in refusal), so a long trail never slows the write. Validated like every event.
  */
-export async function appendAudit(deps: WriteDeps, stream: string, events: readonly DomainEvent[], context: CommandContext, orgId: number | null): Promise<Position> {
+export async function appendAudit(
+  deps: WriteDeps,
+  stream: string,
+  events: readonly DomainEvent[],
+  context: CommandContext,
+  orgId: number | null,
+): Promise<Position> {
   const result = await deps.store.append(stream, toNewEvents(deps, context, events, orgId), 'any')
   return result.position
 }
@@ -70,7 +86,11 @@ export interface DecidedWrite {
  * each against the revision its decision was made at: a claim of many runs, decided on the read model's
  * rows. A stream that moved comes back as its WrongExpectedRevisionError (that write lost), never retried.
  */
-export function appendDecidedEach(deps: WriteDeps, context: CommandContext, writes: readonly DecidedWrite[]): Promise<StreamWriteOutcome[]> {
+export function appendDecidedEach(
+  deps: WriteDeps,
+  context: CommandContext,
+  writes: readonly DecidedWrite[],
+): Promise<StreamWriteOutcome[]> {
   return appendEach(
     deps.store,
     writes.map((w) => ({ stream: w.stream, events: toNewEvents(deps, context, w.events, w.orgId), expected: w.expected })),

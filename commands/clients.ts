@@ -30,8 +30,21 @@ export function loadClient(store: EventStore, clientId: number): Promise<ClientS
   return loadState(store, client, clientId)
 }
 
-function slugCommand(deps: WriteDeps, context: CommandContext, type: 'ClaimSlug' | 'ReleaseSlug', orgId: number, slug: string, clientId: number) {
-  return handleCommand(deps, { aggregate: clientSlug, id: { orgId, slug }, command: { type, org_id: orgId, slug, client_id: clientId }, context, orgId })
+function slugCommand(
+  deps: WriteDeps,
+  context: CommandContext,
+  type: 'ClaimSlug' | 'ReleaseSlug',
+  orgId: number,
+  slug: string,
+  clientId: number,
+) {
+  return handleCommand(deps, {
+    aggregate: clientSlug,
+    id: { orgId, slug },
+    command: { type, org_id: orgId, slug, client_id: clientId },
+    context,
+    orgId,
+  })
 }
 
 /**
@@ -65,7 +78,13 @@ async function withSlug(
  * Claims the first free slug of `candidates` for the client (slug_taken moves on to the next one); '' when
  * every one is taken (the client then has no slug, as a name without a slug gives).
  */
-async function claimFreeSlug(deps: WriteDeps, context: CommandContext, orgId: number, candidates: readonly string[], clientId: number): Promise<string> {
+async function claimFreeSlug(
+  deps: WriteDeps,
+  context: CommandContext,
+  orgId: number,
+  candidates: readonly string[],
+  clientId: number,
+): Promise<string> {
   for (const slug of candidates) {
     try {
       await slugCommand(deps, context, 'ClaimSlug', orgId, slug, clientId)
@@ -172,11 +191,7 @@ async function lastPosition(store: EventStore, stream: string): Promise<Position
  * add_client: get-or-create by name and website within the organization (domain/clients/identity.ts), then
  * the client with its slug (given, or derived from the name), services, locations and settings.
  */
-export async function addClient(
-  deps: WriteDeps,
-  context: CommandContext,
-  input: NewClientInput,
-): Promise<AddedClient> {
+export async function addClient(deps: WriteDeps, context: CommandContext, input: NewClientInput): Promise<AddedClient> {
   await assertOrganizationExists(deps, input.orgId)
   const clientId = await deps.ids.next('client')
   // Get-or-create: the same name and website as a live client of the organization answers that client.
@@ -184,7 +199,8 @@ export async function addClient(
   // A given slug another client holds is refused before anything is written (a refusal changes nothing);
   // after the get-or-create check, so that asking again for a client with its own slug answers the client.
   const slugFree = async () => {
-    if (input.slug !== undefined && input.slug !== '' && input.status !== 'deleted') await assertSlugFree(deps, input.orgId, input.slug, clientId)
+    if (input.slug !== undefined && input.slug !== '' && input.status !== 'deleted')
+      await assertSlugFree(deps, input.orgId, input.slug, clientId)
   }
   const holder = await holderOrClaim(deps, context, input.orgId, identity, clientId, slugFree)
   if (holder !== null) return { clientId: holder, existing: true, position: await lastPosition(deps.store, clientStream(holder)) }
@@ -203,12 +219,7 @@ export async function addClient(
   }
 }
 
-async function createClient(
-  deps: WriteDeps,
-  context: CommandContext,
-  input: NewClientInput,
-  clientId: number,
-): Promise<AddedClient> {
+async function createClient(deps: WriteDeps, context: CommandContext, input: NewClientInput, clientId: number): Promise<AddedClient> {
   const serviceIds = await deps.ids.nextMany('service', input.services.length)
   const locationIds = await deps.ids.nextMany('location', input.locations.length)
   const command = (slug: string): ClientCommand => ({
@@ -226,7 +237,10 @@ async function createClient(
   // A client created deleted holds no slug (a derived one is not reserved either); restoring it claims the slug then.
   const deleted = input.status === 'deleted'
   const slug =
-    input.slug ?? (deleted ? (slugCandidates(input.name, clientId)[0] ?? '') : await claimFreeSlug(deps, context, input.orgId, slugCandidates(input.name, clientId), clientId))
+    input.slug ??
+    (deleted
+      ? (slugCandidates(input.name, clientId)[0] ?? '')
+      : await claimFreeSlug(deps, context, input.orgId, slugCandidates(input.name, clientId), clientId))
   // A derived slug is claimed already: withSlug's claim of it changes nothing, and it releases the slug if the write fails.
   const outcome = await withSlug(deps, context, input.orgId, deleted ? '' : slug, clientId, () => run(deps, context, command(slug)))
   return { clientId, existing: false, position: outcome.position }
@@ -250,7 +264,13 @@ export async function updateClient(
   return outcome
 }
 
-async function updateWithSlug(deps: WriteDeps, context: CommandContext, input: { clientId: number; slug?: string }, current: ClientState, command: ClientCommand): Promise<Outcome> {
+async function updateWithSlug(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { clientId: number; slug?: string },
+  current: ClientState,
+  command: ClientCommand,
+): Promise<Outcome> {
   if (input.slug === undefined || input.slug === current.slug || current.status === 'deleted') return run(deps, context, command)
   const outcome = await withSlug(deps, context, current.orgId, input.slug, input.clientId, () => run(deps, context, command))
   if (outcome.state.slug !== current.slug) await releaseSlug(deps, context, current.orgId, current.slug, input.clientId)
@@ -285,7 +305,12 @@ export async function setClientStatus(
   context: CommandContext,
   input: Caller & { clientId: number; status: ClientStatus },
 ): Promise<Outcome> {
-  const command: ClientCommand = { type: 'SetClientStatus', client_id: input.clientId, status: input.status, caller_org_id: input.callerOrgId }
+  const command: ClientCommand = {
+    type: 'SetClientStatus',
+    client_id: input.clientId,
+    status: input.status,
+    caller_org_id: input.callerOrgId,
+  }
   const current = await loadClient(deps.store, input.clientId)
   assertVisible(current, input.callerOrgId, input.clientId)
   if (current.status === 'deleted' && input.status !== 'deleted') {
@@ -294,7 +319,8 @@ export async function setClientStatus(
     return outcome
   }
   const outcome = await run(deps, context, command)
-  if (input.status === 'deleted' && current.status !== 'deleted') await releaseSlug(deps, context, current.orgId, current.slug, input.clientId)
+  if (input.status === 'deleted' && current.status !== 'deleted')
+    await releaseSlug(deps, context, current.orgId, current.slug, input.clientId)
   return outcome
 }
 

@@ -126,7 +126,10 @@ export async function handleCommand<TState, TCommand, TEvent extends DomainEvent
     let toAppend: NewEvent[]
     try {
       assertVisible(request, state)
-      const command = typeof request.command === 'function' ? await (request.command as (state: TState) => TCommand | Promise<TCommand>)(state) : request.command
+      const command =
+        typeof request.command === 'function'
+          ? await (request.command as (state: TState) => TCommand | Promise<TCommand>)(state)
+          : request.command
       events = aggregate.decide(command, state)
       for (const event of events) after = aggregate.evolve(after, event)
       toAppend = events.length === 0 ? [] : toNewEvents(deps, request.context, events, orgFor(request, after))
@@ -160,26 +163,39 @@ export async function handleCommand<TState, TCommand, TEvent extends DomainEvent
     // Kept as a later read would fold it: from the validated data as stored (JSON) with its metadata, not the decided objects.
     let stored = state
     for (const event of toAppend) {
-      stored = aggregate.evolve(stored, { type: event.type, data: JSON.parse(JSON.stringify(event.data)), metadata: event.metadata } as Evolving<TEvent>)
+      stored = aggregate.evolve(stored, {
+        type: event.type,
+        data: JSON.parse(JSON.stringify(event.data)),
+        metadata: event.metadata,
+      } as Evolving<TEvent>)
     }
     cache.put(stream, aggregate, stored, result.nextRevision)
     return { state: after, events, position: result.position, orgId: orgOf(request, after) }
   }
 }
 
-function orgOf<TState, TCommand, TEvent extends DomainEvent, TId>(request: CommandRequest<TState, TCommand, TEvent, TId>, state: TState): number | null {
+function orgOf<TState, TCommand, TEvent extends DomainEvent, TId>(
+  request: CommandRequest<TState, TCommand, TEvent, TId>,
+  state: TState,
+): number | null {
   return request.orgId !== undefined ? request.orgId : (request.aggregate.orgOf?.(state) ?? null)
 }
 
 /** The organization for new events' metadata: given, or the aggregate's; never silently none. */
-function orgFor<TState, TCommand, TEvent extends DomainEvent, TId>(request: CommandRequest<TState, TCommand, TEvent, TId>, after: TState): number | null {
+function orgFor<TState, TCommand, TEvent extends DomainEvent, TId>(
+  request: CommandRequest<TState, TCommand, TEvent, TId>,
+  after: TState,
+): number | null {
   if (request.orgId === undefined && request.aggregate.orgOf === undefined) {
     throw new TypeError(`${request.aggregate.streamOf(request.id)}: the command names no organization and the aggregate has no orgOf`)
   }
   return orgOf(request, after)
 }
 
-function assertVisible<TState, TCommand, TEvent extends DomainEvent, TId>(request: CommandRequest<TState, TCommand, TEvent, TId>, state: TState): void {
+function assertVisible<TState, TCommand, TEvent extends DomainEvent, TId>(
+  request: CommandRequest<TState, TCommand, TEvent, TId>,
+  state: TState,
+): void {
   if (request.visibleTo === undefined) return
   const org = request.aggregate.orgOf?.(state) ?? null
   if (org === null || (request.visibleTo !== null && org !== request.visibleTo)) {

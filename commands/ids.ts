@@ -40,10 +40,10 @@ export class SequenceIds implements IdAllocator {
 
   async nextMany(kind: IdKind, count: number): Promise<number[]> {
     if (count <= 0) return []
-    const { rows } = await this.#pool.query<{ id: string }>(
-      `select nextval($1::regclass)::text as id from generate_series(1, $2)`,
-      [`${kind}_id_seq`, count],
-    )
+    const { rows } = await this.#pool.query<{ id: string }>(`select nextval($1::regclass)::text as id from generate_series(1, $2)`, [
+      `${kind}_id_seq`,
+      count,
+    ])
     return rows.map((r) => Number(r.id))
   }
 }

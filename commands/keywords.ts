@@ -53,7 +53,13 @@ export async function addKeyword(
     // A live keyword needs no id and no event; a new one gets an id before the decision.
     keywordId = existing?.id ?? (await deps.ids.next('keyword'))
     const keyword: NewKeyword = { keyword_id: keywordId, ...input.keyword }
-    outcome = await run(deps, context, owner, { type: 'AddKeywords', client_id: owner.id, keywords: [keyword], deleted: 'restore', overflow: 'refuse' })
+    outcome = await run(deps, context, owner, {
+      type: 'AddKeywords',
+      client_id: owner.id,
+      keywords: [keyword],
+      deleted: 'restore',
+      overflow: 'refuse',
+    })
   }
   // A concurrent add of the same text may have won between the look and the append.
   const found = outcome ? findByKey(outcome.state, key)! : existing!
@@ -94,7 +100,13 @@ export async function addGeneratedKeywords(
   let position: Position | null = null
   if (missing.length > 0) {
     const keywords = missing.map((c, i): NewKeyword => ({ keyword_id: ids[i]!, ...c }))
-    const outcome = await run(deps, context, owner, { type: 'AddKeywords', client_id: owner.id, keywords, deleted: 'keep', overflow: 'truncate' })
+    const outcome = await run(deps, context, owner, {
+      type: 'AddKeywords',
+      client_id: owner.id,
+      keywords,
+      deleted: 'keep',
+      overflow: 'truncate',
+    })
     state = outcome.state
     position = outcome.position
   }

@@ -52,7 +52,13 @@ export interface RegisteredClient {
 export async function registerOAuthClient(deps: WriteDeps, context: CommandContext, metadata: ClientMetadata): Promise<RegisteredClient> {
   checkClientMetadata(metadata) // before an id is spent on a refusal
   const clientId = await deps.ids.next('oauth_client')
-  const outcome = await handleCommand(deps, { aggregate: oauthClient, id: clientId, command: { type: 'RegisterOAuthClient', client_id: clientId, metadata }, context, orgId: null })
+  const outcome = await handleCommand(deps, {
+    aggregate: oauthClient,
+    id: clientId,
+    command: { type: 'RegisterOAuthClient', client_id: clientId, metadata },
+    context,
+    orgId: null,
+  })
   return { clientId, position: outcome.position }
 }
 
@@ -66,11 +72,22 @@ export interface ApprovedGrant {
 export async function approveOAuthGrant(
   deps: WriteDeps,
   context: CommandContext,
-  input: { orgId: number; userId: number; clientId: number; scopes: OAuthScope[]; resource: string | null; redirectUri: string; codeChallenge: string },
+  input: {
+    orgId: number
+    userId: number
+    clientId: number
+    scopes: OAuthScope[]
+    resource: string | null
+    redirectUri: string
+    codeChallenge: string
+  },
 ): Promise<ApprovedGrant> {
   const grantId = await deps.ids.next('oauth_grant')
   const code = mint(CODE_PREFIX, grantId)
-  const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: grantId, command: {
+  const outcome = await handleCommand(deps, {
+    aggregate: oauthGrant,
+    id: grantId,
+    command: {
       type: 'ApproveOAuthGrant',
       grant_id: grantId,
       org_id: input.orgId,
@@ -82,7 +99,9 @@ export async function approveOAuthGrant(
       code_hash: sha256Hex(code),
       code_challenge: input.codeChallenge,
       now: deps.clock(),
-    }, context })
+    },
+    context,
+  })
   return { grantId, code, position: outcome.position }
 }
 
@@ -103,7 +122,12 @@ export type TokenOutcome =
   | { readonly ok: true; readonly tokens: IssuedTokens; readonly position: Position | null }
   | { readonly ok: false; readonly error: 'invalid_grant'; readonly detail: string; readonly position: Position | null }
 
-const refused = (detail: string, position: Position | null = null): TokenOutcome => ({ ok: false, error: 'invalid_grant', detail, position })
+const refused = (detail: string, position: Position | null = null): TokenOutcome => ({
+  ok: false,
+  error: 'invalid_grant',
+  detail,
+  position,
+})
 
 /** Runs a grant command; domain invalid_grant refusals become outcomes, everything else propagates. */
 async function onGrant(
@@ -117,7 +141,12 @@ async function onGrant(
     const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: grantId, command, context })
     const revoked = outcome.events.find((e) => e.type === 'OAuthGrantRevoked')
     if (revoked) {
-      return refused(revoked.data.reason === 'code_reused' ? 'the authorization code was already used: the grant is revoked' : 'the refresh token was already used: the grant is revoked', outcome.position)
+      return refused(
+        revoked.data.reason === 'code_reused'
+          ? 'the authorization code was already used: the grant is revoked'
+          : 'the refresh token was already used: the grant is revoked',
+        outcome.position,
+      )
     }
     const issued = outcome.events.find((e) => e.type === 'OAuthCodeExchanged' || e.type === 'OAuthTokensRefreshed')
     if (!issued) return refused('nothing was issued')
@@ -147,7 +176,7 @@ export async function exchangeOAuthCode(
   input: { code: string; clientId: number; redirectUri: string; codeVerifier: string },
 ): Promise<TokenOutcome> {
   const parsed = parseOAuthSecret(input.code)
-  if (!parsed || parsed.kind !== 'code') return refused('unknown authorization code')
+  if (parsed?.kind !== 'code') return refused('unknown authorization code')
   const access = mint(ACCESS_TOKEN_PREFIX, parsed.grantId)
   const refresh = mint(REFRESH_TOKEN_PREFIX, parsed.grantId)
   return onGrant(
@@ -170,9 +199,13 @@ export async function exchangeOAuthCode(
 }
 
 /** grant_type=refresh_token: rotates; a replayed old refresh token revokes the grant. */
-export async function refreshOAuthTokens(deps: WriteDeps, context: CommandContext, input: { refreshToken: string; clientId: number }): Promise<TokenOutcome> {
+export async function refreshOAuthTokens(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { refreshToken: string; clientId: number },
+): Promise<TokenOutcome> {
   const parsed = parseOAuthSecret(input.refreshToken)
-  if (!parsed || parsed.kind !== 'refresh') return refused('unknown refresh token')
+  if (parsed?.kind !== 'refresh') return refused('unknown refresh token')
   const access = mint(ACCESS_TOKEN_PREFIX, parsed.grantId)
   const refresh = mint(REFRESH_TOKEN_PREFIX, parsed.grantId)
   return onGrant(
@@ -196,12 +229,26 @@ export async function refreshOAuthTokens(deps: WriteDeps, context: CommandContex
 export async function revokeOAuthToken(deps: WriteDeps, context: CommandContext, token: string): Promise<{ position: Position | null }> {
   const parsed = parseOAuthSecret(token)
   if (!parsed || parsed.kind === 'code') return { position: null }
-  const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: parsed.grantId, command: { type: 'RevokeOAuthToken', grant_id: parsed.grantId, token_hash: sha256Hex(token) }, context: grantContext(context, parsed.grantId) })
+  const outcome = await handleCommand(deps, {
+    aggregate: oauthGrant,
+    id: parsed.grantId,
+    command: { type: 'RevokeOAuthToken', grant_id: parsed.grantId, token_hash: sha256Hex(token) },
+    context: grantContext(context, parsed.grantId),
+  })
   return { position: outcome.position }
 }
 
 /** revoke_oauth_grant: not_found for a grant the revoker may not see (another organization, another member). */
-export async function revokeOAuthGrant(deps: WriteDeps, context: CommandContext, input: { grantId: number; revoker: GrantRevoker }): Promise<{ position: Position | null }> {
-  const outcome = await handleCommand(deps, { aggregate: oauthGrant, id: input.grantId, command: { type: 'RevokeOAuthGrant', grant_id: input.grantId, revoker: input.revoker }, context })
+export async function revokeOAuthGrant(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { grantId: number; revoker: GrantRevoker },
+): Promise<{ position: Position | null }> {
+  const outcome = await handleCommand(deps, {
+    aggregate: oauthGrant,
+    id: input.grantId,
+    command: { type: 'RevokeOAuthGrant', grant_id: input.grantId, revoker: input.revoker },
+    context,
+  })
   return { position: outcome.position }
 }

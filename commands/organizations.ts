@@ -10,7 +10,13 @@ export async function createOrganization(
   input: { name: string },
 ): Promise<{ orgId: number; position: Position | null }> {
   const orgId = await deps.ids.next('organization')
-  const outcome = await handleCommand(deps, { aggregate: organization, id: orgId, command: { type: 'CreateOrganization', org_id: orgId, name: input.name }, context, orgId })
+  const outcome = await handleCommand(deps, {
+    aggregate: organization,
+    id: orgId,
+    command: { type: 'CreateOrganization', org_id: orgId, name: input.name },
+    context,
+    orgId,
+  })
   return { orgId, position: outcome.position }
 }
 
@@ -29,6 +35,12 @@ export async function updateOrganizationBranding(
   context: CommandContext,
   input: { orgId: number; changes: BrandingChange },
 ): Promise<{ name: string; branding: Branding; position: Position | null }> {
-  const outcome = await handleCommand(deps, { aggregate: organization, id: input.orgId, command: { type: 'UpdateBranding', org_id: input.orgId, changes: input.changes }, context, orgId: input.orgId })
+  const outcome = await handleCommand(deps, {
+    aggregate: organization,
+    id: input.orgId,
+    command: { type: 'UpdateBranding', org_id: input.orgId, changes: input.changes },
+    context,
+    orgId: input.orgId,
+  })
   return { name: outcome.state.name, branding: outcome.state.branding, position: outcome.position }
 }

@@ -18,9 +18,28 @@ export interface AddPageInput {
  * add_page: get-or-create by URL in the client's page set. A known URL updates the fields given and keeps
  * its id. The caller has checked that the client is visible to it (the org id comes from the client).
  */
-export async function addPage(deps: WriteDeps, context: CommandContext, input: AddPageInput): Promise<{ pageId: number; position: Position | null }> {
+export async function addPage(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: AddPageInput,
+): Promise<{ pageId: number; position: Position | null }> {
   const pageId = await deps.ids.next('page')
-  const outcome = await handleCommand(deps, { aggregate: pageSet, id: input.clientId, command: { type: 'AddPage', client_id: input.clientId, page_id: pageId, url: input.url, slug: input.slug, wp_post_id: input.wpPostId, title: input.title, active: input.active }, context, orgId: input.orgId })
+  const outcome = await handleCommand(deps, {
+    aggregate: pageSet,
+    id: input.clientId,
+    command: {
+      type: 'AddPage',
+      client_id: input.clientId,
+      page_id: pageId,
+      url: input.url,
+      slug: input.slug,
+      wp_post_id: input.wpPostId,
+      title: input.title,
+      active: input.active,
+    },
+    context,
+    orgId: input.orgId,
+  })
   const page = findPageByUrl(outcome.state, input.url)
   return { pageId: page!.id, position: outcome.position }
 }
@@ -31,7 +50,13 @@ export async function deactivatePagesNotInList(
   context: CommandContext,
   input: { orgId: number; clientId: number; activeUrls: readonly string[] },
 ): Promise<{ deactivated: number[]; position: Position | null }> {
-  const outcome = await handleCommand(deps, { aggregate: pageSet, id: input.clientId, command: { type: 'DeactivatePagesNotInList', client_id: input.clientId, active_urls: input.activeUrls }, context, orgId: input.orgId })
+  const outcome = await handleCommand(deps, {
+    aggregate: pageSet,
+    id: input.clientId,
+    command: { type: 'DeactivatePagesNotInList', client_id: input.clientId, active_urls: input.activeUrls },
+    context,
+    orgId: input.orgId,
+  })
   const deactivated = outcome.events.flatMap((e) => (e.type === 'PagesDeactivated' ? e.data.page_ids : []))
   return { deactivated, position: outcome.position }
 }
@@ -50,7 +75,11 @@ export interface SnapshotInput {
  * Records a page's content at this moment on the page's own stream (`page-<page_id>`). Snapshots are facts
  * with no rule between them, so the append expects any revision. The caller has checked the page.
  */
-export async function recordSnapshot(deps: WriteDeps, context: CommandContext, input: SnapshotInput): Promise<{ snapshotId: number; position: Position }> {
+export async function recordSnapshot(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: SnapshotInput,
+): Promise<{ snapshotId: number; position: Position }> {
   const snapshotId = await deps.ids.next('page_snapshot')
   const event: PageSnapshotEvent = {
     type: 'PageSnapshotRecorded',

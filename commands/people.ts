@@ -38,7 +38,8 @@ function generateRecoveryCodes(): string[] {
 
 const PASSWORD_RULE = 'at least 12 and at most 200 characters'
 export function checkPasswordRule(password: string): void {
-  if (password.length < 12 || password.length > 200) throw new DomainError('password_too_weak', 'The password does not meet the rule', PASSWORD_RULE)
+  if (password.length < 12 || password.length > 200)
+    throw new DomainError('password_too_weak', 'The password does not meet the rule', PASSWORD_RULE)
 }
 
 /** The user's state folded from their stream (initial state when there is none). */
@@ -61,11 +62,20 @@ export async function memberIdInOrg(deps: WriteDeps, orgId: number, email: strin
  * account has it: the address already signs in somewhere, and sign-in must find one person.
  */
 export async function claimAccountEmail(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }) {
-  return handleCommand(deps, { aggregate: userEmail, id: emailDigest(input.email), command: { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId }, context })
+  return handleCommand(deps, {
+    aggregate: userEmail,
+    id: emailDigest(input.email),
+    command: { type: 'ReserveUserEmail', user_id: input.userId, org_id: input.orgId },
+    context,
+  })
 }
 
 /** Reserves the email among the organization's members and invites. Throws email_taken when the organization has it. */
-export async function reserveOrgMemberEmail(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }) {
+export async function reserveOrgMemberEmail(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { userId: number; orgId: number; email: string },
+) {
   return handleCommand(deps, {
     aggregate: orgMemberEmail,
     id: { orgId: input.orgId, emailDigest: emailDigest(input.email) },
@@ -76,7 +86,11 @@ export async function reserveOrgMemberEmail(deps: WriteDeps, context: CommandCon
 }
 
 /** Gives the email back, in the organization and (when theirs) as the account's; for removal and undoing a half-made user. */
-async function releaseEmails(deps: WriteDeps, context: CommandContext, input: { userId: number; orgId: number; email: string }): Promise<Position | null> {
+async function releaseEmails(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { userId: number; orgId: number; email: string },
+): Promise<Position | null> {
   const release = { type: 'ReleaseUserEmail' as const, user_id: input.userId }
   const inOrg = await handleCommand(deps, {
     aggregate: orgMemberEmail,
@@ -129,7 +143,13 @@ export interface InvitedMember {
 export async function inviteMember(
   deps: PeopleDeps,
   context: CommandContext,
-  input: { orgId: number; email: string; role: Role; manager: MemberManager; credentials?: { passwordHash: string; totpSealed: string; recoveryCodeHashes: string[] } },
+  input: {
+    orgId: number
+    email: string
+    role: Role
+    manager: MemberManager
+    credentials?: { passwordHash: string; totpSealed: string; recoveryCodeHashes: string[] }
+  },
 ): Promise<InvitedMember> {
   if (!canManageMembers(input.manager)) throw new DomainError('forbidden', 'Only an owner may invite members')
   await assertOrganizationExists(deps, input.orgId)
@@ -139,7 +159,8 @@ export async function inviteMember(
   const accountId = await userIdByEmail(deps, email)
   if (accountId !== null) {
     const account = await loadUser(deps, accountId)
-    if (account.exists && !account.removed && account.orgId === input.orgId) throw new DomainError('email_taken', 'A user with this email already exists')
+    if (account.exists && !account.removed && account.orgId === input.orgId)
+      throw new DomainError('email_taken', 'A user with this email already exists')
   }
   const userId = await deps.ids.next('user')
   const reservation = { userId, orgId: input.orgId, email }
@@ -162,7 +183,9 @@ export async function inviteMember(
     manager: input.manager,
     invite_token_hash: token === null ? null : sha256(token),
     invite_expires_at: expiresAt,
-    ...(c ? { credentials: { password_hash: c.passwordHash, totp_secret_sealed: c.totpSealed, recovery_code_hashes: c.recoveryCodeHashes } } : {}),
+    ...(c
+      ? { credentials: { password_hash: c.passwordHash, totp_secret_sealed: c.totpSealed, recovery_code_hashes: c.recoveryCodeHashes } }
+      : {}),
   })
   return { userId, orgId: input.orgId, email, role: input.role, inviteToken: token, inviteExpiresAt: expiresAt, position: outcome.position }
 }
@@ -190,7 +213,12 @@ export async function createUserWithCredentials(
     manager: { kind: 'key' },
     credentials: { passwordHash: await hashPassword(password), totpSealed: totp.sealed, recoveryCodeHashes: totp.recoveryCodeHashes },
   })
-  return { ...member, generatedPassword: input.password === undefined ? password : null, otpauthUri: totp.otpauthUri, recoveryCodes: totp.recoveryCodes }
+  return {
+    ...member,
+    generatedPassword: input.password === undefined ? password : null,
+    otpauthUri: totp.otpauthUri,
+    recoveryCodes: totp.recoveryCodes,
+  }
 }
 
 export interface IssuedTotp {
@@ -201,7 +229,11 @@ export interface IssuedTotp {
 }
 
 /** The invite page, step 1: set the password; a TOTP secret and recovery codes are issued (shown once). */
-export async function acceptInvite(deps: PeopleDeps, context: CommandContext, input: { userId: number; token: string; password: string }): Promise<IssuedTotp> {
+export async function acceptInvite(
+  deps: PeopleDeps,
+  context: CommandContext,
+  input: { userId: number; token: string; password: string },
+): Promise<IssuedTotp> {
   checkPasswordRule(input.password)
   const state = await loadUser(deps, input.userId)
   const totp = await issueTotp(deps.serviceKey, state.email)
@@ -224,7 +256,12 @@ export async function acceptInvite(deps: PeopleDeps, context: CommandContext, in
   } catch (error) {
     // The invite went away meanwhile (removed, used): the address is not this account's after all.
     if (claimed.events.length > 0) {
-      await handleCommand(deps, { aggregate: userEmail, id: emailDigest(state.email), command: { type: 'ReleaseUserEmail', user_id: input.userId }, context })
+      await handleCommand(deps, {
+        aggregate: userEmail,
+        id: emailDigest(state.email),
+        command: { type: 'ReleaseUserEmail', user_id: input.userId },
+        context,
+      })
     }
     throw error
   }
@@ -232,12 +269,17 @@ export async function acceptInvite(deps: PeopleDeps, context: CommandContext, in
 }
 
 /** The invite page, step 2: the first code from the authenticator puts the second factor in force. */
-export async function confirmTotp(deps: PeopleDeps, context: CommandContext, input: { userId: number; token: string; code: string }): Promise<{ position: Position | null }> {
+export async function confirmTotp(
+  deps: PeopleDeps,
+  context: CommandContext,
+  input: { userId: number; token: string; code: string },
+): Promise<{ position: Position | null }> {
   const state = await loadUser(deps, input.userId)
   const now = deps.clock()
   if (state.pendingTotp === null) throw new DomainError('invite_invalid', 'The invite link is unknown, used or expired')
   const step = matchTotp(base32Decode(unseal(deps.serviceKey, state.pendingTotp.sealed)), input.code, now.getTime())
-  if (step === null) throw new DomainError('totp_code_wrong', 'The code does not match', 'type the 6 digits your authenticator app shows now')
+  if (step === null)
+    throw new DomainError('totp_code_wrong', 'The code does not match', 'type the 6 digits your authenticator app shows now')
   const outcome = await runUser(deps, context, input.userId, {
     type: 'ConfirmTotp',
     invite_token_hash: sha256(input.token),
@@ -249,7 +291,13 @@ export async function confirmTotp(deps: PeopleDeps, context: CommandContext, inp
 }
 
 export type SignInOutcome =
-  | { readonly ok: true; readonly userId: number; readonly sessionToken: string; readonly expiresAt: string; readonly position: Position | null }
+  | {
+      readonly ok: true
+      readonly userId: number
+      readonly sessionToken: string
+      readonly expiresAt: string
+      readonly position: Position | null
+    }
   | { readonly ok: false; readonly lockedOut: boolean; readonly position: Position | null }
 
 /**
@@ -257,7 +305,10 @@ export type SignInOutcome =
  * an unknown email costs the same scrypt as a wrong password. Failures of a real member are events, and the
  * fifth within 15 minutes locks the account for 15 minutes (domain/people/user.ts).
  */
-export async function signIn(deps: PeopleDeps, input: { email: string; password: string; code: string; requestId: string | null }): Promise<SignInOutcome> {
+export async function signIn(
+  deps: PeopleDeps,
+  input: { email: string; password: string; code: string; requestId: string | null },
+): Promise<SignInOutcome> {
   const failed = { ok: false as const, lockedOut: false, position: null }
   const userId = await userIdByEmail(deps, input.email)
   const state = userId === null ? null : await loadUser(deps, userId)
@@ -277,7 +328,12 @@ export async function signIn(deps: PeopleDeps, input: { email: string; password:
   }
   const sessionToken = mintToken()
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString()
-  const context: CommandContext = { actor: { kind: 'user', id: state.userId }, requestId: input.requestId, correlationId: input.requestId ?? sha256(sessionToken).slice(0, 32), causationId: null }
+  const context: CommandContext = {
+    actor: { kind: 'user', id: state.userId },
+    requestId: input.requestId,
+    correlationId: input.requestId ?? sha256(sessionToken).slice(0, 32),
+    causationId: null,
+  }
   try {
     const outcome = await runUser(deps, context, state.userId, {
       type: 'SignIn',
@@ -287,7 +343,8 @@ export async function signIn(deps: PeopleDeps, input: { email: string; password:
       session_hash: sha256(sessionToken),
       expires_at: expiresAt,
     })
-    if (outcome.events.some((e) => e.type === 'UserSignedIn')) return { ok: true, userId: state.userId, sessionToken, expiresAt, position: outcome.position }
+    if (outcome.events.some((e) => e.type === 'UserSignedIn'))
+      return { ok: true, userId: state.userId, sessionToken, expiresAt, position: outcome.position }
     return { ok: false, lockedOut: outcome.events.some((e) => e.type === 'UserLockedOut'), position: outcome.position }
   } catch (error) {
     if (error instanceof DomainError && error.code === 'sign_in_failed') return failed
@@ -295,7 +352,11 @@ export async function signIn(deps: PeopleDeps, input: { email: string; password:
   }
 }
 
-export async function signOut(deps: WriteDeps, context: CommandContext, input: { userId: number; sessionToken: string }): Promise<{ position: Position | null }> {
+export async function signOut(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { userId: number; sessionToken: string },
+): Promise<{ position: Position | null }> {
   const outcome = await runUser(deps, context, input.userId, { type: 'SignOut', session_hash: sha256(input.sessionToken) })
   return { position: outcome.position }
 }
@@ -305,7 +366,12 @@ export async function changeMemberRole(
   context: CommandContext,
   input: { userId: number; callerOrgId: number | null; role: Role; manager: MemberManager },
 ): Promise<{ orgId: number; email: string; role: Role; position: Position | null }> {
-  const outcome = await runUser(deps, context, input.userId, { type: 'ChangeRole', caller_org_id: input.callerOrgId, role: input.role, manager: input.manager })
+  const outcome = await runUser(deps, context, input.userId, {
+    type: 'ChangeRole',
+    caller_org_id: input.callerOrgId,
+    role: input.role,
+    manager: input.manager,
+  })
   return { orgId: outcome.state.orgId!, email: outcome.state.email, role: outcome.state.role, position: outcome.position }
 }
 
@@ -315,7 +381,11 @@ export async function removeMember(
   context: CommandContext,
   input: { userId: number; callerOrgId: number | null; manager: MemberManager },
 ): Promise<{ position: Position | null }> {
-  const outcome = await runUser(deps, context, input.userId, { type: 'RemoveMember', caller_org_id: input.callerOrgId, manager: input.manager })
+  const outcome = await runUser(deps, context, input.userId, {
+    type: 'RemoveMember',
+    caller_org_id: input.callerOrgId,
+    manager: input.manager,
+  })
   const released = await releaseEmails(deps, context, { userId: input.userId, orgId: outcome.state.orgId!, email: outcome.state.email })
   return { position: released ?? outcome.position }
 }
@@ -333,19 +403,32 @@ export interface IssuedPasswordReset {
  * what the log keeps); null when the email is unknown, the member cannot sign in, or a reset was issued in
  * the last 5 minutes. Callers must answer the same whichever it was.
  */
-export async function requestPasswordReset(deps: WriteDeps, context: CommandContext, input: { email: string }): Promise<IssuedPasswordReset | null> {
+export async function requestPasswordReset(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { email: string },
+): Promise<IssuedPasswordReset | null> {
   const userId = await userIdByEmail(deps, input.email)
   if (userId === null) return null
   const token = mintToken()
   const now = deps.clock()
   const expiresAt = new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString()
-  const outcome = await runUser(deps, context, userId, { type: 'RequestPasswordReset', now: now.toISOString(), token_hash: sha256(token), expires_at: expiresAt })
+  const outcome = await runUser(deps, context, userId, {
+    type: 'RequestPasswordReset',
+    now: now.toISOString(),
+    token_hash: sha256(token),
+    expires_at: expiresAt,
+  })
   if (outcome.events.length === 0) return null
   return { userId, email: outcome.state.email, token, expiresAt, position: outcome.position }
 }
 
 /** Sets a new password with a reset token (single use; every session of the member ends). */
-export async function usePasswordReset(deps: WriteDeps, context: CommandContext, input: { userId: number; token: string; password: string }): Promise<{ position: Position | null }> {
+export async function usePasswordReset(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { userId: number; token: string; password: string },
+): Promise<{ position: Position | null }> {
   checkPasswordRule(input.password)
   const outcome = await runUser(deps, context, input.userId, {
     type: 'UsePasswordReset',

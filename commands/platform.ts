@@ -29,7 +29,13 @@ export function mintPlatformKey(
  */
 export async function claimBootstrap(deps: WriteDeps, keyId: number): Promise<boolean> {
   try {
-    await handleCommand(deps, { aggregate: platformBootstrap, id: null, command: { type: 'Bootstrap', key_id: keyId }, context: systemContext('bootstrap'), orgId: null })
+    await handleCommand(deps, {
+      aggregate: platformBootstrap,
+      id: null,
+      command: { type: 'Bootstrap', key_id: keyId },
+      context: systemContext('bootstrap'),
+      orgId: null,
+    })
     return true
   } catch (error) {
     if (error instanceof DomainError && error.code === 'already_exists') return false

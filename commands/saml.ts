@@ -31,9 +31,7 @@ export async function loadSamlProvider(deps: WriteDeps, providerId: number): Pro
 }
 
 /** 24 characters of [a-z0-9] (about 124 bits): unguessable, and safe in a URL path as is. */
-const newProviderKey = () =>
-  Array.from(randomBytes(24), (b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36])
-    .join('')
+const newProviderKey = () => Array.from(randomBytes(24), (b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('')
 
 export async function addSamlProvider(
   deps: WriteDeps,
@@ -42,7 +40,14 @@ export async function addSamlProvider(
 ): Promise<SamlProviderOutcome & { providerId: number; providerKey: string }> {
   const providerId = await deps.ids.next('sso_provider')
   const providerKey = newProviderKey()
-  const outcome = await run(deps, context, providerId, { type: 'AddSamlProvider', provider_id: providerId, org_id: input.orgId, provider_key: providerKey, manager: input.manager, settings: input.settings })
+  const outcome = await run(deps, context, providerId, {
+    type: 'AddSamlProvider',
+    provider_id: providerId,
+    org_id: input.orgId,
+    provider_key: providerKey,
+    manager: input.manager,
+    settings: input.settings,
+  })
   return { ...outcome, providerId, providerKey }
 }
 
@@ -51,10 +56,20 @@ export function updateSamlProvider(
   context: CommandContext,
   input: { providerId: number; callerOrgId: number | null; manager: MemberManager; settings: SamlProviderSettings; active: boolean },
 ): Promise<SamlProviderOutcome> {
-  return run(deps, context, input.providerId, { type: 'UpdateSamlProvider', caller_org_id: input.callerOrgId, manager: input.manager, settings: input.settings, active: input.active })
+  return run(deps, context, input.providerId, {
+    type: 'UpdateSamlProvider',
+    caller_org_id: input.callerOrgId,
+    manager: input.manager,
+    settings: input.settings,
+    active: input.active,
+  })
 }
 
-export function deleteSamlProvider(deps: WriteDeps, context: CommandContext, input: { providerId: number; callerOrgId: number | null; manager: MemberManager }): Promise<SamlProviderOutcome> {
+export function deleteSamlProvider(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { providerId: number; callerOrgId: number | null; manager: MemberManager },
+): Promise<SamlProviderOutcome> {
   return run(deps, context, input.providerId, { type: 'DeleteSamlProvider', caller_org_id: input.callerOrgId, manager: input.manager })
 }
 

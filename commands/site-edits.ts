@@ -17,7 +17,11 @@ export interface StageInput {
 }
 
 /** create_site_edit and prompted_edit: a new proposed edit. The caller has checked the client (and page). */
-export async function stageSiteEdit(deps: WriteDeps, context: CommandContext, input: StageInput): Promise<{ editId: number; position: Position }> {
+export async function stageSiteEdit(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: StageInput,
+): Promise<{ editId: number; position: Position }> {
   const editId = await deps.ids.next('site_edit')
   // A new stream (its id was just allocated): nothing to read, the append only has to be first.
   const events = siteEdit.decide(
@@ -65,7 +69,11 @@ async function record(deps: WriteDeps, context: CommandContext, loaded: LoadedEd
     return outcome.position
   } catch (error) {
     if (error instanceof WrongExpectedRevisionError) {
-      throw new DomainError('concurrency_conflict', 'The record changed concurrently', `site edit ${loaded.state.id} was applied or rolled back by another request at the same time`)
+      throw new DomainError(
+        'concurrency_conflict',
+        'The record changed concurrently',
+        `site edit ${loaded.state.id} was applied or rolled back by another request at the same time`,
+      )
     }
     throw error
   }
@@ -84,7 +92,8 @@ const toPublish = (loaded: LoadedEdit): EditToPublish => ({
 /** Who approved an apply that named nobody: the caller, as `<actor kind>:<actor id>`. */
 export const actorLabel = (actor: Actor) => `${actor.kind}:${actor.id ?? ''}`
 
-const publishError = (error: SitePublishError, editId: number) => new DomainError(error.code, error.message, `site edit ${editId}: ${error.message}`)
+const publishError = (error: SitePublishError, editId: number) =>
+  new DomainError(error.code, error.message, `site edit ${editId}: ${error.message}`)
 
 /**
  * apply_site_edit: approves and publishes a proposed edit through the publisher, then records
@@ -126,10 +135,20 @@ export async function rollbackSiteEdit(
   assertRollbackable(loaded.state)
   let restored
   try {
-    restored = await publisher.restore(toPublish(loaded), { before_snapshot_id: loaded.state.beforeSnapshotId, after_snapshot_id: loaded.state.afterSnapshotId }, context)
+    restored = await publisher.restore(
+      toPublish(loaded),
+      { before_snapshot_id: loaded.state.beforeSnapshotId, after_snapshot_id: loaded.state.afterSnapshotId },
+      context,
+    )
   } catch (error) {
     if (error instanceof SitePublishError) throw publishError(error, input.editId)
     throw error
   }
-  return { position: await record(deps, context, loaded, { type: 'RecordRolledBack', publisher: publisher.name, restored_snapshot_id: restored.restored_snapshot_id }) }
+  return {
+    position: await record(deps, context, loaded, {
+      type: 'RecordRolledBack',
+      publisher: publisher.name,
+      restored_snapshot_id: restored.restored_snapshot_id,
+    }),
+  }
 }

@@ -24,7 +24,12 @@ export interface SsoProviderOutcome {
   readonly position: Position | null
 }
 
-function run(deps: WriteDeps, context: CommandContext, providerId: number, command: Parameters<typeof ssoProvider.decide>[0]): Promise<SsoProviderOutcome> {
+function run(
+  deps: WriteDeps,
+  context: CommandContext,
+  providerId: number,
+  command: Parameters<typeof ssoProvider.decide>[0],
+): Promise<SsoProviderOutcome> {
   return handleCommand(deps, { aggregate: ssoProvider, id: providerId, command, context }).catch((error: unknown) => {
     if (error instanceof NotFoundError) throw new NotFoundError('sso_provider', providerId)
     throw error
@@ -43,7 +48,13 @@ export async function addSsoProvider(
   input: { orgId: number; manager: MemberManager; settings: ProviderSettings },
 ): Promise<SsoProviderOutcome & { providerId: number }> {
   const providerId = await deps.ids.next('sso_provider')
-  const outcome = await run(deps, context, providerId, { type: 'AddSsoProvider', provider_id: providerId, org_id: input.orgId, manager: input.manager, settings: input.settings })
+  const outcome = await run(deps, context, providerId, {
+    type: 'AddSsoProvider',
+    provider_id: providerId,
+    org_id: input.orgId,
+    manager: input.manager,
+    settings: input.settings,
+  })
   return { ...outcome, providerId }
 }
 
@@ -52,10 +63,20 @@ export function updateSsoProvider(
   context: CommandContext,
   input: { providerId: number; callerOrgId: number | null; manager: MemberManager; settings: ProviderSettings; active: boolean },
 ): Promise<SsoProviderOutcome> {
-  return run(deps, context, input.providerId, { type: 'UpdateSsoProvider', caller_org_id: input.callerOrgId, manager: input.manager, settings: input.settings, active: input.active })
+  return run(deps, context, input.providerId, {
+    type: 'UpdateSsoProvider',
+    caller_org_id: input.callerOrgId,
+    manager: input.manager,
+    settings: input.settings,
+    active: input.active,
+  })
 }
 
-export function deleteSsoProvider(deps: WriteDeps, context: CommandContext, input: { providerId: number; callerOrgId: number | null; manager: MemberManager }): Promise<SsoProviderOutcome> {
+export function deleteSsoProvider(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { providerId: number; callerOrgId: number | null; manager: MemberManager },
+): Promise<SsoProviderOutcome> {
   return run(deps, context, input.providerId, { type: 'DeleteSsoProvider', caller_org_id: input.callerOrgId, manager: input.manager })
 }
 
@@ -63,13 +84,22 @@ export function deleteSsoProvider(deps: WriteDeps, context: CommandContext, inpu
  * The IdP's subject as a refusal records it: an OIDC `sub` is opaque, but a SAML NameID is often the email
  * address itself, and refusals never carry one (the email's domain is recorded instead).
  */
-const auditableSubject = (subject: string | null | undefined) => (subject === undefined || subject === null || subject.includes('@') ? null : subject.slice(0, 2000))
+const auditableSubject = (subject: string | null | undefined) =>
+  subject === undefined || subject === null || subject.includes('@') ? null : subject.slice(0, 2000)
 
 /** Records a refused SSO sign-in on the provider's audit stream (never an email address, never a token). */
 export async function recordSsoSignInFailure(
   deps: WriteDeps,
   context: CommandContext,
-  input: { providerId: number; orgId: number; protocol: SsoProtocol; reason: SsoFailureReason; emailDomain?: string | null; subject?: string | null; detail?: string | null },
+  input: {
+    providerId: number
+    orgId: number
+    protocol: SsoProtocol
+    reason: SsoFailureReason
+    emailDomain?: string | null
+    subject?: string | null
+    detail?: string | null
+  },
 ): Promise<Position> {
   return appendAudit(
     deps,
@@ -137,11 +167,23 @@ export async function completeSsoSignIn(
   const provider = input.provider
   const rules = provider.rules
   const correlationId = input.requestId ?? sha256(mintToken()).slice(0, 32)
-  const systemContext: CommandContext = { actor: { kind: 'system', id: `sso_provider:${provider.providerId}` }, requestId: input.requestId, correlationId, causationId: null }
+  const systemContext: CommandContext = {
+    actor: { kind: 'system', id: `sso_provider:${provider.providerId}` },
+    requestId: input.requestId,
+    correlationId,
+    causationId: null,
+  }
   const refuse = async (reason: SsoFailureReason, domain: string | null) => ({
     ok: false as const,
     reason,
-    position: await recordSsoSignInFailure(deps, systemContext, { providerId: provider.providerId, orgId: rules.orgId, protocol: provider.protocol, reason, emailDomain: domain, subject: input.subject }),
+    position: await recordSsoSignInFailure(deps, systemContext, {
+      providerId: provider.providerId,
+      orgId: rules.orgId,
+      protocol: provider.protocol,
+      reason,
+      emailDomain: domain,
+      subject: input.subject,
+    }),
   })
 
   const checked = checkAssertedIdentity(input.identity, rules)
@@ -151,7 +193,10 @@ export async function completeSsoSignIn(
   // invite reserves the address only in its organization; the provider proves the address, so it takes it up).
   const existingId = (await userIdByEmail(deps, checked.email)) ?? (await memberIdInOrg(deps, rules.orgId, checked.email))
   const existingState = existingId === null ? null : await loadUser(deps, existingId)
-  const existing = existingState === null || !existingState.exists ? null : { userId: existingState.userId, orgId: existingState.orgId!, member: !existingState.removed }
+  const existing =
+    existingState === null || !existingState.exists
+      ? null
+      : { userId: existingState.userId, orgId: existingState.orgId!, member: !existingState.removed }
   const decision = provisioningDecision({ domain: checked.domain, existing, rules })
   if (decision.kind === 'refuse') return refuse(decision.reason, checked.domain)
 
@@ -189,7 +234,21 @@ export async function completeSsoSignIn(
     }
     // Theirs in the organization too, so an owner's invite of the same address finds the member.
     await reserveOrgMemberEmail(deps, systemContext, { userId, orgId, email: checked.email })
-    await handleCommand(deps, { aggregate: user, id: userId, command: { type: 'ProvisionBySso', user_id: userId, org_id: orgId, email: checked.email, role, provider_id: provider.providerId, protocol: provider.protocol, via: provisioned }, context: systemContext })
+    await handleCommand(deps, {
+      aggregate: user,
+      id: userId,
+      command: {
+        type: 'ProvisionBySso',
+        user_id: userId,
+        org_id: orgId,
+        email: checked.email,
+        role,
+        provider_id: provider.providerId,
+        protocol: provider.protocol,
+        via: provisioned,
+      },
+      context: systemContext,
+    })
   }
 
   const sessionToken = mintToken()
@@ -197,7 +256,20 @@ export async function completeSsoSignIn(
   const userContext: CommandContext = { actor: { kind: 'user', id: userId }, requestId: input.requestId, correlationId, causationId: null }
   const providerOrgId = provisioned === 'signup' ? (await loadUser(deps, userId)).orgId! : rules.orgId
   try {
-    const outcome = await handleCommand(deps, { aggregate: user, id: userId, command: { type: 'SignInWithSso', provider_id: provider.providerId, protocol: provider.protocol, provider_org_id: providerOrgId, subject: input.subject, session_hash: sha256(sessionToken), expires_at: expiresAt }, context: userContext })
+    const outcome = await handleCommand(deps, {
+      aggregate: user,
+      id: userId,
+      command: {
+        type: 'SignInWithSso',
+        provider_id: provider.providerId,
+        protocol: provider.protocol,
+        provider_org_id: providerOrgId,
+        subject: input.subject,
+        session_hash: sha256(sessionToken),
+        expires_at: expiresAt,
+      },
+      context: userContext,
+    })
     const event = outcome.events[0] as Extract<UserEvent, { type: 'UserSignedInWithSso' }>
     return { ok: true, userId, orgId: event.data.org_id, sessionToken, expiresAt, provisioned, position: outcome.position }
   } catch (error) {

@@ -10,7 +10,8 @@ import { seal, type ServiceKey } from './secrets/service-key.js'
 /** Resolves a host name to its addresses (all of them): dns.lookup by default, a fixed map in tests. */
 export type Resolver = (host: string) => Promise<string[]>
 
-export const systemResolver: Resolver = async (host) => (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address)
+export const systemResolver: Resolver = async (host) =>
+  (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address)
 
 /** What the webhook commands need besides the log: the service key and the URL policy. */
 export interface WebhookPolicy {
@@ -39,10 +40,16 @@ export async function assertWebhookUrl(policy: WebhookPolicy, text: string): Pro
   } catch {
     addresses = []
   }
-  if (addresses.length === 0) throw new DomainError('webhook_url_refused', 'The webhook URL is not allowed', `${checked.host} does not resolve`)
+  if (addresses.length === 0)
+    throw new DomainError('webhook_url_refused', 'The webhook URL is not allowed', `${checked.host} does not resolve`)
   for (const address of addresses) {
     const reason = refusalOfAddress(address, policy.allowList)
-    if (reason !== null) throw new DomainError('webhook_url_refused', 'The webhook URL is not allowed', `${checked.host} resolves to a refused address: ${reason}`)
+    if (reason !== null)
+      throw new DomainError(
+        'webhook_url_refused',
+        'The webhook URL is not allowed',
+        `${checked.host} resolves to a refused address: ${reason}`,
+      )
   }
   return checked.url
 }
@@ -84,7 +91,14 @@ export async function registerWebhook(
 export async function updateWebhook(
   deps: WebhookDeps,
   context: CommandContext,
-  input: { callerOrgId: number | null; webhookId: number; url?: string; events?: readonly string[] | null; description?: string | null; active?: boolean },
+  input: {
+    callerOrgId: number | null
+    webhookId: number
+    url?: string
+    events?: readonly string[] | null
+    description?: string | null
+    active?: boolean
+  },
 ): Promise<WebhookOutcome> {
   const url = input.url === undefined ? undefined : await assertWebhookUrl(deps.webhooks, input.url)
   return run(deps, context, input.webhookId, {
@@ -112,7 +126,11 @@ export async function rotateWebhookSecret(
   return { ...outcome, secret }
 }
 
-export function deleteWebhook(deps: WriteDeps, context: CommandContext, input: { callerOrgId: number | null; webhookId: number }): Promise<WebhookOutcome> {
+export function deleteWebhook(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { callerOrgId: number | null; webhookId: number },
+): Promise<WebhookOutcome> {
   return run(deps, context, input.webhookId, { type: 'DeleteWebhook', caller_org_id: input.callerOrgId })
 }
 
@@ -123,7 +141,11 @@ export async function pingWebhook(
   input: { callerOrgId: number | null; webhookId: number },
 ): Promise<WebhookOutcome & { deliveryId: number }> {
   const deliveryId = await deps.ids.next('webhook_delivery')
-  const outcome = await run(deps, context, input.webhookId, { type: 'PingWebhook', caller_org_id: input.callerOrgId, delivery_id: deliveryId })
+  const outcome = await run(deps, context, input.webhookId, {
+    type: 'PingWebhook',
+    caller_org_id: input.callerOrgId,
+    delivery_id: deliveryId,
+  })
   return { ...outcome, deliveryId }
 }
 
@@ -146,6 +168,10 @@ export async function redeliverWebhook(
 }
 
 /** The dispatcher's verdict after too many consecutive failures (nothing when the webhook is already off). */
-export function disableWebhook(deps: WriteDeps, context: CommandContext, input: { webhookId: number; consecutiveFailures: number }): Promise<WebhookOutcome> {
+export function disableWebhook(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: { webhookId: number; consecutiveFailures: number },
+): Promise<WebhookOutcome> {
   return run(deps, context, input.webhookId, { type: 'DisableWebhook', consecutive_failures: input.consecutiveFailures })
 }

@@ -47,7 +47,8 @@ export function createUpcasterRegistry(upcasters: readonly Upcaster[]): Upcaster
   for (const [type, list] of byType) {
     list.sort((a, b) => a.fromVersion - b.fromVersion)
     list.forEach((upcaster, index) => {
-      if (upcaster.fromVersion !== index + 1) throw new TypeError(`upcasters of ${type}: expected one from v${index + 1}, found v${upcaster.fromVersion}`)
+      if (upcaster.fromVersion !== index + 1)
+        throw new TypeError(`upcasters of ${type}: expected one from v${index + 1}, found v${upcaster.fromVersion}`)
     })
   }
   return {

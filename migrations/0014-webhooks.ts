@@ -57,9 +57,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       finished_at timestamptz
     )`.execute(db)
   // One delivery per webhook and event from the fan-out (a redelivered subscription event inserts nothing).
-  await sql`create unique index webhook_deliveries_fanout on webhook_deliveries (webhook_id, event_number) where requested is null`.execute(db)
+  await sql`create unique index webhook_deliveries_fanout on webhook_deliveries (webhook_id, event_number) where requested is null`.execute(
+    db,
+  )
   // The head of each webhook's ordered queue, and the due rows.
-  await sql`create index webhook_deliveries_open on webhook_deliveries (webhook_id, event_number) where finished_at is null and requested is null`.execute(db)
+  await sql`create index webhook_deliveries_open on webhook_deliveries (webhook_id, event_number) where finished_at is null and requested is null`.execute(
+    db,
+  )
   await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(db)
   await sql`create index webhook_deliveries_leased on webhook_deliveries (lease_until) where status = 'in_flight'`.execute(db)
 }

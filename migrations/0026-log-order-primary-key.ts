@@ -8,7 +8,9 @@ import { sql, type Kysely } from 'kysely'
  * append writes one index entry (and its WAL) less per event.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`alter table es_events drop constraint es_events_pkey, add constraint es_events_pkey primary key (transaction_id, global_position)`.execute(db)
+  await sql`alter table es_events drop constraint es_events_pkey, add constraint es_events_pkey primary key (transaction_id, global_position)`.execute(
+    db,
+  )
   await sql`drop index es_events_log_order`.execute(db)
 }
 

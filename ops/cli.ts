@@ -88,7 +88,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP)
     return 0
   }
-  if (command !== 'bench' && command !== 'sandbox' && command !== 'writes' && positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`)
+  if (command !== 'bench' && command !== 'sandbox' && command !== 'writes' && positionals.length > 0)
+    throw new UsageError(`Unexpected argument "${positionals[0]}"`)
   const config = loadConfig()
   const ops: OpsOptions = { init: values.init! }
   switch (command) {
@@ -118,12 +119,19 @@ async function main(argv: string[]): Promise<number> {
       // Loaded only here: the bench uses devDependencies (autocannon, emmett), which the Docker image
       // (npm ci --omit=dev) does not have, and a static import would stop every command there.
       const { runBench } = await import('./bench/run.js')
-      await runBench({ names: positionals, repeat, quick: values.quick!, output: path.resolve(values.output!), serverUrl: process.env.BENCH_DATABASE_URL })
+      await runBench({
+        names: positionals,
+        repeat,
+        quick: values.quick!,
+        output: path.resolve(values.output!),
+        serverUrl: process.env.BENCH_DATABASE_URL,
+      })
       return 0
     }
     case 'writes': {
       const [action, ...more] = positionals
-      if (!(WRITES_ACTIONS as readonly string[]).includes(action ?? '') || more.length > 0) throw new UsageError('writes needs one of: on, off, status')
+      if (!(WRITES_ACTIONS as readonly string[]).includes(action ?? '') || more.length > 0)
+        throw new UsageError('writes needs one of: on, off, status')
       if (values.reason !== undefined && action !== 'off') throw new UsageError('--reason goes with writes off')
       await writes(config, action as WritesAction, values.reason, ops)
       return 0
@@ -155,7 +163,12 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`${error.message}\n\n${HELP}`)
       process.exit(2)
     }
-    if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof NoStoreError || error instanceof PeopleCommandError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DataDirInUseError ||
+      error instanceof NoStoreError ||
+      error instanceof PeopleCommandError
+    ) {
       process.stderr.write(`${error.message}\n`)
       process.exit(1)
     }

@@ -10,16 +10,32 @@ import { parseAllowList, type AllowList } from '../domain/webhooks/url-policy.js
 import { DEFAULT_BACKOFF_BASE_MS } from '../domain/webhooks/schedule.js'
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../read-api/settings.js'
 import { listenBaseUrl } from '../read-api/platform/public-base-url.js'
-import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS, type AeoProcessorSettings, type EngineSettings } from '../processors/aeo/settings.js'
+import {
+  DEFAULT_AEO_PROCESSOR_SETTINGS,
+  DEFAULT_MODELS,
+  type AeoProcessorSettings,
+  type EngineSettings,
+} from '../processors/aeo/settings.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModelSettings } from '../processors/language-model/settings.js'
+
+/** Fails a transform with `message` (zod's way: an issue, then NEVER). */
+function refuse(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message })
+  return z.NEVER
+}
 
 /**
  * Every setting, from the environment, validated once at start. A bad value stops the service with a
  * message naming the variable, rather than failing later.
  */
 const Env = z.object({
-  PORT: z.string().regex(/^\d{1,5}$/, 'expected a port number 0-65535').transform(Number).pipe(z.number().max(65535)).default(8080),
+  PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, 'expected a port number 0-65535')
+    .transform(Number)
+    .pipe(z.number().max(65535))
+    .default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
@@ -34,13 +50,18 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PLATFORM_KEY: z.string().regex(API_KEY_PATTERN, 'expected an rrk_ key: rrk_ followed by 20 or more letters, digits, _ or -').optional(),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(1024 * 1024),
   AEO_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
   AEO_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   AEO_RETRY_BACKOFF_SECONDS: z
     .string()
     .default(DEFAULT_RETRY_BACKOFF_SECONDS.join(','))
-    .transform((text, ctx) => parseBackoffSchedule(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected whole seconds separated by commas, e.g. 60,300,1800' }), z.NEVER)),
+    .transform((text, ctx) => parseBackoffSchedule(text) ?? refuse(ctx, 'expected whole seconds separated by commas, e.g. 60,300,1800')),
   AEO_RECORD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   AEO_AGENT_ONLINE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   AEO_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(DEFAULT_AEO_PROCESSOR_SETTINGS.sweepIntervalMs),
@@ -48,8 +69,16 @@ const Env = z.object({
   AEO_AGENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_AEO_PROCESSOR_SETTINGS.agentConcurrency),
   // API platform: the writes switch's initial value (the database holds the truth), and how long an
   // idempotent request may run before a retry may take its key over.
-  WRITES_ENABLED: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
-  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(DEFAULT_IDEMPOTENCY_SETTINGS.inFlightTimeoutSeconds),
+  WRITES_ENABLED: z
+    .enum(['true', 'false', '1', '0', 'on', 'off'])
+    .transform((v) => v === 'true' || v === '1' || v === 'on')
+    .optional(),
+  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(3600)
+    .default(DEFAULT_IDEMPOTENCY_SETTINGS.inFlightTimeoutSeconds),
   ANTHROPIC_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
   ANTHROPIC_MODEL: z.string().default(DEFAULT_MODELS.claude),
@@ -64,9 +93,15 @@ const Env = z.object({
   // above. LANGUAGE_MODEL_MODEL overrides the model (default: the provider's *_MODEL).
   LANGUAGE_MODEL_PROVIDER: z.enum(['builtin', 'anthropic', 'openai']).default('builtin'),
   LANGUAGE_MODEL_MODEL: z.string().optional(),
-  SECURITY_CONTACT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'expected mailto:address or an https:// URL').optional(),
+  SECURITY_CONTACT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'expected mailto:address or an https:// URL')
+    .optional(),
   // Public sandbox (ops/sandbox): off by default, so a self-hosted install holds only its own organizations.
-  SANDBOX_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  SANDBOX_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   SANDBOX_RESET_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMITS.defaultPerMinute),
   // Jobs (processors/jobs): workers per process, the heartbeat, and how long a silent job lives before the
@@ -78,26 +113,41 @@ const Env = z.object({
   // and the first retry delay (the schedule doubles it 6 times).
   SERVICE_ENCRYPTION_KEY: z
     .string()
-    .transform((text, ctx) => parseServiceKey(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected 32 random bytes, base64 (openssl rand -base64 32)' }), z.NEVER))
+    .transform((text, ctx) => parseServiceKey(text) ?? refuse(ctx, 'expected 32 random bytes, base64 (openssl rand -base64 32)'))
     .optional(),
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((text, ctx) => parseAllowList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8' }), z.NEVER)),
+    .transform(
+      (text, ctx) =>
+        parseAllowList(text) ?? refuse(ctx, 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8'),
+    ),
   // Single sign-on: destinations an identity provider's issuer may be at although the address policy would
   // refuse them (an IdP on the internal network, tests on 127.0.0.1); the webhook syntax, its own list.
   SSO_ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((text, ctx) => parseAllowList(text) ?? (ctx.addIssue({ code: 'custom', message: 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8' }), z.NEVER)),
+    .transform(
+      (text, ctx) =>
+        parseAllowList(text) ?? refuse(ctx, 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8'),
+    ),
   // Whether an unknown email that any organization's identity provider vouches for may create its own
   // organization (spec Authentication 7, "public signup is open"); off: only providers with allow_signup.
-  SSO_PUBLIC_SIGNUP: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  SSO_PUBLIC_SIGNUP: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_BACKOFF_BASE_MS),
   // Observability: the bearer token GET /metrics requires (without it, loopback scrapers only), and the
   // OpenTelemetry collector traces go to (OTLP over HTTP; unset: tracing off, its SDK never loaded).
-  METRICS_TOKEN: z.string().regex(/^\S{16,}$/, 'expected 16 or more characters without spaces (openssl rand -hex 32)').optional(),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().regex(/^https?:\/\//, 'expected an http:// or https:// URL, e.g. http://otel-collector:4318').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{16,}$/, 'expected 16 or more characters without spaces (openssl rand -hex 32)')
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
+    .regex(/^https?:\/\//, 'expected an http:// or https:// URL, e.g. http://otel-collector:4318')
+    .optional(),
 })
 
 export interface Config {
@@ -166,7 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data
   // A takeover while the first request still waits for read-your-writes would run it twice.
   if (e.IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS * 1000 <= e.READ_YOUR_WRITES_TIMEOUT_MS) {
-    throw new ConfigError('Invalid configuration:\n  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: must be longer than READ_YOUR_WRITES_TIMEOUT_MS')
+    throw new ConfigError(
+      'Invalid configuration:\n  IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS: must be longer than READ_YOUR_WRITES_TIMEOUT_MS',
+    )
   }
   // A lease renewed less often than it lasts would let the watchdog fail healthy jobs.
   if (e.JOB_STALE_SECONDS < 2 * e.JOB_HEARTBEAT_SECONDS) {
@@ -226,7 +278,9 @@ function languageModelSettings(e: z.infer<typeof Env>): LanguageModelSettings {
   const provider = e.LANGUAGE_MODEL_PROVIDER
   if (provider === 'builtin') return { provider }
   const [prefix, apiKey, baseUrl, model] =
-    provider === 'anthropic' ? (['ANTHROPIC', e.ANTHROPIC_API_KEY, e.ANTHROPIC_BASE_URL, e.ANTHROPIC_MODEL] as const) : (['OPENAI', e.OPENAI_API_KEY, e.OPENAI_BASE_URL, e.OPENAI_MODEL] as const)
+    provider === 'anthropic'
+      ? (['ANTHROPIC', e.ANTHROPIC_API_KEY, e.ANTHROPIC_BASE_URL, e.ANTHROPIC_MODEL] as const)
+      : (['OPENAI', e.OPENAI_API_KEY, e.OPENAI_BASE_URL, e.OPENAI_MODEL] as const)
   if (!apiKey) throw new ConfigError(`Invalid configuration:\n  LANGUAGE_MODEL_PROVIDER: ${provider} needs ${prefix}_API_KEY`)
   return { provider, settings: { apiKey, baseUrl, model: e.LANGUAGE_MODEL_MODEL ?? model } }
 }

@@ -114,11 +114,21 @@ const hasCluster = (dataDir: string) => existsSync(path.join(dataDir, 'pg', 'PG_
  * (NoStoreError: a wrong or missing DATA_DIR must not become a new, empty store the command then reports
  * on) unless `init` is given; nothing is written to the directory before that decision.
  */
-export async function attachDataDir(dataDir: string, command: string, log: (line: string) => void, options: { init: boolean }): Promise<AttachedDataDir> {
+export async function attachDataDir(
+  dataDir: string,
+  command: string,
+  log: (line: string) => void,
+  options: { init: boolean },
+): Promise<AttachedDataDir> {
   for (let waited = 0; waited < 60_000; waited += 250) {
     const owner = await readOwner(dataDir)
     if (!owner || owner.pid <= 0 || !isAlive(owner.pid)) break
-    if (owner.port) return { url: urlFor(owner.port, await password(dataDir)), close: async () => {}, how: `the embedded PostgreSQL of the service running as pid ${owner.pid}` }
+    if (owner.port)
+      return {
+        url: urlFor(owner.port, await password(dataDir)),
+        close: async () => {},
+        how: `the embedded PostgreSQL of the service running as pid ${owner.pid}`,
+      }
     await new Promise((r) => setTimeout(r, 250)) // the owner is still starting its cluster
   }
   const existed = hasCluster(dataDir)

@@ -69,7 +69,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // writes more read-model pages than that, and the backends then spent their time writing out dirty pages
   // to make room (87,000 such writes in one rebuild; 22,000 with 512 MB, the checkpointer doing the rest in
   // the background). The memory is taken as pages are used. Durability settings stay at their defaults.
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300', '-c', 'shared_buffers=512MB']
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=300',
+    '-c',
+    'shared_buffers=512MB',
+  ]
   if (options.durable === false) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off')
   const log = options.log ?? (() => {})
   const EmbeddedPostgres = await loadEmbeddedPostgres()
@@ -103,8 +112,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     port,
     user: USER,
     password: options.password,
-    connectionString: (database = 'postgres') =>
-      `postgres://${USER}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`,
+    connectionString: (database = 'postgres') => `postgres://${USER}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`,
     stop: () => supervised.stop(),
   }
 }
@@ -115,7 +123,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
  * killed. Its ChildProcess is private in the typings, but it is the only witness of the server's exit.
  */
 function runningServer(cluster: EmbeddedPostgresClass): RunningServer {
-  const internals = cluster as unknown as { process?: ChildProcess }
+  const internals = cluster as unknown as { process?: ChildProcess | undefined }
   const child = internals.process
   const ended = () => child === undefined || child.exitCode !== null || child.signalCode !== null
   const describe = () => (child?.signalCode ? `signal ${child.signalCode}` : `code ${child?.exitCode ?? 'unknown'}`)

@@ -13,9 +13,7 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-export interface SupervisorLog {
-  (line: string, level: 'info' | 'warn' | 'error'): void
-}
+export type SupervisorLog = (line: string, level: 'info' | 'warn' | 'error') => void
 
 /** Waits before each restart attempt (the last repeats): quick first, then gentle on a server that keeps failing. */
 export const RESTART_BACKOFF_MS = [200, 500, 1000, 2000, 5000] as const

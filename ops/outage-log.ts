@@ -11,11 +11,13 @@ export function outageAwareLogger(log: Logger, watch: StoreOutageWatch): Logger 
   return new Proxy(log, {
     get(target, property) {
       if (property === 'child') {
-        return (bindings: Record<string, unknown>, options?: Record<string, unknown>) => outageAwareLogger(target.child(bindings, options), watch)
+        return (bindings: Record<string, unknown>, options?: Record<string, unknown>) =>
+          outageAwareLogger(target.child(bindings, options), watch)
       }
       if (property === 'warn' || property === 'error' || property === 'fatal') {
         return (first: unknown, ...rest: unknown[]) => {
-          const call = (level: 'debug' | 'warn' | 'error' | 'fatal') => (target[level] as (...args: unknown[]) => void).call(target, first, ...rest)
+          const call = (level: 'debug' | 'warn' | 'error' | 'fatal') =>
+            (target[level] as (...args: unknown[]) => void).call(target, first, ...rest)
           return watch.note(errorOf(first)) ? call('debug') : call(property)
         }
       }

@@ -19,7 +19,12 @@ export interface Database {
 export function openPool(url: string, options: { max?: number; onError?: (error: Error) => void } = {}): Database {
   // Hot statement texts registered in commands/named-statements.ts run as named (prepared) statements. A
   // connect that hangs (packets dropped) fails after PG_CONNECT_TIMEOUT_MS, as the store being unavailable.
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, Client: NamedStatementClient, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS })
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 20,
+    Client: NamedStatementClient,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+  })
   let closing = false
   // Sessions ended while the pool shuts down (the embedded server stopping right after) are expected.
   const onError = (error: Error) => {

@@ -197,7 +197,11 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           readYourWritesTimeoutMs: options.readYourWritesTimeoutMs ?? 5000,
           eventStoreKind: options.eventStoreUrl ? 'eventstoredb' : 'postgres',
           db: database.db,
-          settings: { aeo, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS, webhooks: webhookPolicy, sitePublisher: builtInSitePublisher({ write, read }),
+          settings: {
+            aeo,
+            rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
+            webhooks: webhookPolicy,
+            sitePublisher: builtInSitePublisher({ write, read }),
             // One service key for everything sealed: webhook secrets and TOTP secrets.
             people: {
               serviceKey: webhookPolicy.serviceKey,

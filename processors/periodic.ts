@@ -5,7 +5,12 @@ import type { Processor } from './runtime.js'
  * running when the next is due is not doubled); stop() waits for a pass in hand. A failed pass is logged by
  * `onError` and the next one tries again. The timer does not keep the process alive.
  */
-export function periodicProcessor(name: string, intervalMs: number, pass: () => Promise<void>, onError: (error: unknown) => void): Processor {
+export function periodicProcessor(
+  name: string,
+  intervalMs: number,
+  pass: () => Promise<void>,
+  onError: (error: unknown) => void,
+): Processor {
   let timer: NodeJS.Timeout | null = null
   let running: Promise<void> | null = null
   let stopped = false

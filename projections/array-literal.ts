@@ -15,7 +15,14 @@ export function arrayLiteral(values: readonly unknown[]): string {
     if (value === null || value === undefined) parts[i] = 'NULL'
     else if (typeof value === 'number' || typeof value === 'bigint') parts[i] = String(value)
     else {
-      const text = typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value)
+      const text =
+        typeof value === 'string'
+          ? value
+          : value instanceof Date
+            ? value.toISOString()
+            : typeof value === 'object'
+              ? JSON.stringify(value)
+              : String(value)
       parts[i] = SPECIAL.test(text) ? `"${text.replace(SPECIALS, '\\$&')}"` : `"${text}"`
     }
   }

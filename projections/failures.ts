@@ -26,7 +26,14 @@ export async function recordProjectionFailure(
   const message = (input.error instanceof Error ? input.error.message : String(input.error)).slice(0, MAX_ERROR)
   await db
     .insertInto('projection_failures')
-    .values({ group_name: input.group, failing_since: input.now, last_failed_at: input.now, failures: 1, position: input.position, error: message })
+    .values({
+      group_name: input.group,
+      failing_since: input.now,
+      last_failed_at: input.now,
+      failures: 1,
+      position: input.position,
+      error: message,
+    })
     .onConflict((oc) =>
       oc.column('group_name').doUpdateSet((eb) => ({
         last_failed_at: eb.ref('excluded.last_failed_at'),
@@ -60,5 +67,11 @@ export async function projectionFailure(db: Kysely<WorkTables>, group: string, n
     .where('last_failed_at', '>', sql<Date>`${now}::timestamptz - make_interval(secs => ${FAILING_WINDOW_SECONDS})`)
     .executeTakeFirst()
   if (!row) return null
-  return { failing_since: row.failing_since.toISOString(), last_failed_at: row.last_failed_at.toISOString(), failures: row.failures, position: row.position, error: row.error }
+  return {
+    failing_since: row.failing_since.toISOString(),
+    last_failed_at: row.last_failed_at.toISOString(),
+    failures: row.failures,
+    position: row.position,
+    error: row.error,
+  }
 }

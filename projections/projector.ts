@@ -38,7 +38,10 @@ const handledTypes = new WeakMap<Projector, ReadonlySet<string>>()
 export function eventsFor(projector: Projector, events: readonly ProjectedEvent[]): readonly ProjectedEvent[] {
   if (projector.handles === '*') return events
   let types = handledTypes.get(projector)
-  if (!types) handledTypes.set(projector, (types = new Set(projector.handles)))
+  if (!types) {
+    types = new Set(projector.handles)
+    handledTypes.set(projector, types)
+  }
   const handled = types
   return events.filter((event) => handled.has(event.type))
 }
@@ -70,6 +73,7 @@ export function occurredAt(event: ProjectedEvent): Date {
  */
 export function orgIdOf(event: ProjectedEvent): number {
   const orgId = event.metadata.org_id
-  if (typeof orgId !== 'number') throw new Error(`${event.stream}@${event.revision} ${event.type}: metadata.org_id is ${String(orgId)}, not an organization`)
+  if (typeof orgId !== 'number')
+    throw new Error(`${event.stream}@${event.revision} ${event.type}: metadata.org_id is ${String(orgId)}, not an organization`)
   return orgId
 }

@@ -55,7 +55,9 @@ export async function applyRebuildPage(
   // Started first: their statements run while the page's transaction works through the other projectors.
   // Every lane is waited for, even after one failed, so no statement is still running when the caller lets
   // go of the connections.
-  const laneWrites = Promise.allSettled(split.lanes.map((projector, i) => applyEvents(readModelsIn(lanes[i]!, schema), [projector], events))).then((results) => {
+  const laneWrites = Promise.allSettled(
+    split.lanes.map((projector, i) => applyEvents(readModelsIn(lanes[i]!, schema), [projector], events)),
+  ).then((results) => {
     for (const result of results) if (result.status === 'rejected') throw result.reason
   })
   laneWrites.catch(() => {})

@@ -25,7 +25,7 @@ export interface RebuildOptions {
   readonly projectors: readonly Projector[]
   readonly group: string
   readonly batchSize?: number
-  readonly onProgress?: (progress: RebuildProgress) => void
+  readonly onProgress?: ((progress: RebuildProgress) => void) | undefined
   /** How often progress is reported. */
   readonly progressEveryMs?: number
 }
@@ -140,7 +140,12 @@ async function readPage(store: EventStore, after: Position | null, limit: number
  * Runs `work` holding `count` connections of the pool, each for the whole call. The pool must have room for
  * them and the rebuild's three others (its lock, a page's transaction, the read ahead): openPool's 20 does.
  */
-function withConnections<T>(db: Kysely<WorkTables>, count: number, work: (connections: Kysely<WorkTables>[]) => Promise<T>, held: Kysely<WorkTables>[] = []): Promise<T> {
+function withConnections<T>(
+  db: Kysely<WorkTables>,
+  count: number,
+  work: (connections: Kysely<WorkTables>[]) => Promise<T>,
+  held: Kysely<WorkTables>[] = [],
+): Promise<T> {
   if (held.length === count) return work(held)
   return db.connection().execute((conn) => withConnections(db, count, work, [...held, conn]))
 }

@@ -12,7 +12,10 @@ export async function schemaExists(db: Kysely<WorkTables>, schema: string): Prom
  * Makes sure the live read-model schema exists (empty, checkpoint at the start of the log, so the runner
  * builds it). Returns the version found, so the caller can rebuild when the code expects a newer one.
  */
-export async function ensureLiveReadModels(db: Kysely<WorkTables>, groups: readonly string[]): Promise<{ created: boolean; version: number }> {
+export async function ensureLiveReadModels(
+  db: Kysely<WorkTables>,
+  groups: readonly string[],
+): Promise<{ created: boolean; version: number }> {
   return db.transaction().execute(async (trx) => {
     // Two processes starting together must not both create the schema.
     await sql`select pg_advisory_xact_lock(hashtext('read-models:setup'))`.execute(trx)

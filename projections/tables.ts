@@ -107,7 +107,18 @@ export interface ClientSettingsTable {
   updated_at: Timestamp
 }
 
-export interface ReadModels extends AeoReadModels, JobReadModels, PageReadModels, SiteEditReadModels, KeywordReadModels, AdCopyReadModels, WebhookReadModels, ExportReadModels, PeopleReadModels, OAuthReadModels, SsoReadModels {
+export interface ReadModels
+  extends AeoReadModels,
+    JobReadModels,
+    PageReadModels,
+    SiteEditReadModels,
+    KeywordReadModels,
+    AdCopyReadModels,
+    WebhookReadModels,
+    ExportReadModels,
+    PeopleReadModels,
+    OAuthReadModels,
+    SsoReadModels {
   projection_checkpoint: ProjectionCheckpointTable
   organizations: OrganizationsTable
   api_keys: ApiKeysTable

@@ -23,7 +23,10 @@ export function unnestRows<Row>(columns: readonly UnnestColumn[]): RawBuilder<Ro
  * The same rows as a relation to join (`update … from`): `(select * from unnest(…)) as alias(names…)`, its
  * columns named in the order given.
  */
-export function unnestRelation<Row, Alias extends string>(alias: Alias, columns: readonly (readonly [name: keyof Row & string, ...column: UnnestColumn])[]) {
+export function unnestRelation<Row, Alias extends string>(
+  alias: Alias,
+  columns: readonly (readonly [name: keyof Row & string, ...column: UnnestColumn])[],
+) {
   const names = sql.join(columns.map(([name]) => sql.id(name)))
   return sql<Row>`(${unnestRows(columns.map(([, values, type]) => [values, type] as const))})`.as<Alias>(sql`${sql.id(alias)}(${names})`)
 }

@@ -31,7 +31,13 @@ export class ProjectionWatermark {
   #localAdvanceAt = Number.NEGATIVE_INFINITY
   readonly #readCheckpoint: () => Promise<Position | null>
 
-  constructor(options: { db: Kysely<WorkTables>; store: EventStore; schema: string; group: string; readCheckpoint?: () => Promise<Position | null> }) {
+  constructor(options: {
+    db: Kysely<WorkTables>
+    store: EventStore
+    schema: string
+    group: string
+    readCheckpoint?: () => Promise<Position | null>
+  }) {
     this.#db = options.db
     this.#store = options.store
     this.#schema = options.schema

@@ -144,9 +144,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     // A browser page refused for the address's rate limit (the sign-in and SSO forms) gets a page, not JSON.
     if (apiError.code === 'rate_limited' && wantsPage(request)) {
-      return sendPage(reply, 429, 'Too many attempts', html`${errorBox('Too many sign-in attempts from your network in the last minute. Wait a minute and try again.', 'rate_limited')}`)
+      return sendPage(
+        reply,
+        429,
+        'Too many attempts',
+        html`${errorBox('Too many sign-in attempts from your network in the last minute. Wait a minute and try again.', 'rate_limited')}`,
+      )
     }
-    reply.code(apiError.status).send(envelope(apiError, request.id))
+    return reply.code(apiError.status).send(envelope(apiError, request.id))
   })
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(envelope(new ApiError('route_not_found', `${request.method} ${request.url.split('?')[0]}`), request.id))

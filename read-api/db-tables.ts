@@ -218,7 +218,8 @@ export const DB_TABLES: Readonly<Record<string, TableSpec>> = {
     scope: byOrg,
   },
   aeo_captures: {
-    description: 'AI Visibility captures (one engine answer each): engine, month, model, citations; the answer and analysis via get_aeo_capture.',
+    description:
+      'AI Visibility captures (one engine answer each): engine, month, model, citations; the answer and analysis via get_aeo_capture.',
     columns: {
       id: { type: 'id' },
       client_id: { type: 'id' },

@@ -7,16 +7,32 @@ import { transientCodeOf } from './platform/retry-later.js'
  * `{error, code, detail?, hint?, request_id}`.
  */
 export const ERRORS = {
-  invalid_json: { status: 400, message: 'The request body is not valid JSON', hint: 'Send a JSON object with Content-Type: application/json' },
-  validation_failed: { status: 400, message: 'The request parameters are invalid', hint: 'Fix the fields named in detail; describe_rpc shows every parameter' },
-  org_id_required: { status: 400, message: 'org_id is required for this method with a platform key', hint: 'Pass org_id in the body; organization keys get it injected' },
+  invalid_json: {
+    status: 400,
+    message: 'The request body is not valid JSON',
+    hint: 'Send a JSON object with Content-Type: application/json',
+  },
+  validation_failed: {
+    status: 400,
+    message: 'The request parameters are invalid',
+    hint: 'Fix the fields named in detail; describe_rpc shows every parameter',
+  },
+  org_id_required: {
+    status: 400,
+    message: 'org_id is required for this method with a platform key',
+    hint: 'Pass org_id in the body; organization keys get it injected',
+  },
   invalid_scopes: { status: 400, message: 'Invalid scopes', hint: 'Scopes are a comma-separated subset of read,write,jobs' },
   unauthorized: {
     status: 401,
     message: 'Missing, unknown or revoked credentials',
     hint: 'Send Authorization: Bearer <rrk_ key>; a lost or revoked key cannot be recovered, mint a new one',
   },
-  method_not_allowed: { status: 403, message: 'Unknown or unvetted method', hint: 'GET /api/v1/capabilities lists the methods your key may call' },
+  method_not_allowed: {
+    status: 403,
+    message: 'Unknown or unvetted method',
+    hint: 'GET /api/v1/capabilities lists the methods your key may call',
+  },
   insufficient_scope: { status: 403, message: 'The key lacks the scope this call needs', hint: 'Use a key with the scope named in detail' },
   platform_only: { status: 403, message: 'Only a platform (partner) key may call this method', hint: 'Ask the platform administrator' },
   forbidden: { status: 403, message: 'Not permitted', hint: undefined },
@@ -116,7 +132,11 @@ export const ERRORS = {
     message: 'The request line and headers are too large',
     hint: 'Keep the URL and headers under 16 KB together; send long parameters in a JSON POST body (RPCs take every parameter there)',
   },
-  url_invalid: { status: 400, message: 'The URL is not valid', hint: 'Percent-encode the path as UTF-8, each escape % followed by two hex digits' },
+  url_invalid: {
+    status: 400,
+    message: 'The URL is not valid',
+    hint: 'Percent-encode the path as UTF-8, each escape % followed by two hex digits',
+  },
   url_too_long: {
     status: 414,
     message: 'A path segment is too long',
@@ -137,8 +157,16 @@ export const ERRORS = {
     message: 'The table is not readable through /api/v1/db',
     hint: 'GET /api/v1/db lists the readable tables and their columns',
   },
-  db_column_unknown: { status: 400, message: 'The table has no readable column of that name', hint: 'GET /api/v1/db lists each table\'s columns' },
-  db_column_forbidden: { status: 403, message: 'The column is withheld from table reads', hint: 'detail says why and which RPC reads it instead' },
+  db_column_unknown: {
+    status: 400,
+    message: 'The table has no readable column of that name',
+    hint: "GET /api/v1/db lists each table's columns",
+  },
+  db_column_forbidden: {
+    status: 403,
+    message: 'The column is withheld from table reads',
+    hint: 'detail says why and which RPC reads it instead',
+  },
   db_filter_invalid: {
     status: 400,
     message: 'A where_ filter value does not fit its column',
@@ -188,7 +216,11 @@ export const ERRORS = {
     message: 'Too many requests',
     hint: 'Wait the Retry-After seconds, then retry; X-RateLimit-Remaining and X-RateLimit-Reset show where the key stands in its per-minute window',
   },
-  api_key_revoked: { status: 409, message: 'The API key is revoked', hint: 'A revoked key cannot be changed; mint a new key with create_api_key' },
+  api_key_revoked: {
+    status: 409,
+    message: 'The API key is revoked',
+    hint: 'A revoked key cannot be changed; mint a new key with create_api_key',
+  },
   // Jobs (read-api/routes/jobs.ts, domain/jobs): the job API and its one-active-job rule.
   job_already_running: {
     status: 409,
@@ -271,7 +303,11 @@ export const ERRORS = {
     message: 'The invite link is unknown, used or expired',
     hint: 'Ask an owner for a new invite (invite_org_member after remove_org_member)',
   },
-  totp_code_wrong: { status: 400, message: 'The authenticator code does not match', hint: 'Type the 6 digits your authenticator app shows now' },
+  totp_code_wrong: {
+    status: 400,
+    message: 'The authenticator code does not match',
+    hint: 'Type the 6 digits your authenticator app shows now',
+  },
   password_reset_invalid: {
     status: 400,
     message: 'The password reset link is unknown, used or expired',

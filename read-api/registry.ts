@@ -139,11 +139,14 @@ export interface RegisteredRpc {
 
 const OrgIdParam = Id.nullable()
   .optional()
-  .describe("The organization the call is about: injected for an organization's key (another id answers 404); a platform key passes it, or null or nothing for none")
+  .describe(
+    "The organization the call is about: injected for an organization's key (another id answers 404); a platform key passes it, or null or nothing for none",
+  )
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 
-export const defaultLimitOf = (pagination: Pagination): number => pagination.defaultLimit ?? Math.min(DEFAULT_PAGE_LIMIT, pagination.maxLimit)
+export const defaultLimitOf = (pagination: Pagination): number =>
+  pagination.defaultLimit ?? Math.min(DEFAULT_PAGE_LIMIT, pagination.maxLimit)
 
 /** The limit/offset parameters a paginated method gets (one place, so every list pages the same way). */
 export function pageParams(pagination: Pagination) {
@@ -162,7 +165,7 @@ export function pageParams(pagination: Pagination) {
       .min(0)
       .max(MAX_PAGE_OFFSET, { message: `at most ${MAX_PAGE_OFFSET}` })
       .default(0)
-      .describe('Rows to skip, in the method\'s order (default 0)'),
+      .describe("Rows to skip, in the method's order (default 0)"),
   }
 }
 
@@ -176,7 +179,8 @@ function checkDeclaration(definition: AnyRpc): void {
   const name = definition.name
   if (definition.paginated) {
     const { maxLimit, defaultLimit } = definition.paginated
-    if (!Number.isInteger(maxLimit) || maxLimit < 1 || maxLimit > MAX_PAGE_LIMIT) throw new Error(`RPC ${name}: maxLimit must be 1..${MAX_PAGE_LIMIT}`)
+    if (!Number.isInteger(maxLimit) || maxLimit < 1 || maxLimit > MAX_PAGE_LIMIT)
+      throw new Error(`RPC ${name}: maxLimit must be 1..${MAX_PAGE_LIMIT}`)
     if (defaultLimit !== undefined && (!Number.isInteger(defaultLimit) || defaultLimit < 1 || defaultLimit > maxLimit)) {
       throw new Error(`RPC ${name}: defaultLimit must be 1..maxLimit`)
     }
@@ -207,7 +211,8 @@ export class RpcRegistry {
     }
     for (const { definition } of this.#byName.values()) {
       const replacement = definition.deprecated?.replacement
-      if (replacement !== undefined && !this.#byName.has(replacement)) throw new Error(`RPC ${definition.name}: replacement ${replacement} is not registered`)
+      if (replacement !== undefined && !this.#byName.has(replacement))
+        throw new Error(`RPC ${definition.name}: replacement ${replacement} is not registered`)
     }
   }
 

@@ -22,12 +22,16 @@ const args = (
       const stat = await fs.stat(arg).catch(() => undefined)
       if (!stat?.isDirectory()) return [arg]
       const entries = await fs.readdir(arg, { recursive: true })
-      return entries.filter((f) => f.endsWith('.test.ts')).map((f) => path.join(arg, f)).sort()
+      return entries
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => path.join(arg, f))
+        .sort()
     }),
   )
 ).flat()
 const wholeSuite = args.length === 0
-const coverageDirectory = process.env.RR_COVERAGE === '1' || (wholeSuite && process.env.RR_COVERAGE !== '0') ? await prepareCoverage() : undefined
+const coverageDirectory =
+  process.env.RR_COVERAGE === '1' || (wholeSuite && process.env.RR_COVERAGE !== '0') ? await prepareCoverage() : undefined
 let cluster: EmbeddedCluster | undefined
 let directory: string | undefined
 let serverUrl = process.env.TEST_DATABASE_URL
@@ -63,7 +67,13 @@ try {
       process.stdout.write(chunk)
       tail = (tail + chunk.toString('utf8')).slice(-4096)
       const match = /#\s*\{\s*(total:[^}]*)\}/.exec(tail)
-      if (match) summary = Object.fromEntries(match[1]!.split(',').map((kv) => kv.split(':').map((s) => s.trim())).map(([k, v]) => [k, Number(v)]))
+      if (match)
+        summary = Object.fromEntries(
+          match[1]!
+            .split(',')
+            .map((kv) => kv.split(':').map((s) => s.trim()))
+            .map(([k, v]) => [k, Number(v)]),
+        )
     })
     tap.on('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0)))
   })

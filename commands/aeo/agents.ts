@@ -19,10 +19,22 @@ export function checkInIsCurrent(row: AgentRow | undefined, capabilities: Capabi
  * reading the agent's stream; the stream decides the rest. `row`: the read-model row when the caller read it
  * already (the claim does, in its selection statement), so that the common case costs no statement here.
  */
-export async function checkInAgent(deps: RunDeps, context: CommandContext, ref: AgentRef, capabilities: Capabilities, row?: AgentRow | null): Promise<void> {
+export async function checkInAgent(
+  deps: RunDeps,
+  context: CommandContext,
+  ref: AgentRef,
+  capabilities: Capabilities,
+  row?: AgentRow | null,
+): Promise<void> {
   const now = deps.clock()
   const current = row === undefined ? await deps.reads.agent(agentKey(ref)) : (row ?? undefined)
   if (checkInIsCurrent(current, capabilities, now)) return
   // The agent's events name the organization of the key that registered it, as its stream does.
-  await handleCommand(deps, { aggregate: agent, id: ref, command: { type: 'CheckIn', agent: ref, capabilities, now: now.toISOString() }, context, orgId: ref.agent_org_id })
+  await handleCommand(deps, {
+    aggregate: agent,
+    id: ref,
+    command: { type: 'CheckIn', agent: ref, capabilities, now: now.toISOString() },
+    context,
+    orgId: ref.agent_org_id,
+  })
 }

@@ -44,14 +44,20 @@ export async function setCadence(
   if (owner.status === 'deleted' && input.enabled) {
     throw new DomainError('client_deleted', 'The client is deleted', `client ${input.clientId}`)
   }
-  const outcome = await handleCommand(deps, { aggregate: cadence, id: input.clientId, command: {
+  const outcome = await handleCommand(deps, {
+    aggregate: cadence,
+    id: input.clientId,
+    command: {
       type: 'SetCadence',
       client_id: input.clientId,
       enabled: input.enabled,
       samples_per_month: input.samplesPerMonth,
       engines: input.engines,
       geo_state: input.geoState,
-    }, context, orgId: owner.orgId })
+    },
+    context,
+    orgId: owner.orgId,
+  })
   // The client's organization: whose agents may answer its runs (the caller may be a platform key).
   return { cadence: cadenceView(outcome.state), position: outcome.position, orgId: owner.orgId }
 }

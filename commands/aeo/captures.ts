@@ -71,17 +71,28 @@ export async function ingestCapture(
   const question = questions.get(input.queryId)
   if (!question || question.deleted) throw new NotFoundError('question', input.queryId)
   if (input.runId !== undefined && input.runId !== null) {
-    await assertRunOfCapture(deps, input.runId, { orgId: clientState.orgId, clientId: input.clientId, queryId: input.queryId, engine: input.engine }, (a, b) =>
-      canonicalQuestion(questions, a) === canonicalQuestion(questions, b),
+    await assertRunOfCapture(
+      deps,
+      input.runId,
+      { orgId: clientState.orgId, clientId: input.clientId, queryId: input.queryId, engine: input.engine },
+      (a, b) => canonicalQuestion(questions, a) === canonicalQuestion(questions, b),
     )
   }
   const record = recordText(input.recordJson)
   const recordBytes = Buffer.byteLength(record, 'utf8')
   if (recordBytes > MAX_RECORD_BYTES) {
-    throw new DomainError('validation_failed', 'record_json is too large', `record_json is ${recordBytes} bytes; the limit is ${MAX_RECORD_BYTES}`)
+    throw new DomainError(
+      'validation_failed',
+      'record_json is too large',
+      `record_json is ${recordBytes} bytes; the limit is ${MAX_RECORD_BYTES}`,
+    )
   }
   if (input.answerText.length > MAX_ANSWER_CHARS) {
-    throw new DomainError('validation_failed', 'answer_text is too long', `answer_text has ${input.answerText.length} characters; the limit is ${MAX_ANSWER_CHARS}`)
+    throw new DomainError(
+      'validation_failed',
+      'answer_text is too long',
+      `answer_text has ${input.answerText.length} characters; the limit is ${MAX_ANSWER_CHARS}`,
+    )
   }
   const now = deps.clock()
   const citations = input.citations.map(citation)
@@ -136,7 +147,11 @@ export async function ingestCapture(
  * Prunes one raw record: AeoCaptureRecordPruned on the capture, then the record becomes '' in the work
  * table. The event comes first, so a crash in between is finished by the next pass (the command is then a no-op).
  */
-export async function pruneCaptureRecord(deps: CaptureDeps, context: CommandContext, row: { capture_id: number; org_id: number }): Promise<void> {
+export async function pruneCaptureRecord(
+  deps: CaptureDeps,
+  context: CommandContext,
+  row: { capture_id: number; org_id: number },
+): Promise<void> {
   await runCapture(deps, context, row.capture_id, row.org_id, { type: 'PruneCaptureRecord', capture_id: row.capture_id })
   await deps.db
     .updateTable('aeo_capture_records')

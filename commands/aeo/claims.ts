@@ -86,7 +86,10 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
   if (capped) await checkInAgent(deps, context, ref, input.capabilities)
   const now = deps.clock()
   const key = agentKey(ref)
-  const limit = input.capabilities.max_per_day === null ? input.limit : Math.min(input.limit, await remainingToday(deps, ref, now, input.capabilities.max_per_day))
+  const limit =
+    input.capabilities.max_per_day === null
+      ? input.limit
+      : Math.min(input.limit, await remainingToday(deps, ref, now, input.capabilities.max_per_day))
   if (limit <= 0) return []
   const leaseUntil = new Date(now.getTime() + Math.min(LEASE_GUARD_SECONDS, deps.settings.claimLeaseSeconds) * 1000)
   const runs = sql.id(LIVE_SCHEMA, 'aeo_runs')
@@ -132,7 +135,14 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
   if (!capped) {
     const first = result[0]
     const agentRow: AgentRow | null =
-      first?.agent_engines == null ? null : { engines: first.agent_engines, geo: first.agent_geo!, max_per_day: first.agent_max_per_day, last_seen_at: first.agent_last_seen_at! }
+      first?.agent_engines == null
+        ? null
+        : {
+            engines: first.agent_engines,
+            geo: first.agent_geo!,
+            max_per_day: first.agent_max_per_day,
+            last_seen_at: first.agent_last_seen_at!,
+          }
     try {
       await checkInAgent(deps, context, ref, input.capabilities, agentRow)
     } catch (error) {
@@ -181,7 +191,9 @@ export async function claimRuns(deps: RunDeps, context: CommandContext, input: C
 async function releaseLeases(deps: RunDeps, key: string, runs: readonly { id: number; revision: number }[]): Promise<void> {
   if (runs.length === 0) return
   await sql`delete from aeo_run_leases where agent_key = ${key}
-    and (run_id, revision) in (select * from unnest(${runs.map((r) => r.id)}::bigint[], ${runs.map((r) => r.revision)}::bigint[]))`.execute(deps.db)
+    and (run_id, revision) in (select * from unnest(${runs.map((r) => r.id)}::bigint[], ${runs.map((r) => r.revision)}::bigint[]))`.execute(
+    deps.db,
+  )
 }
 
 /**

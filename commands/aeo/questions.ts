@@ -61,7 +61,12 @@ export async function addQuestion(
     active: true,
     source: 'manual',
   }
-  const outcome = await run(deps, context, owner, { type: 'AddQuestions', client_id: input.clientId, questions: [question], overflow: 'refuse' })
+  const outcome = await run(deps, context, owner, {
+    type: 'AddQuestions',
+    client_id: input.clientId,
+    questions: [question],
+    overflow: 'refuse',
+  })
   // A concurrent add of the same prompt may have won between the look and the append.
   const found = findByKey(outcome.state, promptKey(input.prompt))!
   return { queryId: found.id, created: found.id === queryId, position: outcome.position }
@@ -78,7 +83,11 @@ export interface GenerateResult {
 }
 
 /** generate_aeo_questions: adds whatever of the generated set is missing (up to the per-client cap). */
-export async function generateClientQuestions(deps: WriteDeps, context: CommandContext, input: Caller & { clientId: number }): Promise<GenerateResult> {
+export async function generateClientQuestions(
+  deps: WriteDeps,
+  context: CommandContext,
+  input: Caller & { clientId: number },
+): Promise<GenerateResult> {
   const owner = await writableClient(deps, input.callerOrgId, input.clientId)
   const generated = generateQuestions({
     clientName: owner.name,
@@ -159,7 +168,8 @@ export async function deleteQuestion(
   input: Caller & { clientId: number; queryId: number; captured: boolean },
 ): Promise<{ deleted: boolean; position: Position | null }> {
   const owner = await writableClient(deps, input.callerOrgId, input.clientId)
-  const captured = input.captured || (await capturedInLog(deps, input.clientId, await loadQuestionSet(deps, input.clientId))).has(input.queryId)
+  const captured =
+    input.captured || (await capturedInLog(deps, input.clientId, await loadQuestionSet(deps, input.clientId))).has(input.queryId)
   const outcome = await run(deps, context, owner, { type: 'DeleteQuestion', client_id: input.clientId, query_id: input.queryId, captured })
   return { deleted: outcome.events.some((e) => e.type === 'AeoQuestionDeleted'), position: outcome.position }
 }

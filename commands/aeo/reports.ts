@@ -26,6 +26,12 @@ export async function fileReport(
   const path = reportPath(input.orgId, input.clientId, input.month)
   const info = await blobs.put(path, input.html, { orgId: input.orgId, contentType: REPORT_CONTENT_TYPE })
   const files: FiledFile[] = [{ path: info.path, content_type: info.contentType, bytes: info.bytes, sha256: info.sha256 }]
-  const outcome = await handleCommand(deps, { aggregate: aeoReports, id: input.clientId, command: { type: 'FileReport', client_id: input.clientId, month: input.month, files }, context, orgId: input.orgId })
+  const outcome = await handleCommand(deps, {
+    aggregate: aeoReports,
+    id: input.clientId,
+    command: { type: 'FileReport', client_id: input.clientId, month: input.month, files },
+    context,
+    orgId: input.orgId,
+  })
   return { month: input.month, files, position: outcome.position }
 }

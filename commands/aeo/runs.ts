@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely'
 import { sql } from 'kysely'
-import { run, runStream, type AgentRef, type CancelReason, type RunCommand, type RunState, type RunStatus } from '../../domain/aeo/runs/run.js'
+import {
+  run,
+  runStream,
+  type AgentRef,
+  type CancelReason,
+  type RunCommand,
+  type RunState,
+  type RunStatus,
+} from '../../domain/aeo/runs/run.js'
 import type { AeoRunEvent } from '../../domain/aeo/runs/events.js'
 import { daysInMonth, dueSamples, monthAndDay, runsToQueue } from '../../domain/aeo/runs/cadence.js'
 import type { Engine } from '../../domain/aeo/engines.js'
@@ -36,7 +44,13 @@ export interface AgentRunInput {
 
 /** AeoRunStarted: the claiming agent began working on the run (status running). */
 export async function startRun(deps: RunDeps, context: CommandContext, input: AgentRunInput): Promise<RunOutcome> {
-  return handleCommand(deps, { aggregate: run, id: input.runId, command: { type: 'StartRun', agent: input.agent }, context, visibleTo: input.agent.agent_org_id })
+  return handleCommand(deps, {
+    aggregate: run,
+    id: input.runId,
+    command: { type: 'StartRun', agent: input.agent },
+    context,
+    visibleTo: input.agent.agent_org_id,
+  })
 }
 
 /**
@@ -49,7 +63,11 @@ async function assertCaptureFor(deps: WriteDeps, captureId: number, run: { orgId
   for await (const event of deps.store.readStream(`aeo_capture-${captureId}`, { maxCount: 1 })) first = decode(event)
   if (!first || first.metadata.org_id !== run.orgId) throw new NotFoundError('capture', captureId)
   if (first.type !== 'AeoCaptureIngested' || first.data.client_id !== run.clientId) {
-    throw new DomainError('aeo_capture_other_client', "The capture is about another client than the run's", `capture ${captureId} is not about client ${run.clientId}`)
+    throw new DomainError(
+      'aeo_capture_other_client',
+      "The capture is about another client than the run's",
+      `capture ${captureId} is not about client ${run.clientId}`,
+    )
   }
 }
 
@@ -68,10 +86,14 @@ export async function assertRunOfCapture(
 ): Promise<void> {
   let first
   for await (const event of deps.store.readStream(runStream(runId), { maxCount: 1 })) first = decode(event)
-  if (!first || first.type !== 'AeoRunQueued' || first.metadata.org_id !== capture.orgId) throw new NotFoundError('run', runId)
+  if (first?.type !== 'AeoRunQueued' || first.metadata.org_id !== capture.orgId) throw new NotFoundError('run', runId)
   const queued = first.data
   if (queued.client_id !== capture.clientId) {
-    throw new DomainError('aeo_capture_other_client', "The capture is about another client than the run's", `run ${runId} is about client ${queued.client_id}`)
+    throw new DomainError(
+      'aeo_capture_other_client',
+      "The capture is about another client than the run's",
+      `run ${runId} is about client ${queued.client_id}`,
+    )
   }
   if (!sameQuestion(queued.query_id, capture.queryId) || queued.engine !== capture.engine) {
     throw new DomainError(
@@ -83,10 +105,15 @@ export async function assertRunOfCapture(
 }
 
 /** AeoRunCompleted: only by the claiming agent, on a claimed or running run, with a capture of the run's client. */
-export async function completeRun(deps: RunDeps, context: CommandContext, input: AgentRunInput & { captureId: number }): Promise<RunOutcome> {
+export async function completeRun(
+  deps: RunDeps,
+  context: CommandContext,
+  input: AgentRunInput & { captureId: number },
+): Promise<RunOutcome> {
   const state = await loadState(deps.store, run, input.runId)
   const orgId = state.orgId
-  if (orgId === null || (input.agent.agent_org_id !== null && input.agent.agent_org_id !== orgId)) throw new NotFoundError('run', input.runId)
+  if (orgId === null || (input.agent.agent_org_id !== null && input.agent.agent_org_id !== orgId))
+    throw new NotFoundError('run', input.runId)
   await assertCaptureFor(deps, input.captureId, { orgId, clientId: state.clientId })
   const command = { type: 'CompleteRun' as const, agent: input.agent, capture_id: input.captureId }
   return handleCommand(deps, { aggregate: run, id: input.runId, command, context, visibleTo: input.agent.agent_org_id })
@@ -160,7 +187,10 @@ class Gate {
 const gates = new WeakMap<object, Gate>()
 function gateFor(db: object): Gate {
   let gate = gates.get(db)
-  if (!gate) gates.set(db, (gate = new Gate()))
+  if (!gate) {
+    gate = new Gate()
+    gates.set(db, gate)
+  }
   return gate
 }
 
@@ -177,7 +207,9 @@ async function withClientLocks<T>(deps: QueueDeps, clientIds: readonly number[],
     try {
       for (;;) {
         const done = await deps.db.connection().execute(async (conn) => {
-          const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${clientLockKey(clientId)})) as locked`.execute(conn)
+          const { rows } = await sql<{
+            locked: boolean
+          }>`select pg_try_advisory_lock(hashtext(${clientLockKey(clientId)})) as locked`.execute(conn)
           if (!rows[0]?.locked) return false
           try {
             await waitForHead(deps)
@@ -204,7 +236,11 @@ async function waitForHead(deps: QueueDeps): Promise<void> {
 
 async function waitFor(deps: QueueDeps, position: Position): Promise<void> {
   if (!(await deps.waitForReadModels(position))) {
-    throw new DomainError('service_unavailable', 'The read models are behind the log', 'the run queue cannot be counted until they catch up; retry shortly')
+    throw new DomainError(
+      'service_unavailable',
+      'The read models are behind the log',
+      'the run queue cannot be counted until they catch up; retry shortly',
+    )
   }
 }
 
@@ -230,13 +266,20 @@ export interface EnqueueInput {
  * new runs. Paused or deleted clients and disabled cadences queue nothing. Returns the number queued per
  * client, in the order given.
  */
-export async function enqueueDueRuns(deps: QueueDeps, context: CommandContext, input: EnqueueInput): Promise<{ client_id: number; queued: number }[]> {
-  return withClientLocks(deps, input.clientIds, async (clientId) => ({ client_id: clientId, queued: await enqueueClient(deps, context, clientId, input.reason) }))
+export async function enqueueDueRuns(
+  deps: QueueDeps,
+  context: CommandContext,
+  input: EnqueueInput,
+): Promise<{ client_id: number; queued: number }[]> {
+  return withClientLocks(deps, input.clientIds, async (clientId) => ({
+    client_id: clientId,
+    queued: await enqueueClient(deps, context, clientId, input.reason),
+  }))
 }
 
 async function enqueueClient(deps: QueueDeps, context: CommandContext, clientId: number, reason: 'sweep' | 'enqueue'): Promise<number> {
   const [owner, cadence] = await Promise.all([deps.reads.client(clientId), deps.reads.cadence(clientId)])
-  if (!owner || owner.status !== 'active' || !cadence || !cadence.enabled) return 0
+  if (owner?.status !== 'active' || !cadence || !cadence.enabled) return 0
   const { month, day } = monthAndDay(deps.clock())
   const due = dueSamples(cadence.samples_per_month, day, daysInMonth(month))
   if (due === 0) return 0
@@ -313,7 +356,13 @@ export async function cancelQueuedRuns(deps: QueueDeps, context: CommandContext,
     let count = 0
     let last: Position | null = null
     await inParallel(ids, 8, async (id) => {
-      const outcome = await handleCommand(deps, { aggregate: run, id, command: { type: 'CancelRun', reason: input.reason }, context, visibleTo: null })
+      const outcome = await handleCommand(deps, {
+        aggregate: run,
+        id,
+        command: { type: 'CancelRun', reason: input.reason },
+        context,
+        visibleTo: null,
+      })
       if (outcome.events.length > 0) count++
       if (outcome.position && (last === null || deps.store.comparePositions(outcome.position, last) > 0)) last = outcome.position
     })

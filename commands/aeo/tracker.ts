@@ -2,19 +2,18 @@ import { isDeepStrictEqual } from 'node:util'
 import { analyze, ANALYSIS_VERSION, type Finding } from '../../domain/aeo/analysis/analyze.js'
 import type { Engine } from '../../domain/aeo/engines.js'
 import type { AeoTrackerEvent } from '../../domain/aeo/tracker/events.js'
-import { tracker, type AnalyzedCapture, type ItemStatusValue, type TrackerCommand, type TrackerState } from '../../domain/aeo/tracker/tracker.js'
+import {
+  tracker,
+  type AnalyzedCapture,
+  type ItemStatusValue,
+  type TrackerCommand,
+  type TrackerState,
+} from '../../domain/aeo/tracker/tracker.js'
 import { assertVisible } from '../../domain/clients/client.js'
 import { loadClient } from '../clients.js'
 import { loadState, handleCommand, type CommandContext, type CommandOutcome, type WriteDeps } from '../command-handler.js'
 import type { EventStore, Position } from '../event-store/port.js'
-import {
-  analysisClient,
-  canonicalQuestion,
-  loadCapture,
-  loadQuestionFacts,
-  runCapture,
-  writableClient,
-} from './capture-facts.js'
+import { analysisClient, canonicalQuestion, loadCapture, loadQuestionFacts, runCapture, writableClient } from './capture-facts.js'
 
 type Outcome = CommandOutcome<TrackerState, AeoTrackerEvent>
 

@@ -105,16 +105,11 @@ function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
 }
 
 function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {
-  return (
-    error instanceof WrongExpectedVersionError ||
-    (error as { type?: unknown } | null)?.type === ErrorType.WRONG_EXPECTED_VERSION
-  )
+  return error instanceof WrongExpectedVersionError || (error as { type?: unknown } | null)?.type === ErrorType.WRONG_EXPECTED_VERSION
 }
 
 function isStreamNotFound(error: unknown): boolean {
-  return (
-    error instanceof StreamNotFoundError || (error as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND
-  )
+  return error instanceof StreamNotFoundError || (error as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND
 }
 
 /** `$all` reads and subscriptions start at a position; the very beginning is START. */
@@ -289,9 +284,7 @@ export class EventStoreDbEventStore implements EventStore {
     const after = options.after === undefined ? undefined : parseEsdbPosition(options.after)
     // Catch-up from `after`, then live, in `$all` order. The server leaves out `$`-typed events; events of
     // `$`-streams with other types are dropped here, as is the event at `after` itself.
-    const subscription = quiet(
-      this.#client.subscribeToAll({ fromPosition: readPositionFrom(after), filter: excludeSystemEvents() }),
-    )
+    const subscription = quiet(this.#client.subscribeToAll({ fromPosition: readPositionFrom(after), filter: excludeSystemEvents() }))
     const iterator = subscription[Symbol.asyncIterator]()
     let stop!: () => void
     const stopped = new Promise<typeof STOPPED>((resolve) => {

@@ -35,9 +35,10 @@ export interface RecordedEnvelope {
  * typed by the fields every event carries, but partial: a log may hold events written by tools and tests
  * that set only some of them.
  */
-export type RecordedEvent<E extends { readonly type: string; readonly data: unknown } = { readonly type: string; readonly data: unknown }> = RecordedEnvelope & {
-  readonly metadata: RecordedMetadata
-} & E
+export type RecordedEvent<E extends { readonly type: string; readonly data: unknown } = { readonly type: string; readonly data: unknown }> =
+  RecordedEnvelope & {
+    readonly metadata: RecordedMetadata
+  } & E
 
 /** The metadata of a recorded event (see RecordedEvent). */
 export type RecordedMetadata = Readonly<Partial<EventMetadata>>

@@ -291,7 +291,8 @@ export class PostgresEventStore implements EventStore {
    */
   async appendEach(writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
     if (writes.length === 0) return []
-    if (writes.some((w) => (typeof w.expected !== 'bigint' && w.expected !== 'no_stream') || w.events.length === 0)) return appendOneByOne(this, writes)
+    if (writes.some((w) => (typeof w.expected !== 'bigint' && w.expected !== 'no_stream') || w.events.length === 0))
+      return appendOneByOne(this, writes)
     const ids = writes.map((w) => w.events.map((e) => e.id ?? randomUUID()))
     const payload = JSON.stringify(
       writes.map((w, i) => ({
@@ -306,7 +307,10 @@ export class PostgresEventStore implements EventStore {
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error
       // An event id used before: sort out which write is an idempotent re-append and which a conflict, one by one.
-      return appendOneByOne(this, writes.map((w, i) => ({ ...w, events: w.events.map((e, j) => ({ ...e, id: ids[i]![j] })) })))
+      return appendOneByOne(
+        this,
+        writes.map((w, i) => ({ ...w, events: w.events.map((e, j) => ({ ...e, id: ids[i]![j]! })) })),
+      )
     }
     if (rows.length > 0) {
       this.#wake.emit('appended')
@@ -359,7 +363,11 @@ export class PostgresEventStore implements EventStore {
       const contiguous = revisions.every((r, i) => i === 0 || r === revisions[i - 1]! + 1n)
       if (contiguous) return { nextRevision: BigInt(last.stream_revision), position: formatPosition(last.txid, last.seq) }
     }
-    if (rows.length > 0) throw new DuplicateEventIdError(stream, rows.map((r) => r.event_id))
+    if (rows.length > 0)
+      throw new DuplicateEventIdError(
+        stream,
+        rows.map((r) => r.event_id),
+      )
     throw new WrongExpectedRevisionError(stream, expected, await this.#currentRevision(stream))
   }
 
@@ -511,7 +519,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   #ensureListening(): Promise<void> {
-    const listening = (this.#listening ??= this.#listen())
+    this.#listening ??= this.#listen()
+    const listening = this.#listening
     // A connect that failed (the database was down) must not be remembered: every later subscription would
     // fail on the same rejected promise, and the projection runner and processors never resumed.
     listening.catch(() => {

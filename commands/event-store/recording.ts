@@ -1,4 +1,13 @@
-import { appendEach, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type Position, type StreamWrite, type StreamWriteOutcome } from './port.js'
+import {
+  appendEach,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type StreamWrite,
+  type StreamWriteOutcome,
+} from './port.js'
 
 /**
  * A view of a store that remembers the furthest position appended through it, so the HTTP edge knows
@@ -31,7 +40,11 @@ export class RecordingEventStore implements EventStore {
   async appendEach(writes: readonly StreamWrite[]): Promise<StreamWriteOutcome[]> {
     const outcomes = await appendEach(this.#inner, writes)
     outcomes.forEach((outcome, i) => {
-      if ('position' in outcome && writes[i]!.events.length > 0 && (this.#last === null || this.#inner.comparePositions(outcome.position, this.#last) > 0)) {
+      if (
+        'position' in outcome &&
+        writes[i]!.events.length > 0 &&
+        (this.#last === null || this.#inner.comparePositions(outcome.position, this.#last) > 0)
+      ) {
         this.#last = outcome.position
       }
     })

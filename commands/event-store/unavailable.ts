@@ -32,7 +32,13 @@ export function isStoreUnavailable(error: unknown): boolean {
   const check = (e: unknown): boolean => {
     if (typeof e !== 'object' || e === null || seen.has(e)) return false
     seen.add(e)
-    const { code, message, type, cause, errors } = e as { code?: unknown; message?: unknown; type?: unknown; cause?: unknown; errors?: unknown }
+    const { code, message, type, cause, errors } = e as {
+      code?: unknown
+      message?: unknown
+      type?: unknown
+      cause?: unknown
+      errors?: unknown
+    }
     if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATE.test(code))) return true
     // @eventstore/db-client: ErrorType.UNAVAILABLE.
     if (type === 'unavailable') return true

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { sql, type Kysely } from 'kysely'
-import { BlobChangedError, InvalidBlobPathError, isValidBlobPath, type BlobBody, type BlobInfo, type BlobStore, type PutOptions } from './blob-store.js'
+import {
+  BlobChangedError,
+  InvalidBlobPathError,
+  isValidBlobPath,
+  type BlobBody,
+  type BlobInfo,
+  type BlobStore,
+  type PutOptions,
+} from './blob-store.js'
 import type { WorkTables } from '../../migrations/work-tables.js'
 
 /** Chunk size of stored files: large enough that a file is few rows, small enough to stream in constant memory. */

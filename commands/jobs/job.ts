@@ -14,7 +14,13 @@ export async function loadJob(deps: WriteDeps, jobId: number): Promise<{ state: 
  * One command on one job (a cancel racing the worker's completion: the second decides against the first's
  * result). A job of another organization than `visibleTo` (null: any) answers exactly like a missing one.
  */
-export function handleJobCommand(deps: WriteDeps, context: CommandContext, jobId: number, command: JobCommand, visibleTo: number | null): Promise<JobOutcome> {
+export function handleJobCommand(
+  deps: WriteDeps,
+  context: CommandContext,
+  jobId: number,
+  command: JobCommand,
+  visibleTo: number | null,
+): Promise<JobOutcome> {
   return handleCommand(deps, { aggregate: job, id: jobId, command, context, visibleTo })
 }
 

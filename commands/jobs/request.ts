@@ -29,7 +29,11 @@ async function holderStatus(deps: WriteDeps, holder: number | null): Promise<Hol
  * job_already_running (JobAlreadyRunningError). The job id is allocated first so that the slot names it; an
  * id of a request refused here is simply never used (sequences have gaps anyway).
  */
-export async function requestJob(deps: WriteDeps, context: CommandContext, request: JobRequest): Promise<{ jobId: number; position: Position }> {
+export async function requestJob(
+  deps: WriteDeps,
+  context: CommandContext,
+  request: JobRequest,
+): Promise<{ jobId: number; position: Position }> {
   const jobId = await deps.ids.next('job')
   const key = slotKey({ clientId: request.clientId, orgId: request.orgId })
   await handleCommand(deps, {
@@ -50,7 +54,15 @@ export async function requestJob(deps: WriteDeps, context: CommandContext, reque
   })
   // A new stream (its id was just allocated): nothing to read or retry, the append only has to be first.
   const requested = job.decide(
-    { type: 'RequestJob', job_id: jobId, kind: request.kind, client_id: request.clientId, group_id: request.groupId, payload: request.payload, meter: request.meter },
+    {
+      type: 'RequestJob',
+      job_id: jobId,
+      kind: request.kind,
+      client_id: request.clientId,
+      group_id: request.groupId,
+      payload: request.payload,
+      meter: request.meter,
+    },
     job.initialState(),
   )
   const result = await appendDecided(deps, context, job.streamOf(jobId), requested, 'no_stream', request.orgId)

@@ -29,7 +29,8 @@ export function safeLookup(resolve: Resolver, allow: AllowList): LookupFunction 
         if (!hostAllowedByName(host, allow)) {
           for (const address of addresses) {
             const reason = refusalOfAddress(address, allow)
-            if (reason !== null) return callback(new PolicyRefusal(`refused by the URL policy: ${host} resolves to a refused address: ${reason}`))
+            if (reason !== null)
+              return callback(new PolicyRefusal(`refused by the URL policy: ${host} resolves to a refused address: ${reason}`))
           }
         }
         const entries = addresses.map((address) => ({ address, family: net.isIPv6(address) ? 6 : 4 }))

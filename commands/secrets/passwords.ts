@@ -12,7 +12,9 @@ const KEY_LENGTH = 32
 const MAXMEM = 64 * 1024 * 1024
 
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))))
+  return new Promise((resolve, reject) =>
+    scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
+  )
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -28,7 +30,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number]
   if (![n, r, p].every((v) => Number.isInteger(v) && v > 0) || n > 1 << 20) return false
   const expected = Buffer.from(parts[5]!, 'base64url')
-  const actual = await scrypt(password.normalize('NFKC'), Buffer.from(parts[4]!, 'base64url'), expected.length, { N: n, r, p, maxmem: MAXMEM })
+  const actual = await scrypt(password.normalize('NFKC'), Buffer.from(parts[4]!, 'base64url'), expected.length, {
+    N: n,
+    r,
+    p,
+    maxmem: MAXMEM,
+  })
   return actual.length === expected.length && timingSafeEqual(actual, expected)
 }
 

@@ -60,7 +60,11 @@ export function hotp(secret: Buffer, counter: number, digits = TOTP_DIGITS, algo
 export const totpStep = (timeMs: number, period = TOTP_PERIOD_SECONDS) => Math.floor(timeMs / 1000 / period)
 
 /** The code for a time (ms since epoch). */
-export function totp(secret: Buffer, timeMs: number, options: { digits?: number; period?: number; algorithm?: 'sha1' | 'sha256' | 'sha512' } = {}): string {
+export function totp(
+  secret: Buffer,
+  timeMs: number,
+  options: { digits?: number; period?: number; algorithm?: 'sha1' | 'sha256' | 'sha512' } = {},
+): string {
   return hotp(secret, totpStep(timeMs, options.period), options.digits ?? TOTP_DIGITS, options.algorithm)
 }
 

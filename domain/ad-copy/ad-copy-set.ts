@@ -41,7 +41,13 @@ const initialState = (): AdCopySetState => ({ exists: false, id: 0, clientId: 0,
 function evolve(state: AdCopySetState, event: AdCopyEvent): AdCopySetState {
   switch (event.type) {
     case 'AdCopySetProposed':
-      return { ...initialState(), exists: true, id: event.data.set_id, clientId: event.data.client_id, groupCount: event.data.ad_groups.length }
+      return {
+        ...initialState(),
+        exists: true,
+        id: event.data.set_id,
+        clientId: event.data.client_id,
+        groupCount: event.data.ad_groups.length,
+      }
     case 'AdCopySetApproved':
       return { ...state, status: 'approved', approvedBy: event.data.approved_by }
     case 'AdCopySetRejected':
@@ -60,22 +66,36 @@ function signer(field: string, value: string): string {
 
 function assertProposed(state: AdCopySetState, action: string): void {
   if (state.status !== 'proposed') {
-    throw new DomainError('ad_copy_set_not_proposed', 'Only a proposed ad copy set can be approved or rejected', `set ${state.id} is ${state.status}; it cannot be ${action}`)
+    throw new DomainError(
+      'ad_copy_set_not_proposed',
+      'Only a proposed ad copy set can be approved or rejected',
+      `set ${state.id} is ${state.status}; it cannot be ${action}`,
+    )
   }
 }
 
 function decide(command: AdCopySetCommand, state: AdCopySetState): AdCopyEvent[] {
   if (command.type === 'ProposeSet') {
     if (state.exists) throw new DomainError('already_exists', 'Already exists', `ad copy set ${command.set_id}`)
-    if (command.ad_groups.length === 0) throw new DomainError('ad_copy_limits', 'An ad copy set needs at least one ad group', `set ${command.set_id}`)
+    if (command.ad_groups.length === 0)
+      throw new DomainError('ad_copy_limits', 'An ad copy set needs at least one ad group', `set ${command.set_id}`)
     if (command.ad_groups.length > MAX_AD_GROUPS) {
-      throw new DomainError('ad_copy_limits', `An ad copy set has at most ${MAX_AD_GROUPS} ad groups`, `${command.ad_groups.length} ad groups`)
+      throw new DomainError(
+        'ad_copy_limits',
+        `An ad copy set has at most ${MAX_AD_GROUPS} ad groups`,
+        `${command.ad_groups.length} ad groups`,
+      )
     }
     for (const group of command.ad_groups) {
       const problem = limitProblem(group)
       if (problem) throw new DomainError('ad_copy_limits', 'An ad group breaks the Google Ads limits', `${group.name}: ${problem}`)
     }
-    return [{ type: 'AdCopySetProposed', data: { set_id: command.set_id, client_id: command.client_id, job_id: command.job_id, ad_groups: [...command.ad_groups] } }]
+    return [
+      {
+        type: 'AdCopySetProposed',
+        data: { set_id: command.set_id, client_id: command.client_id, job_id: command.job_id, ad_groups: [...command.ad_groups] },
+      },
+    ]
   }
   // A set of another client answers like a missing one: the pair (set_id, client_id) names the set.
   if (!state.exists || state.clientId !== command.client_id) throw new NotFoundError('ad copy set', state.id || '?')
@@ -88,11 +108,18 @@ function decide(command: AdCopySetCommand, state: AdCopySetState): AdCopyEvent[]
     case 'RejectSet': {
       const rejected_by = signer('rejected_by', command.rejected_by)
       assertProposed(state, 'rejected')
-      return [{ type: 'AdCopySetRejected', data: { set_id: state.id, client_id: state.clientId, rejected_by, reason: command.reason.trim() } }]
+      return [
+        { type: 'AdCopySetRejected', data: { set_id: state.id, client_id: state.clientId, rejected_by, reason: command.reason.trim() } },
+      ]
     }
     default:
       return assertNever(command)
   }
 }
 
-export const adCopySet: Aggregate<AdCopySetState, AdCopySetCommand, AdCopyEvent> = { streamOf: adCopySetStream, initialState, evolve, decide }
+export const adCopySet: Aggregate<AdCopySetState, AdCopySetCommand, AdCopyEvent> = {
+  streamOf: adCopySetStream,
+  initialState,
+  evolve,
+  decide,
+}

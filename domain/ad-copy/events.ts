@@ -35,7 +35,12 @@ export const AdCopySetProposed = z.object({
 /** approved_by is recorded for the export audit trail (who signed the copy off). */
 export const AdCopySetApproved = z.object({ set_id: Id, client_id: Id, approved_by: z.string().min(1).max(200) })
 
-export const AdCopySetRejected = z.object({ set_id: Id, client_id: Id, rejected_by: z.string().min(1).max(200), reason: z.string().max(2000) })
+export const AdCopySetRejected = z.object({
+  set_id: Id,
+  client_id: Id,
+  rejected_by: z.string().min(1).max(200),
+  reason: z.string().max(2000),
+})
 
 export const adCopyEventSchemas = { AdCopySetProposed, AdCopySetApproved, AdCopySetRejected } as const
 

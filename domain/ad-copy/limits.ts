@@ -16,7 +16,8 @@ export const adLength = (text: string): number => [...text].length
 export const cleanLine = (text: string): string => text.normalize('NFKC').trim().replace(/\s+/g, ' ')
 
 export const fitsHeadline = (text: string): boolean => text.length > 0 && text === cleanLine(text) && adLength(text) <= HEADLINE_MAX_CHARS
-export const fitsDescription = (text: string): boolean => text.length > 0 && text === cleanLine(text) && adLength(text) <= DESCRIPTION_MAX_CHARS
+export const fitsDescription = (text: string): boolean =>
+  text.length > 0 && text === cleanLine(text) && adLength(text) <= DESCRIPTION_MAX_CHARS
 
 export interface AdLines {
   readonly headlines: readonly string[]
@@ -29,7 +30,10 @@ export interface AdLines {
  * answer goes through this, so a line that breaks a limit is dropped and a group that cannot be saved is
  * rejected (its caller writes it with the built-in writer instead).
  */
-export function fitLines(candidates: { readonly headlines: readonly unknown[]; readonly descriptions: readonly unknown[] }): AdLines | null {
+export function fitLines(candidates: {
+  readonly headlines: readonly unknown[]
+  readonly descriptions: readonly unknown[]
+}): AdLines | null {
   const pick = (lines: readonly unknown[], fits: (line: string) => boolean, max: number) => {
     const seen = new Set<string>()
     const out: string[] = []
@@ -61,6 +65,7 @@ export function limitProblem(lines: AdLines): string | null {
   const headline = lines.headlines.find((h) => !fitsHeadline(h))
   if (headline !== undefined) return `headline "${headline}" is ${adLength(headline)} characters; the limit is ${HEADLINE_MAX_CHARS}`
   const description = lines.descriptions.find((d) => !fitsDescription(d))
-  if (description !== undefined) return `description "${description}" is ${adLength(description)} characters; the limit is ${DESCRIPTION_MAX_CHARS}`
+  if (description !== undefined)
+    return `description "${description}" is ${adLength(description)} characters; the limit is ${DESCRIPTION_MAX_CHARS}`
   return null
 }

@@ -1,6 +1,15 @@
 import { nameKey } from '../clients/values.js'
 import { extractJsonObject } from '../shared/model-json.js'
-import { DESCRIPTION_MAX_CHARS, DESCRIPTIONS_MAX, DESCRIPTIONS_MIN, fitLines, HEADLINE_MAX_CHARS, HEADLINES_MAX, HEADLINES_MIN, type AdLines } from './limits.js'
+import {
+  DESCRIPTION_MAX_CHARS,
+  DESCRIPTIONS_MAX,
+  DESCRIPTIONS_MIN,
+  fitLines,
+  HEADLINE_MAX_CHARS,
+  HEADLINES_MAX,
+  HEADLINES_MIN,
+  type AdLines,
+} from './limits.js'
 import type { PlannedGroup } from './plan.js'
 
 /**
@@ -39,7 +48,12 @@ export function readAdCopyAnswer(text: string, groups: readonly PlannedGroup[]):
   const entries = Array.isArray(answer?.ad_groups) ? (answer.ad_groups as unknown[]) : []
   const records = entries.filter((e): e is Record<string, unknown> => e !== null && typeof e === 'object' && !Array.isArray(e))
   return groups.map((group, i) => {
-    const matching = records.find((r) => typeof r.service === 'string' && nameKey(r.service) === nameKey(group.service.name) && nameKey(String(r.area ?? '')) === nameKey(group.area))
+    const matching = records.find(
+      (r) =>
+        typeof r.service === 'string' &&
+        nameKey(r.service) === nameKey(group.service.name) &&
+        nameKey(String(r.area ?? '')) === nameKey(group.area),
+    )
     const entry = matching ?? records[i]
     if (!entry) return null
     const headlines = Array.isArray(entry.headlines) ? entry.headlines : []

@@ -41,7 +41,10 @@ const cityOf = (area: string) => (area.split(',')[0] ?? '').trim()
 
 /** A sentence from the service description: trimmed, ending in one full stop. */
 function sentence(text: string): string {
-  const clean = text.trim().replace(/\s+/g, ' ').replace(/[.!;:,]+$/, '')
+  const clean = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/[.!;:,]+$/, '')
   return clean === '' ? '' : `${clean.charAt(0).toUpperCase()}${clean.slice(1)}.`
 }
 

@@ -56,7 +56,8 @@ export const apiKey: Aggregate<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
     switch (command.type) {
       case 'CreateApiKey': {
         if (state.exists) throw new DomainError('already_exists', 'API key already exists', `api_key ${command.key_id}`)
-        if (command.scopes.length === 0) throw new DomainError('invalid_scopes', 'At least one scope is required', 'allowed: read, write, jobs')
+        if (command.scopes.length === 0)
+          throw new DomainError('invalid_scopes', 'At least one scope is required', 'allowed: read, write, jobs')
         // An organization's key can only mint keys for its own organization, never platform keys.
         if (command.creator.orgId !== null && command.org_id !== command.creator.orgId) {
           throw new DomainError('forbidden', 'An organization key can only create keys for its own organization')

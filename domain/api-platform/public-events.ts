@@ -28,7 +28,12 @@ export interface PublicEventContext {
 }
 
 const statusUrl = (jobId: number, context: PublicEventContext) => `${context.baseUrl ?? ''}/api/v1/jobs/${jobId}`
-const jobBase = (d: any, context: PublicEventContext) => ({ job_id: d.job_id, kind: d.kind, client_id: d.client_id ?? null, status_url: statusUrl(d.job_id, context) })
+const jobBase = (d: any, context: PublicEventContext) => ({
+  job_id: d.job_id,
+  kind: d.kind,
+  client_id: d.client_id ?? null,
+  status_url: statusUrl(d.job_id, context),
+})
 
 const Id = z.number().int().positive()
 
@@ -37,7 +42,13 @@ export const PUBLIC_EVENTS: readonly PublicEvent[] = [
     name: 'job.completed',
     emittedWhen: 'A background job finished successfully',
     from: ['JobCompleted'],
-    data: z.object({ job_id: Id, kind: z.string(), client_id: Id.nullable(), result: z.record(z.string(), z.unknown()), status_url: z.string() }),
+    data: z.object({
+      job_id: Id,
+      kind: z.string(),
+      client_id: Id.nullable(),
+      result: z.record(z.string(), z.unknown()),
+      status_url: z.string(),
+    }),
     build: ({ data: d }, context) => ({ client_id: d.client_id ?? null, data: { ...jobBase(d, context), result: d.result ?? {} } }),
   },
   {
@@ -114,7 +125,10 @@ export const PUBLIC_EVENTS: readonly PublicEvent[] = [
     emittedWhen: 'An SEO action item changed status',
     from: [],
     data: z.object({ action_type: z.string(), page_url: z.string().nullable(), status: z.string() }),
-    build: ({ data: d }) => ({ client_id: d.client_id ?? null, data: { action_type: d.action_type, page_url: d.page_url ?? null, status: d.status } }),
+    build: ({ data: d }) => ({
+      client_id: d.client_id ?? null,
+      data: { action_type: d.action_type, page_url: d.page_url ?? null, status: d.status },
+    }),
   },
   {
     name: 'api.deprecation',
@@ -137,7 +151,9 @@ export const PUBLIC_EVENTS: readonly PublicEvent[] = [
 ]
 
 /** The public event a recorded event type is delivered as (at most one). */
-export const PUBLIC_EVENT_BY_SOURCE: ReadonlyMap<string, PublicEvent> = new Map(PUBLIC_EVENTS.flatMap((e) => e.from.map((type) => [type, e] as const)))
+export const PUBLIC_EVENT_BY_SOURCE: ReadonlyMap<string, PublicEvent> = new Map(
+  PUBLIC_EVENTS.flatMap((e) => e.from.map((type) => [type, e] as const)),
+)
 
 /** The delivery body every event travels in (spec "Events", Delivery request). */
 export const WebhookEnvelope = z.object({

@@ -199,4 +199,10 @@ function decide(command: ClientCommand, state: ClientState): ClientEvent[] {
   }
 }
 
-export const client: Aggregate<ClientState, ClientCommand, ClientEvent> = { streamOf: clientStream, orgOf: (state) => state.orgId, initialState, evolve, decide }
+export const client: Aggregate<ClientState, ClientCommand, ClientEvent> = {
+  streamOf: clientStream,
+  orgOf: (state) => state.orgId,
+  initialState,
+  evolve,
+  decide,
+}

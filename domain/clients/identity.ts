@@ -36,7 +36,12 @@ export type IdentityCommand =
   /** The add_client that claimed it failed (slug_taken, say): the client will never exist. */
   | { type: 'ReleaseIdentity'; org_id: number; client_id: number }
 
-export const clientIdentity: Aggregate<IdentityState, IdentityCommand, ClientIdentityEvent, { readonly orgId: number; readonly keyDigest: string }> = {
+export const clientIdentity: Aggregate<
+  IdentityState,
+  IdentityCommand,
+  ClientIdentityEvent,
+  { readonly orgId: number; readonly keyDigest: string }
+> = {
   streamOf: (id) => `client_identity-${id.orgId}-${id.keyDigest}`,
   initialState: () => ({ owner: null }),
 

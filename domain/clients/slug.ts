@@ -35,7 +35,12 @@ export const clientSlug: Aggregate<SlugState, SlugCommand, ClientSlugEvent, { re
     switch (command.type) {
       case 'ClaimSlug':
         if (state.owner === client_id) return []
-        if (state.owner !== null) throw new DomainError('slug_taken', 'Another client of the organization has this slug', `slug "${slug}" is used by client ${state.owner}`)
+        if (state.owner !== null)
+          throw new DomainError(
+            'slug_taken',
+            'Another client of the organization has this slug',
+            `slug "${slug}" is used by client ${state.owner}`,
+          )
         return [{ type: 'ClientSlugClaimed', data: { org_id, slug, client_id } }]
       case 'ReleaseSlug':
         if (state.owner !== client_id) return []

@@ -72,7 +72,7 @@ export function nameKey(name: string): string {
 
 /** "Austin, TX" from its parts when no display name is given. */
 export function locationDisplayName(parts: { name?: string | undefined; city?: string; state?: string; country?: string }): string {
-  if (parts.name && parts.name.trim()) return parts.name.trim()
+  if (parts.name?.trim()) return parts.name.trim()
   return [parts.city, parts.state, parts.country]
     .map((p) => (p ?? '').trim())
     .filter((p) => p.length > 0)

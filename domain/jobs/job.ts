@@ -67,7 +67,14 @@ export const initialJobState = (): JobState => ({
 function evolveJob(state: JobState, event: Evolving<JobEvent>): JobState {
   switch (event.type) {
     case 'JobRequested':
-      return { ...initialJobState(), exists: true, id: event.data.job_id, kind: event.data.kind, clientId: event.data.client_id, orgId: event.metadata?.org_id ?? state.orgId }
+      return {
+        ...initialJobState(),
+        exists: true,
+        id: event.data.job_id,
+        kind: event.data.kind,
+        clientId: event.data.client_id,
+        orgId: event.metadata?.org_id ?? state.orgId,
+      }
     case 'JobStarted':
       return { ...state, status: 'running', attempts: event.data.attempt }
     case 'JobProgressed':
@@ -108,7 +115,12 @@ function decideJob(command: JobCommand, state: JobState): JobEvent[] {
       return [{ type: 'JobStarted', data: { job_id, attempt: state.attempts + 1, worker: command.worker } }]
     case 'ReportProgress':
       if (!current(command.attempt)) return []
-      return [{ type: 'JobProgressed', data: { job_id, attempt: command.attempt, done: command.done, total: command.total, message: command.message } }]
+      return [
+        {
+          type: 'JobProgressed',
+          data: { job_id, attempt: command.attempt, done: command.done, total: command.total, message: command.message },
+        },
+      ]
     case 'CancelJob':
       if (isTerminal(state.status)) {
         throw new DomainError('job_already_terminal', 'The job has already finished', `job ${job_id} is ${state.status}`)

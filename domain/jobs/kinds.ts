@@ -42,7 +42,7 @@ export const JOB_KINDS = {
   },
   ad_copy: {
     kind: 'ad_copy',
-    summary: "A proposed ad copy set: ad groups per service × area with headlines (≤ 30 chars) and descriptions (≤ 90 chars).",
+    summary: 'A proposed ad copy set: ad groups per service × area with headlines (≤ 30 chars) and descriptions (≤ 90 chars).',
     clientRequired: true,
     payload: z
       .object({

@@ -50,7 +50,11 @@ export class SandboxExportLimitedError extends DomainError {
 /** The slot is held: 409 job_already_running, naming the job to poll. */
 export class JobAlreadyRunningError extends DomainError {
   constructor(readonly activeJobId: number) {
-    super('job_already_running', 'A job for the same client is still active', `job ${activeJobId} is still active; poll /api/v1/jobs/${activeJobId}`)
+    super(
+      'job_already_running',
+      'A job for the same client is still active',
+      `job ${activeJobId} is still active; poll /api/v1/jobs/${activeJobId}`,
+    )
     this.name = 'JobAlreadyRunningError'
   }
 }
@@ -73,10 +77,19 @@ function decideSlot(command: SlotCommand, state: SlotState): JobSlotEvent[] {
     const verdict = sandboxMayCreateJob(command.kind, lastExport, new Date(command.now))
     if (!verdict.allowed) {
       if (verdict.reason === 'rate_limited') throw new SandboxExportLimitedError(verdict.retryAfterSeconds ?? 600)
-      throw new DomainError('sandbox_read_only', 'The public sandbox is read-only', `the sandbox key may start export_org jobs only, not ${command.kind}`)
+      throw new DomainError(
+        'sandbox_read_only',
+        'The public sandbox is read-only',
+        `the sandbox key may start export_org jobs only, not ${command.kind}`,
+      )
     }
   }
-  return [{ type: 'JobSlotTaken', data: { slot: command.slot, job_id: command.job_id, kind: command.kind, sandbox: command.sandbox, taken_at: command.now } }]
+  return [
+    {
+      type: 'JobSlotTaken',
+      data: { slot: command.slot, job_id: command.job_id, kind: command.kind, sandbox: command.sandbox, taken_at: command.now },
+    },
+  ]
 }
 
 function holderHolds(command: SlotCommand, state: SlotState): boolean {
@@ -86,4 +99,9 @@ function holderHolds(command: SlotCommand, state: SlotState): boolean {
   return state.takenAt !== null && Date.parse(command.now) - Date.parse(state.takenAt) < ORPHANED_SLOT_MS
 }
 
-export const slot: Aggregate<SlotState, SlotCommand, JobSlotEvent, string> = { streamOf: slotStream, initialState: initialSlotState, evolve: evolveSlot, decide: decideSlot }
+export const slot: Aggregate<SlotState, SlotCommand, JobSlotEvent, string> = {
+  streamOf: slotStream,
+  initialState: initialSlotState,
+  evolve: evolveSlot,
+  decide: decideSlot,
+}

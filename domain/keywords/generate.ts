@@ -22,7 +22,13 @@ export interface KeywordGeneratorInput {
   readonly services: readonly string[]
   readonly locations: readonly { readonly name: string; readonly city: string; readonly state: string }[]
   /** The client's live AI Visibility questions (trust questions name the client and are left out). */
-  readonly questions: readonly { readonly prompt: string; readonly service: string; readonly location: string; readonly kind: QuestionKind; readonly priority: number }[]
+  readonly questions: readonly {
+    readonly prompt: string
+    readonly service: string
+    readonly location: string
+    readonly kind: QuestionKind
+    readonly priority: number
+  }[]
   readonly max: number
 }
 
@@ -37,7 +43,8 @@ export interface KeywordCandidate {
 }
 
 /** Services people search for with "emergency" in front: urgent repairs, not scheduled work. */
-const URGENT = /(plumb|drain|sewer|leak|water|heat|hvac|furnace|boiler|air condition|\bac\b|roof|lock|electric|tow|glass|pest|dent|restoration|damage|flood|mold|garage door|appliance|septic|tree|vet)/i
+const URGENT =
+  /(plumb|drain|sewer|leak|water|heat|hvac|furnace|boiler|air condition|\bac\b|roof|lock|electric|tow|glass|pest|dent|restoration|damage|flood|mold|garage door|appliance|septic|tree|vet)/i
 
 const lower = (text: string) => inSentence(text).toLowerCase()
 const clean = (text: string) => text.trim().replace(/\s+/g, ' ')
@@ -83,9 +90,46 @@ function placeOf(location: KeywordGeneratorInput['locations'][number]): Place | 
 
 /** Question words and fillers a searcher leaves out ("how much does drain cleaning cost in austin?"). */
 const FILLERS = new Set([
-  'who', 'what', 'which', 'where', 'when', 'why', 'how', 'much', 'many', 'is', 'are', 'was', 'does', 'do', 'did', 'should',
-  'would', 'could', 'can', 'i', 'you', 'your', 'a', 'an', 'the', 'to', 'for', 'of', 'in', 'on', 'at', 'with', 'there',
-  'any', 'hire', 'choose', 'find', 'someone', 'company', 'companies',
+  'who',
+  'what',
+  'which',
+  'where',
+  'when',
+  'why',
+  'how',
+  'much',
+  'many',
+  'is',
+  'are',
+  'was',
+  'does',
+  'do',
+  'did',
+  'should',
+  'would',
+  'could',
+  'can',
+  'i',
+  'you',
+  'your',
+  'a',
+  'an',
+  'the',
+  'to',
+  'for',
+  'of',
+  'in',
+  'on',
+  'at',
+  'with',
+  'there',
+  'any',
+  'hire',
+  'choose',
+  'find',
+  'someone',
+  'company',
+  'companies',
 ])
 
 /** "how much does drain cleaning cost in Austin, TX?" → "drain cleaning cost austin tx"; null when too little is left. */
@@ -110,7 +154,10 @@ export function acceptableKeyword(text: string): boolean {
 }
 
 export function generateKeywords(input: KeywordGeneratorInput): KeywordCandidate[] {
-  const services = input.services.map(clean).filter((s) => s.length > 0).slice(0, MAX_SERVICES)
+  const services = input.services
+    .map(clean)
+    .filter((s) => s.length > 0)
+    .slice(0, MAX_SERVICES)
   const places = input.locations
     .map((l) => placeOf(l))
     .filter((p): p is Place => p !== null)
@@ -128,7 +175,13 @@ export function generateKeywords(input: KeywordGeneratorInput): KeywordCandidate
         const pattern = make(place)
         const keyword = pattern.phrase(s, many)
         if (keyword) {
-          candidates.push({ keyword, source: 'generated', service, location: place.name, priority: pattern.base - servicePenalty(si) - locationPenalty(li) })
+          candidates.push({
+            keyword,
+            source: 'generated',
+            service,
+            location: place.name,
+            priority: pattern.base - servicePenalty(si) - locationPenalty(li),
+          })
         }
       }
     })
@@ -137,7 +190,8 @@ export function generateKeywords(input: KeywordGeneratorInput): KeywordCandidate
     if (q.kind === 'trust') continue
     const keyword = questionKeyword(q.prompt)
     // A question's priority is 0–100; its keyword form ranks below the main service × city phrases.
-    if (keyword) candidates.push({ keyword, source: 'aeo', service: q.service, location: q.location, priority: Math.round(q.priority * 0.6) })
+    if (keyword)
+      candidates.push({ keyword, source: 'aeo', service: q.service, location: q.location, priority: Math.round(q.priority * 0.6) })
   }
   return rankAndCap(candidates, input.max)
 }

@@ -51,7 +51,13 @@ export type KeywordSetCommand =
    * leave it deleted (generation must not undo a person's delete). `overflow`: past the cap, refuse the
    * command or add only what fits.
    */
-  | { type: 'AddKeywords'; client_id: number; keywords: readonly NewKeyword[]; deleted: 'restore' | 'keep'; overflow: 'refuse' | 'truncate' }
+  | {
+      type: 'AddKeywords'
+      client_id: number
+      keywords: readonly NewKeyword[]
+      deleted: 'restore' | 'keep'
+      overflow: 'refuse' | 'truncate'
+    }
   | { type: 'DeleteKeyword'; client_id: number; keyword_id: number }
 
 const initialState = (): KeywordSetState => ({ clientId: 0, keywords: [] })
@@ -71,7 +77,11 @@ export function keywordText(text: string): { keyword: string; key: string } {
   const key = keywordKey(keyword)
   if (key === '') throw new DomainError('validation_failed', 'A keyword needs letters or digits', `keyword "${text}"`)
   if (keyword.length > KEYWORD_MAX_LENGTH) {
-    throw new DomainError('validation_failed', `A keyword is at most ${KEYWORD_MAX_LENGTH} characters`, `keyword "${keyword.slice(0, 40)}…"`)
+    throw new DomainError(
+      'validation_failed',
+      `A keyword is at most ${KEYWORD_MAX_LENGTH} characters`,
+      `keyword "${keyword.slice(0, 40)}…"`,
+    )
   }
   return { keyword, key }
 }
@@ -121,7 +131,11 @@ function addKeywords(command: Extract<KeywordSetCommand, { type: 'AddKeywords' }
     }
     if (total >= MAX_KEYWORDS_PER_CLIENT) {
       if (command.overflow === 'truncate') break
-      throw new DomainError('keyword_limit', 'The client has the most keywords allowed', `${total} keywords; the cap is ${MAX_KEYWORDS_PER_CLIENT}`)
+      throw new DomainError(
+        'keyword_limit',
+        'The client has the most keywords allowed',
+        `${total} keywords; the cap is ${MAX_KEYWORDS_PER_CLIENT}`,
+      )
     }
     total++
     events.push({
@@ -157,4 +171,9 @@ function decide(command: KeywordSetCommand, state: KeywordSetState): KeywordEven
   }
 }
 
-export const keywordSet: Aggregate<KeywordSetState, KeywordSetCommand, KeywordEvent> = { streamOf: keywordSetStream, initialState, evolve, decide }
+export const keywordSet: Aggregate<KeywordSetState, KeywordSetCommand, KeywordEvent> = {
+  streamOf: keywordSetStream,
+  initialState,
+  evolve,
+  decide,
+}

@@ -27,14 +27,26 @@ export function keywordRequest(input: {
 export function readKeywordAnswer(text: string, facts: { services: readonly string[]; locations: readonly string[] }): KeywordCandidate[] {
   const answer = extractJsonObject(text)
   const entries = Array.isArray(answer?.keywords) ? (answer.keywords as unknown[]) : []
-  const known = (value: unknown, list: readonly string[]) => (typeof value === 'string' ? (list.find((item) => item.toLowerCase() === value.trim().toLowerCase()) ?? '') : '')
+  const known = (value: unknown, list: readonly string[]) =>
+    typeof value === 'string' ? (list.find((item) => item.toLowerCase() === value.trim().toLowerCase()) ?? '') : ''
   const out: KeywordCandidate[] = []
   for (const entry of entries) {
-    const record = typeof entry === 'string' ? { keyword: entry } : entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>) : null
+    const record =
+      typeof entry === 'string'
+        ? { keyword: entry }
+        : entry !== null && typeof entry === 'object'
+          ? (entry as Record<string, unknown>)
+          : null
     if (!record || typeof record.keyword !== 'string') continue
     const keyword = record.keyword.trim().replace(/\s+/g, ' ').toLowerCase()
     if (!acceptableKeyword(keyword)) continue
-    out.push({ keyword, source: 'generated', service: known(record.service, facts.services), location: known(record.location, facts.locations), priority: MODEL_KEYWORD_PRIORITY })
+    out.push({
+      keyword,
+      source: 'generated',
+      service: known(record.service, facts.services),
+      location: known(record.location, facts.locations),
+      priority: MODEL_KEYWORD_PRIORITY,
+    })
   }
   return out
 }

@@ -27,7 +27,7 @@ export interface ClientMetadata {
  * page shows, so "Good App\u202Egnp.exe" reads as "Good Appexe.png" and an app can pose as another; C0, DEL
  * and C1 controls have no place in a name shown to a person either.
  */
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a shown name must not carry.
 const UNSHOWABLE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
 export type OAuthClientCommand = { type: 'RegisterOAuthClient'; client_id: number; metadata: ClientMetadata }
@@ -45,15 +45,24 @@ export function checkClientMetadata(metadata: ClientMetadata): void {
     if (!verdict.ok) throw new DomainError('invalid_redirect_uri', 'Redirect URI refused', `${JSON.stringify(uri)}: ${verdict.reason}`)
   }
   const name = metadata.client_name.trim()
-  if (name.length === 0 || name.length > 200) throw new DomainError('invalid_client_metadata', 'client_name is required (1 to 200 characters)')
+  if (name.length === 0 || name.length > 200)
+    throw new DomainError('invalid_client_metadata', 'client_name is required (1 to 200 characters)')
   const unshowable = UNSHOWABLE_IN_NAME.exec(name)
   if (unshowable) {
     const codePoint = `U+${unshowable[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
-    throw new DomainError('invalid_client_metadata', 'client_name refused', `client_name must not contain control or bidirectional formatting characters (found ${codePoint})`)
+    throw new DomainError(
+      'invalid_client_metadata',
+      'client_name refused',
+      `client_name must not contain control or bidirectional formatting characters (found ${codePoint})`,
+    )
   }
-  for (const [field, value] of [['client_uri', metadata.client_uri], ['logo_uri', metadata.logo_uri]] as const) {
+  for (const [field, value] of [
+    ['client_uri', metadata.client_uri],
+    ['logo_uri', metadata.logo_uri],
+  ] as const) {
     // Informational only (never shown as a link or image): any http(s) URL, as MCP hosts on loopback send.
-    if (value !== null && !/^https?:\/\/[^\s]+$/.test(value)) throw new DomainError('invalid_client_metadata', `${field} must be an http(s) URL`)
+    if (value !== null && !/^https?:\/\/[^\s]+$/.test(value))
+      throw new DomainError('invalid_client_metadata', `${field} must be an http(s) URL`)
   }
 }
 

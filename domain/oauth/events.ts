@@ -68,7 +68,13 @@ export const OAuthGrantRevoked = z.object({
   reason: z.enum(GRANT_REVOCATION_REASONS),
 })
 
-export const oauthEventSchemas = { OAuthClientRegistered, OAuthGrantApproved, OAuthCodeExchanged, OAuthTokensRefreshed, OAuthGrantRevoked } as const
+export const oauthEventSchemas = {
+  OAuthClientRegistered,
+  OAuthGrantApproved,
+  OAuthCodeExchanged,
+  OAuthTokensRefreshed,
+  OAuthGrantRevoked,
+} as const
 
 export type OAuthClientEvent = { type: 'OAuthClientRegistered'; data: z.infer<typeof OAuthClientRegistered> }
 

@@ -116,7 +116,10 @@ export const oauthGrant: Aggregate<OAuthGrantState, OAuthGrantCommand, OAuthGran
           code: state.code && { ...state.code, used: true },
           generation: 1,
           accessHashes: [...state.accessHashes, d.access_token_hash],
-          refresh: d.refresh_token_hash && d.refresh_expires_at ? { hash: d.refresh_token_hash, expiresAt: d.refresh_expires_at, generation: 1 } : null,
+          refresh:
+            d.refresh_token_hash && d.refresh_expires_at
+              ? { hash: d.refresh_token_hash, expiresAt: d.refresh_expires_at, generation: 1 }
+              : null,
         }
       }
       case 'OAuthTokensRefreshed': {
@@ -200,7 +203,9 @@ export const oauthGrant: Aggregate<OAuthGrantState, OAuthGrantCommand, OAuthGran
         // RFC 7009: an unknown or already-revoked token is no error, and changes nothing.
         if (!state.exists || state.revoked) return []
         const known =
-          state.refresh?.hash === command.token_hash || state.retiredRefreshHashes.includes(command.token_hash) || state.accessHashes.includes(command.token_hash)
+          state.refresh?.hash === command.token_hash ||
+          state.retiredRefreshHashes.includes(command.token_hash) ||
+          state.accessHashes.includes(command.token_hash)
         if (!known) return []
         return [{ type: 'OAuthGrantRevoked', data: { grant_id: command.grant_id, reason: 'token_revoked' } }]
       }
@@ -208,7 +213,9 @@ export const oauthGrant: Aggregate<OAuthGrantState, OAuthGrantCommand, OAuthGran
       case 'RevokeOAuthGrant': {
         const { revoker } = command
         const visible =
-          state.exists && (revoker.orgId === null || revoker.orgId === state.orgId) && (revoker.userId === null || revoker.userId === state.userId)
+          state.exists &&
+          (revoker.orgId === null || revoker.orgId === state.orgId) &&
+          (revoker.userId === null || revoker.userId === state.userId)
         if (!visible) throw new NotFoundError('oauth_grant', command.grant_id)
         if (state.revoked) return []
         return [{ type: 'OAuthGrantRevoked', data: { grant_id: command.grant_id, reason: 'revoked' } }]

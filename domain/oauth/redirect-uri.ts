@@ -5,7 +5,17 @@
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
 
-export type RedirectUriProblem = 'not_absolute' | 'fragment' | 'credentials' | 'scheme' | 'too_long' | 'whitespace' | 'control' | 'backslash' | 'dot_segment' | 'not_canonical'
+export type RedirectUriProblem =
+  | 'not_absolute'
+  | 'fragment'
+  | 'credentials'
+  | 'scheme'
+  | 'too_long'
+  | 'whitespace'
+  | 'control'
+  | 'backslash'
+  | 'dot_segment'
+  | 'not_canonical'
 
 export interface RedirectUriVerdict {
   readonly ok: boolean
@@ -25,7 +35,7 @@ const isLoopbackHttp = (url: URL) => url.protocol === 'http:' && LOOPBACK_HOSTS.
 
 // C0 controls, DEL and C1 controls: URL parsing strips some (TAB, CR, LF) silently, so the stored text and
 // what a browser is sent to would differ.
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a redirect URI must not carry.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
 /** A `.` or `..` path segment, also percent-encoded (`%2e`), which WHATWG URL parsing resolves away. */
@@ -47,13 +57,18 @@ const rawPath = (text: string) => text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i
 export function checkRedirectUri(text: string): RedirectUriVerdict {
   if (text.length > 2000) return { ok: false, problem: 'too_long', reason: 'longer than 2000 characters' }
   if (text !== text.trim()) return { ok: false, problem: 'whitespace', reason: 'a redirect URI must not begin or end with whitespace' }
-  if (CONTROL.test(text)) return { ok: false, problem: 'control', reason: 'a redirect URI must not contain control characters (CR, LF, TAB, …)' }
+  if (CONTROL.test(text))
+    return { ok: false, problem: 'control', reason: 'a redirect URI must not contain control characters (CR, LF, TAB, …)' }
   if (text.includes('\\')) return { ok: false, problem: 'backslash', reason: 'a redirect URI must not contain a backslash' }
   const url = parse(text)
-  if (!url || !url.host) return { ok: false, problem: 'not_absolute', reason: 'not an absolute URL' }
+  if (!url?.host) return { ok: false, problem: 'not_absolute', reason: 'not an absolute URL' }
   if (text.includes('#')) return { ok: false, problem: 'fragment', reason: 'a redirect URI must not have a fragment' }
   if (url.username || url.password) return { ok: false, problem: 'credentials', reason: 'a redirect URI must not carry credentials' }
-  if (rawPath(text).split('/').some((segment) => DOT_SEGMENT.test(segment))) {
+  if (
+    rawPath(text)
+      .split('/')
+      .some((segment) => DOT_SEGMENT.test(segment))
+  ) {
     return { ok: false, problem: 'dot_segment', reason: 'a redirect URI must not contain . or .. path segments' }
   }
   if (url.href !== text) {
@@ -64,7 +79,10 @@ export function checkRedirectUri(text: string): RedirectUriVerdict {
   return {
     ok: false,
     problem: 'scheme',
-    reason: url.protocol === 'http:' ? 'http is allowed only on a loopback host (127.0.0.1, [::1], localhost)' : `the scheme ${url.protocol} is not allowed (https, or http on loopback)`,
+    reason:
+      url.protocol === 'http:'
+        ? 'http is allowed only on a loopback host (127.0.0.1, [::1], localhost)'
+        : `the scheme ${url.protocol} is not allowed (https, or http on loopback)`,
   }
 }
 

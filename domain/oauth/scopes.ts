@@ -25,7 +25,8 @@ export function parseOAuthScope(text: string | undefined): OAuthScope[] {
   const parts = (text ?? '').split(' ').filter((s) => s.length > 0)
   if (parts.length === 0) throw new DomainError('invalid_scope', 'No scope requested', `ask for some of: ${OAUTH_SCOPES.join(' ')}`)
   const unknown = parts.filter((p) => !(OAUTH_SCOPES as readonly string[]).includes(p))
-  if (unknown.length > 0) throw new DomainError('invalid_scope', 'Unknown scope', `unknown: ${unknown.join(' ')}; supported: ${OAUTH_SCOPES.join(' ')}`)
+  if (unknown.length > 0)
+    throw new DomainError('invalid_scope', 'Unknown scope', `unknown: ${unknown.join(' ')}; supported: ${OAUTH_SCOPES.join(' ')}`)
   return OAUTH_SCOPES.filter((s) => parts.includes(s))
 }
 

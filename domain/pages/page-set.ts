@@ -83,7 +83,11 @@ function decidePageSet(command: PageSetCommand, state: PageSetState): PageEvent[
       const existing = findPageByUrl(state, command.url)
       if (!existing) {
         if (command.wp_post_id != null && state.pages.some((p) => p.wpPostId === command.wp_post_id)) {
-          throw new DomainError('page_wp_post_id_taken', 'Another page of the client has this wp_post_id', `wp_post_id ${command.wp_post_id}`)
+          throw new DomainError(
+            'page_wp_post_id_taken',
+            'Another page of the client has this wp_post_id',
+            `wp_post_id ${command.wp_post_id}`,
+          )
         }
         return [
           {
@@ -104,7 +108,11 @@ function decidePageSet(command: PageSetCommand, state: PageSetState): PageEvent[
       if (command.slug !== undefined && command.slug !== existing.slug) changes.slug = command.slug
       if (command.wp_post_id !== undefined && command.wp_post_id !== existing.wpPostId) {
         if (command.wp_post_id !== null && state.pages.some((p) => p.id !== existing.id && p.wpPostId === command.wp_post_id)) {
-          throw new DomainError('page_wp_post_id_taken', 'Another page of the client has this wp_post_id', `wp_post_id ${command.wp_post_id}`)
+          throw new DomainError(
+            'page_wp_post_id_taken',
+            'Another page of the client has this wp_post_id',
+            `wp_post_id ${command.wp_post_id}`,
+          )
         }
         changes.wp_post_id = command.wp_post_id
       }

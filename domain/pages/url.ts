@@ -12,7 +12,10 @@ export function pageUrlKey(url: string): string {
 
 /** The slug a page is known by when none was given: the last path segment of its URL (empty for the home page). */
 export function slugFromUrl(url: string): string {
-  const path = url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/[?#].*$/, '')
+  const path = url
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
+    .replace(/[?#].*$/, '')
   const segments = path.split('/').filter((s) => s !== '')
   return segments.at(-1) ?? ''
 }

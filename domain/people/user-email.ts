@@ -26,9 +26,7 @@ export interface UserEmailState {
   readonly orgId: number | null
 }
 
-export type UserEmailCommand =
-  | { type: 'ReserveUserEmail'; user_id: number; org_id: number }
-  | { type: 'ReleaseUserEmail'; user_id: number }
+export type UserEmailCommand = { type: 'ReserveUserEmail'; user_id: number; org_id: number } | { type: 'ReleaseUserEmail'; user_id: number }
 
 export const userEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEvent, string> = {
   streamOf: userEmailStream,
@@ -60,8 +58,15 @@ export const userEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEve
 }
 
 /** The same decision on an organization's member address (`org_member_email-<org id>-<digest>`); its events name no organization of their own, so each command gives it. */
-export const orgMemberEmail: Aggregate<UserEmailState, UserEmailCommand, UserEmailEvent, { readonly orgId: number; readonly emailDigest: string }> = {
-  ...userEmail,
+export const orgMemberEmail: Aggregate<
+  UserEmailState,
+  UserEmailCommand,
+  UserEmailEvent,
+  { readonly orgId: number; readonly emailDigest: string }
+> = {
+  // The same decision without userEmail's orgOf: each command names the organization itself.
   streamOf: (id) => orgMemberEmailStream(id.orgId, id.emailDigest),
-  orgOf: undefined,
+  initialState: userEmail.initialState,
+  evolve: userEmail.evolve,
+  decide: userEmail.decide,
 }

@@ -79,9 +79,26 @@ export type UserCommand =
   | { type: 'RequestPasswordReset'; now: string; token_hash: string; expires_at: string }
   | { type: 'UsePasswordReset'; now: string; token_hash: string; password_hash: string }
   /** An identity provider vouched for an unknown email: the person joins (domain/sso/provisioning.ts decided it). */
-  | { type: 'ProvisionBySso'; user_id: number; org_id: number; email: string; role: Role; provider_id: number; protocol: SsoProtocol; via: 'allowed_domain' | 'signup' }
+  | {
+      type: 'ProvisionBySso'
+      user_id: number
+      org_id: number
+      email: string
+      role: Role
+      provider_id: number
+      protocol: SsoProtocol
+      via: 'allowed_domain' | 'signup'
+    }
   /** An identity provider vouched for this member's email: a session, standing in for password and TOTP. */
-  | { type: 'SignInWithSso'; provider_id: number; protocol: SsoProtocol; provider_org_id: number; subject: string; session_hash: string; expires_at: string }
+  | {
+      type: 'SignInWithSso'
+      provider_id: number
+      protocol: SsoProtocol
+      provider_org_id: number
+      subject: string
+      session_hash: string
+      expires_at: string
+    }
 
 export const initialUserState = (): UserState => ({
   exists: false,
@@ -126,7 +143,14 @@ function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, pendingTotp: { sealed: event.data.totp_secret_sealed, recoveryCodeHashes: event.data.recovery_code_hashes } }
     case 'UserTotpEnrolled':
       // The invite is used up once the second factor is in force.
-      return { ...state, totp: state.pendingTotp, pendingTotp: null, lastTotpStep: event.data.totp_step, inviteTokenHash: null, inviteExpiresAt: null }
+      return {
+        ...state,
+        totp: state.pendingTotp,
+        pendingTotp: null,
+        lastTotpStep: event.data.totp_step,
+        inviteTokenHash: null,
+        inviteExpiresAt: null,
+      }
     case 'UserSignedIn': {
       const d = event.data
       const expiresAt = ms(d.expires_at)
@@ -188,7 +212,8 @@ function requireMember(state: UserState, callerOrgId: number | null, userId: num
 }
 
 function requireManager(manager: MemberManager): void {
-  if (!canManageMembers(manager)) throw new DomainError('forbidden', 'Only an owner may manage members', `role ${manager.kind === 'member' ? manager.role : 'key'}`)
+  if (!canManageMembers(manager))
+    throw new DomainError('forbidden', 'Only an owner may manage members', `role ${manager.kind === 'member' ? manager.role : 'key'}`)
 }
 
 /** The invite is still usable: the token matches, it has not expired, and enrolment is not complete. */
@@ -226,7 +251,10 @@ function decideUser(command: UserCommand, state: UserState): UserEvent[] {
       if (c) {
         events.push(
           { type: 'UserPasswordSet', data: { user_id: command.user_id, password_hash: c.password_hash, via: 'operator' } },
-          { type: 'UserTotpSecretIssued', data: { user_id: command.user_id, totp_secret_sealed: c.totp_secret_sealed, recovery_code_hashes: c.recovery_code_hashes } },
+          {
+            type: 'UserTotpSecretIssued',
+            data: { user_id: command.user_id, totp_secret_sealed: c.totp_secret_sealed, recovery_code_hashes: c.recovery_code_hashes },
+          },
           { type: 'UserTotpEnrolled', data: { user_id: command.user_id, totp_step: null } },
         )
       }
@@ -238,7 +266,11 @@ function decideUser(command: UserCommand, state: UserState): UserEvent[] {
         { type: 'UserPasswordSet', data: { user_id: state.userId, password_hash: command.password_hash, via: 'invite' } },
         {
           type: 'UserTotpSecretIssued',
-          data: { user_id: state.userId, totp_secret_sealed: command.totp_secret_sealed, recovery_code_hashes: command.recovery_code_hashes },
+          data: {
+            user_id: state.userId,
+            totp_secret_sealed: command.totp_secret_sealed,
+            recovery_code_hashes: command.recovery_code_hashes,
+          },
         },
       ]
     }
@@ -278,10 +310,19 @@ function decideUser(command: UserCommand, state: UserState): UserEvent[] {
           },
         ]
       }
-      const failed: UserEvent = { type: 'UserSignInFailed', data: { user_id: state.userId, reason: passwordOk ? 'second_factor' : 'password', at: command.now } }
+      const failed: UserEvent = {
+        type: 'UserSignInFailed',
+        data: { user_id: state.userId, reason: passwordOk ? 'second_factor' : 'password', at: command.now },
+      }
       const recent = state.failures.filter((at) => at > now - LOCKOUT_WINDOW_MS).length + 1
       if (recent < LOCKOUT_FAILURES) return [failed]
-      return [failed, { type: 'UserLockedOut', data: { user_id: state.userId, until: new Date(now + LOCKOUT_DURATION_MS).toISOString(), failures: recent } }]
+      return [
+        failed,
+        {
+          type: 'UserLockedOut',
+          data: { user_id: state.userId, until: new Date(now + LOCKOUT_DURATION_MS).toISOString(), failures: recent },
+        },
+      ]
     }
     case 'SignOut':
       if (!state.sessions.has(command.session_hash)) return []
@@ -303,7 +344,12 @@ function decideUser(command: UserCommand, state: UserState): UserEvent[] {
       // the same either way (no account enumeration, no mail flood).
       if (!isActive(state)) return []
       if (state.lastResetRequestedAt !== null && state.lastResetRequestedAt > now - PASSWORD_RESET_THROTTLE_MS) return []
-      return [{ type: 'PasswordResetRequested', data: { user_id: state.userId, token_hash: command.token_hash, requested_at: command.now, expires_at: command.expires_at } }]
+      return [
+        {
+          type: 'PasswordResetRequested',
+          data: { user_id: state.userId, token_hash: command.token_hash, requested_at: command.now, expires_at: command.expires_at },
+        },
+      ]
     }
     case 'UsePasswordReset': {
       const expiresAt = state.resets.get(command.token_hash)
@@ -322,7 +368,8 @@ function decideUser(command: UserCommand, state: UserState): UserEvent[] {
     }
     case 'SignInWithSso': {
       // Only a member of the provider's own organization (domain/sso/provisioning.ts says why).
-      if (!state.exists || state.removed || state.orgId !== command.provider_org_id) throw signInFailed('not a member of the provider organization')
+      if (!state.exists || state.removed || state.orgId !== command.provider_org_id)
+        throw signInFailed('not a member of the provider organization')
       return [
         {
           type: 'UserSignedInWithSso',

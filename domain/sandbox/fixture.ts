@@ -133,7 +133,10 @@ export function fixtureAnswer(input: AnswerInput): FixtureAnswer {
   const others = [0, 1, 2].map((i) => COMPETITORS[(offset + i) % COMPETITORS.length]!)
   const directory = DIRECTORIES[Math.floor(noise(`${key}|dir`) * DIRECTORIES.length)]!
   const clientLine = `**${CLIENT_SHORT}** – Local team known for upfront pricing and same-day ${service}; reviewers mention clean, on-time technicians. [rapidrooterplumbing.example](${CLIENT_SITE}/services)`
-  const lines = others.map((c, i) => `**${c.name}** – ${['Well reviewed on Google, with fast dispatch.', 'Family-owned, serving the area for decades.', 'Offers evening and weekend appointments.'][i]}`)
+  const lines = others.map(
+    (c, i) =>
+      `**${c.name}** – ${['Well reviewed on Google, with fast dispatch.', 'Family-owned, serving the area for decades.', 'Offers evening and weekend appointments.'][i]}`,
+  )
   if (placement === 'first') lines.unshift(clientLine)
   if (placement === 'later') lines.splice(2, 0, clientLine)
   const intro =
@@ -142,7 +145,11 @@ export function fixtureAnswer(input: AnswerInput): FixtureAnswer {
       : `Here are some of the best options for ${service} in ${place}:`
   const body = lines.map((line, i) => `${i + 1}. ${line}`).join('\n')
   const outro = 'Tip: compare written quotes and check that the plumber is licensed in Texas before booking.'
-  const citations: { url: string; title: string }[] = [{ url: directory.url, title: directory.title }, { url: `${others[0]!.site}/`, title: others[0]!.name }]
-  if (placement !== 'absent' && noise(`${key}|cite`) < 0.6) citations.unshift({ url: `${CLIENT_SITE}/services`, title: `${input.service || 'Services'} | ${CLIENT_SHORT}` })
+  const citations: { url: string; title: string }[] = [
+    { url: directory.url, title: directory.title },
+    { url: `${others[0]!.site}/`, title: others[0]!.name },
+  ]
+  if (placement !== 'absent' && noise(`${key}|cite`) < 0.6)
+    citations.unshift({ url: `${CLIENT_SITE}/services`, title: `${input.service || 'Services'} | ${CLIENT_SHORT}` })
   return { answerText: `${intro}\n\n${body}\n\n${outro}`, citations, placement }
 }

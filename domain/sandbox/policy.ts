@@ -6,7 +6,9 @@
 /** The spec's Limits table: one export_org job per 10 minutes with the sandbox key. */
 export const SANDBOX_EXPORT_INTERVAL_MS = 10 * 60 * 1000
 
-export type SandboxJobVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: 'read_only' | 'rate_limited'; readonly retryAfterSeconds?: number }
+export type SandboxJobVerdict =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly reason: 'read_only' | 'rate_limited'; readonly retryAfterSeconds?: number }
 
 /**
  * Whether the sandbox key may create a job of `kind` now. Every kind is refused (the sandbox is read-only)
@@ -18,7 +20,11 @@ export function sandboxMayCreateJob(kind: string, lastExportAt: Date | null, now
   if (lastExportAt === null) return { allowed: true }
   const elapsed = now.getTime() - lastExportAt.getTime()
   if (elapsed >= SANDBOX_EXPORT_INTERVAL_MS) return { allowed: true }
-  return { allowed: false, reason: 'rate_limited', retryAfterSeconds: Math.ceil((SANDBOX_EXPORT_INTERVAL_MS - Math.max(0, elapsed)) / 1000) }
+  return {
+    allowed: false,
+    reason: 'rate_limited',
+    retryAfterSeconds: Math.ceil((SANDBOX_EXPORT_INTERVAL_MS - Math.max(0, elapsed)) / 1000),
+  }
 }
 
 /** Whether a scheduled reset is due: `intervalHours` 0 disables the schedule. */

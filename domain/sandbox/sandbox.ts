@@ -31,7 +31,12 @@ export const sandbox: Aggregate<SandboxState, SandboxCommand, SandboxEvent, null
       case 'SandboxCreated':
         return { ...state, exists: true, orgId: event.data.org_id, keyId: event.data.key_id }
       case 'SandboxSeeded':
-        return { ...state, clientIds: event.data.client_ids, everSeeded: [...state.everSeeded, ...event.data.client_ids], seeds: state.seeds + 1 }
+        return {
+          ...state,
+          clientIds: event.data.client_ids,
+          everSeeded: [...state.everSeeded, ...event.data.client_ids],
+          seeds: state.seeds + 1,
+        }
       case 'SandboxReset':
         return { ...state, clientIds: [] }
       default:

@@ -35,7 +35,9 @@ export function findJsonProblem(value: unknown, maxDepth: number = MAX_JSON_DEPT
     if (path.length >= maxDepth) return { kind: 'too_deep', path, maxDepth }
     const children: { value: unknown; path: JsonPath }[] = []
     if (Array.isArray(current)) {
-      current.forEach((item, index) => children.push({ value: item, path: [...path, index] }))
+      current.forEach((item, index) => {
+        children.push({ value: item, path: [...path, index] })
+      })
     } else {
       for (const [key, item] of Object.entries(current)) {
         const reason = unacceptableTextReason(key)

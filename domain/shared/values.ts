@@ -13,6 +13,7 @@ export const Month = z
 export const Name = z.string().trim().min(1, 'must not be empty').max(200)
 
 /** U+0000, or a UTF-16 surrogate without its partner (a high one not followed by a low one, or a low one alone). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the character PostgreSQL cannot store.
 const UNACCEPTABLE_CHAR = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**

@@ -23,10 +23,14 @@ const EXCERPT_CHARS = 240
 
 const REPLACE = /^(?:replace|change|swap|rename|update)\s+(.+?)\s+(?:with|to|by|into)\s+(.+)$/is
 const REMOVE = /^(?:remove|delete|drop)\s+(.+)$/is
-const ADD = /^(?:add|append|insert|mention|include)\s+(.+?)(\s+(?:at|to)\s+the\s+(?:top|beginning|start)(?:\s+of\s+the\s+page)?)?(?:\s+(?:at|to)\s+the\s+(?:end|bottom)(?:\s+of\s+the\s+page)?|\s+to\s+the\s+page)?$/is
+const ADD =
+  /^(?:add|append|insert|mention|include)\s+(.+?)(\s+(?:at|to)\s+the\s+(?:top|beginning|start)(?:\s+of\s+the\s+page)?)?(?:\s+(?:at|to)\s+the\s+(?:end|bottom)(?:\s+of\s+the\s+page)?|\s+to\s+the\s+page)?$/is
 
 function unquote(text: string): string {
-  const t = text.trim().replace(/[.!]+$/, '').trim()
+  const t = text
+    .trim()
+    .replace(/[.!]+$/, '')
+    .trim()
   const m = /^(["'“‘`])(.*)(["'”’`])$/s.exec(t)
   // Inside quotes the text is taken as written (a quoted leading space is meant).
   return m ? m[2]! : t
@@ -110,5 +114,10 @@ export function builtInRewrite(content: string, instruction: string): RewriteRes
     notes.push(result.note)
   }
   const changed = current !== content
-  return { content: current, changed, summary: notes.join('; ') || 'empty instruction', beforeExcerpt: excerptAround(content, firstChange ?? 0) }
+  return {
+    content: current,
+    changed,
+    summary: notes.join('; ') || 'empty instruction',
+    beforeExcerpt: excerptAround(content, firstChange ?? 0),
+  }
 }

@@ -40,7 +40,16 @@ export interface AppliedReceipt {
 }
 
 export type SiteEditCommand =
-  | { type: 'StageSiteEdit'; edit_id: number; client_id: number; operation: string; page_url: string; page_id: number | null; payload: string; job_id: number | null }
+  | {
+      type: 'StageSiteEdit'
+      edit_id: number
+      client_id: number
+      operation: string
+      page_url: string
+      page_id: number | null
+      payload: string
+      job_id: number | null
+    }
   | { type: 'RecordApplied'; approved_by: string; publisher: string; receipt: AppliedReceipt }
   | { type: 'RecordApplyFailed'; approved_by: string; publisher: string; error: string }
   | { type: 'RecordRolledBack'; publisher: string; restored_snapshot_id: number | null }
@@ -64,10 +73,26 @@ function evolveSiteEdit(state: SiteEditState, event: Evolving<SiteEditEvent>): S
   switch (event.type) {
     case 'SiteEditStaged': {
       const d = event.data
-      return { ...initialSiteEditState(), orgId: event.metadata?.org_id ?? state.orgId, exists: true, id: d.edit_id, clientId: d.client_id, operation: d.operation, pageUrl: d.page_url, pageId: d.page_id, payload: d.payload }
+      return {
+        ...initialSiteEditState(),
+        orgId: event.metadata?.org_id ?? state.orgId,
+        exists: true,
+        id: d.edit_id,
+        clientId: d.client_id,
+        operation: d.operation,
+        pageUrl: d.page_url,
+        pageId: d.page_id,
+        payload: d.payload,
+      }
     }
     case 'SiteEditApplied':
-      return { ...state, status: 'applied', approvedBy: event.data.approved_by, beforeSnapshotId: event.data.before_snapshot_id, afterSnapshotId: event.data.after_snapshot_id }
+      return {
+        ...state,
+        status: 'applied',
+        approvedBy: event.data.approved_by,
+        beforeSnapshotId: event.data.before_snapshot_id,
+        afterSnapshotId: event.data.after_snapshot_id,
+      }
     case 'SiteEditApplyFailed':
       return state
     case 'SiteEditRolledBack':
@@ -79,16 +104,25 @@ function evolveSiteEdit(state: SiteEditState, event: Evolving<SiteEditEvent>): S
 
 /** Only a proposed edit can be applied (checked before publishing, and again when the result is recorded). */
 export function assertApplicable(state: SiteEditState): void {
-  if (state.status === 'applied') throw new DomainError('site_edit_already_applied', 'The site edit is already applied', `edit ${state.id} is applied`)
+  if (state.status === 'applied')
+    throw new DomainError('site_edit_already_applied', 'The site edit is already applied', `edit ${state.id} is applied`)
   if (state.status === 'rolled_back') {
-    throw new DomainError('site_edit_rolled_back', 'The site edit was rolled back', `edit ${state.id} is rolled_back; rolled-back edits are final`)
+    throw new DomainError(
+      'site_edit_rolled_back',
+      'The site edit was rolled back',
+      `edit ${state.id} is rolled_back; rolled-back edits are final`,
+    )
   }
 }
 
 /** Only an applied edit can be rolled back: a proposed one was never published, a rolled-back one already was undone. */
 export function assertRollbackable(state: SiteEditState): void {
   if (state.status === 'proposed') {
-    throw new DomainError('site_edit_not_applied', 'The site edit was never applied', `edit ${state.id} is proposed; there is nothing to roll back`)
+    throw new DomainError(
+      'site_edit_not_applied',
+      'The site edit was never applied',
+      `edit ${state.id} is proposed; there is nothing to roll back`,
+    )
   }
   if (state.status === 'rolled_back') {
     throw new DomainError('site_edit_rolled_back', 'The site edit was rolled back', `edit ${state.id} is already rolled_back`)
@@ -106,13 +140,22 @@ function decideSiteEdit(command: SiteEditCommand, state: SiteEditState): SiteEdi
   switch (command.type) {
     case 'RecordApplied':
       assertApplicable(state)
-      return [{ type: 'SiteEditApplied', data: { edit_id, approved_by: command.approved_by, publisher: command.publisher, ...command.receipt } }]
+      return [
+        { type: 'SiteEditApplied', data: { edit_id, approved_by: command.approved_by, publisher: command.publisher, ...command.receipt } },
+      ]
     case 'RecordApplyFailed':
       assertApplicable(state)
-      return [{ type: 'SiteEditApplyFailed', data: { edit_id, approved_by: command.approved_by, publisher: command.publisher, error: command.error.slice(0, 2000) } }]
+      return [
+        {
+          type: 'SiteEditApplyFailed',
+          data: { edit_id, approved_by: command.approved_by, publisher: command.publisher, error: command.error.slice(0, 2000) },
+        },
+      ]
     case 'RecordRolledBack':
       assertRollbackable(state)
-      return [{ type: 'SiteEditRolledBack', data: { edit_id, publisher: command.publisher, restored_snapshot_id: command.restored_snapshot_id } }]
+      return [
+        { type: 'SiteEditRolledBack', data: { edit_id, publisher: command.publisher, restored_snapshot_id: command.restored_snapshot_id } },
+      ]
     default:
       return assertNever(command)
   }

@@ -10,7 +10,13 @@ export const normalizeDomain = (text: string) => text.trim().toLowerCase().repla
 export const EmailDomainSchema = z
   .string()
   .transform(normalizeDomain)
-  .pipe(z.string().min(3).max(253).regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, 'expected a domain such as acme.com'))
+  .pipe(
+    z
+      .string()
+      .min(3)
+      .max(253)
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, 'expected a domain such as acme.com'),
+  )
 
 /** The domain part of an (already normalized) email; null when there is none. */
 export function domainOfEmail(email: string): string | null {

@@ -35,7 +35,14 @@ export type SsoProviderCommand =
   | { type: 'UpdateSsoProvider'; caller_org_id: number | null; manager: MemberManager; settings: ProviderSettings; active: boolean }
   | { type: 'DeleteSsoProvider'; caller_org_id: number | null; manager: MemberManager }
 
-export const initialSsoProviderState = (): SsoProviderState => ({ exists: false, deleted: false, providerId: 0, orgId: null, settings: null, active: false })
+export const initialSsoProviderState = (): SsoProviderState => ({
+  exists: false,
+  deleted: false,
+  providerId: 0,
+  orgId: null,
+  settings: null,
+  active: false,
+})
 
 const settingsOf = (d: ProviderSettings) => ({
   label: d.label,
@@ -51,7 +58,14 @@ const settingsOf = (d: ProviderSettings) => ({
 function evolve(state: SsoProviderState, event: SsoProviderEvent): SsoProviderState {
   switch (event.type) {
     case 'SsoProviderAdded':
-      return { exists: true, deleted: false, providerId: event.data.provider_id, orgId: event.data.org_id, settings: settingsOf(event.data), active: true }
+      return {
+        exists: true,
+        deleted: false,
+        providerId: event.data.provider_id,
+        orgId: event.data.org_id,
+        settings: settingsOf(event.data),
+        active: true,
+      }
     case 'SsoProviderUpdated':
       return { ...state, settings: settingsOf(event.data), active: event.data.active }
     case 'SsoProviderDeleted':
@@ -63,7 +77,12 @@ function evolve(state: SsoProviderState, event: SsoProviderEvent): SsoProviderSt
 
 /** Only an owner (or a key acting at owner level) manages identity providers, of either protocol. */
 export function requireManager(manager: MemberManager): void {
-  if (!canManageMembers(manager)) throw new DomainError('forbidden', 'Only an owner may manage identity providers', `role ${manager.kind === 'member' ? manager.role : 'key'}`)
+  if (!canManageMembers(manager))
+    throw new DomainError(
+      'forbidden',
+      'Only an owner may manage identity providers',
+      `role ${manager.kind === 'member' ? manager.role : 'key'}`,
+    )
 }
 
 /** Another organization's provider, a deleted one and a missing one answer alike. */
@@ -72,7 +91,8 @@ export function requireProvider(
   callerOrgId: number | null,
   entity: 'sso_provider' | 'saml_provider' = 'sso_provider',
 ): void {
-  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError(entity, state.providerId)
+  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId))
+    throw new NotFoundError(entity, state.providerId)
 }
 
 const same = (a: ProviderSettings, b: ProviderSettings) => JSON.stringify(settingsOf(a)) === JSON.stringify(settingsOf(b))
@@ -81,13 +101,21 @@ function decide(command: SsoProviderCommand, state: SsoProviderState): SsoProvid
   switch (command.type) {
     case 'AddSsoProvider':
       requireManager(command.manager)
-      if (state.exists) throw new DomainError('already_exists', 'The identity provider already exists', `sso_provider ${command.provider_id}`)
-      return [{ type: 'SsoProviderAdded', data: { provider_id: command.provider_id, org_id: command.org_id, ...settingsOf(command.settings) } }]
+      if (state.exists)
+        throw new DomainError('already_exists', 'The identity provider already exists', `sso_provider ${command.provider_id}`)
+      return [
+        { type: 'SsoProviderAdded', data: { provider_id: command.provider_id, org_id: command.org_id, ...settingsOf(command.settings) } },
+      ]
     case 'UpdateSsoProvider':
       requireProvider(state, command.caller_org_id)
       requireManager(command.manager)
       if (same(state.settings!, command.settings) && state.active === command.active) return []
-      return [{ type: 'SsoProviderUpdated', data: { provider_id: state.providerId, org_id: state.orgId!, ...settingsOf(command.settings), active: command.active } }]
+      return [
+        {
+          type: 'SsoProviderUpdated',
+          data: { provider_id: state.providerId, org_id: state.orgId!, ...settingsOf(command.settings), active: command.active },
+        },
+      ]
     case 'DeleteSsoProvider':
       requireProvider(state, command.caller_org_id)
       requireManager(command.manager)

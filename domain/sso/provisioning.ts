@@ -34,7 +34,9 @@ export interface ProviderRules {
   readonly publicSignup: boolean
 }
 
-export type IdentityCheck = { readonly ok: true; readonly email: string; readonly domain: string } | { readonly ok: false; readonly reason: SsoFailureReason; readonly domain: string | null }
+export type IdentityCheck =
+  | { readonly ok: true; readonly email: string; readonly domain: string }
+  | { readonly ok: false; readonly reason: SsoFailureReason; readonly domain: string | null }
 
 export function checkAssertedIdentity(identity: AssertedIdentity, rules: ProviderRules): IdentityCheck {
   const email = typeof identity.email === 'string' ? identity.email.trim().toLowerCase() : ''
@@ -62,13 +64,18 @@ export type ProvisioningDecision =
   | { readonly kind: 'signup' }
   | { readonly kind: 'refuse'; readonly reason: SsoFailureReason }
 
-export function provisioningDecision(input: { readonly domain: string; readonly existing: ExistingPerson | null; readonly rules: ProviderRules }): ProvisioningDecision {
+export function provisioningDecision(input: {
+  readonly domain: string
+  readonly existing: ExistingPerson | null
+  readonly rules: ProviderRules
+}): ProvisioningDecision {
   const { existing, rules } = input
   if (existing !== null) {
     if (existing.member && existing.orgId === rules.orgId) return { kind: 'sign_in', userId: existing.userId }
     return { kind: 'refuse', reason: 'account_unavailable' }
   }
-  if (rules.allowedDomains.map(normalizeDomain).includes(normalizeDomain(input.domain))) return { kind: 'provision', orgId: rules.orgId, role: rules.defaultRole }
+  if (rules.allowedDomains.map(normalizeDomain).includes(normalizeDomain(input.domain)))
+    return { kind: 'provision', orgId: rules.orgId, role: rules.defaultRole }
   if (rules.allowSignup || rules.publicSignup) return { kind: 'signup' }
   return { kind: 'refuse', reason: 'domain_not_allowed' }
 }

@@ -65,9 +65,12 @@ const instant = (text: string | null): number | null => {
 
 export function checkSamlAssertion(facts: SamlAssertionFacts, expected: SamlExpectations): SamlCheck {
   const now = expected.now.getTime()
-  if (facts.assertionIssuer !== expected.idpEntityId) return refuse('issuer_mismatch', `assertion issuer ${facts.assertionIssuer ?? '(none)'}`)
-  if (facts.responseIssuer !== null && facts.responseIssuer !== expected.idpEntityId) return refuse('issuer_mismatch', `response issuer ${facts.responseIssuer}`)
-  if (facts.responseDestination !== null && facts.responseDestination !== expected.acsUrl) return refuse('destination_mismatch', `destination ${facts.responseDestination}`)
+  if (facts.assertionIssuer !== expected.idpEntityId)
+    return refuse('issuer_mismatch', `assertion issuer ${facts.assertionIssuer ?? '(none)'}`)
+  if (facts.responseIssuer !== null && facts.responseIssuer !== expected.idpEntityId)
+    return refuse('issuer_mismatch', `response issuer ${facts.responseIssuer}`)
+  if (facts.responseDestination !== null && facts.responseDestination !== expected.acsUrl)
+    return refuse('destination_mismatch', `destination ${facts.responseDestination}`)
 
   if (facts.audienceRestrictions.length === 0) return refuse('audience_mismatch', 'no AudienceRestriction')
   const foreign = facts.audienceRestrictions.find((audiences) => !audiences.includes(expected.spEntityId))
@@ -77,7 +80,8 @@ export function checkSamlAssertion(facts: SamlAssertionFacts, expected: SamlExpe
   const notOnOrAfter = instant(facts.notOnOrAfter)
   if (Number.isNaN(notBefore) || Number.isNaN(notOnOrAfter)) return refuse('saml_response_invalid', 'a Conditions time is not a date')
   if (notBefore !== null && notBefore > now + SAML_CLOCK_SKEW_MS) return refuse('assertion_not_yet_valid', `NotBefore ${facts.notBefore}`)
-  if (notOnOrAfter !== null && notOnOrAfter <= now - SAML_CLOCK_SKEW_MS) return refuse('assertion_expired', `NotOnOrAfter ${facts.notOnOrAfter}`)
+  if (notOnOrAfter !== null && notOnOrAfter <= now - SAML_CLOCK_SKEW_MS)
+    return refuse('assertion_expired', `NotOnOrAfter ${facts.notOnOrAfter}`)
 
   const ours = facts.bearerConfirmations.filter((c) => c.recipient === expected.acsUrl)
   if (ours.length === 0) {
@@ -107,10 +111,15 @@ export function checkSamlAssertion(facts: SamlAssertionFacts, expected: SamlExpe
       continue
     }
     const inResponseTo = confirmation.inResponseTo ?? facts.responseInResponseTo
-    if (confirmation.inResponseTo !== null && facts.responseInResponseTo !== null && confirmation.inResponseTo !== facts.responseInResponseTo) {
+    if (
+      confirmation.inResponseTo !== null &&
+      facts.responseInResponseTo !== null &&
+      confirmation.inResponseTo !== facts.responseInResponseTo
+    ) {
       return refuse('in_response_to_unknown', 'the Response and its assertion answer different requests')
     }
-    if (inResponseTo === null && !expected.allowUnsolicited) return refuse('unsolicited_response', 'no InResponseTo and the provider does not allow unsolicited responses')
+    if (inResponseTo === null && !expected.allowUnsolicited)
+      return refuse('unsolicited_response', 'no InResponseTo and the provider does not allow unsolicited responses')
     return { ok: true, inResponseTo, replayUntil: new Date(Math.max(...ends) + SAML_CLOCK_SKEW_MS) }
   }
   return lastProblem!

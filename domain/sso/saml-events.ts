@@ -31,7 +31,11 @@ export const SamlProviderSettingsSchema = z.object({
 export type SamlProviderSettings = z.infer<typeof SamlProviderSettingsSchema>
 
 /** `provider_key`: the unguessable name in the provider's URLs (/saml/<key>/...), fixed for its life. */
-export const SamlProviderAdded = SamlProviderSettingsSchema.extend({ provider_id: Id, org_id: Id, provider_key: z.string().regex(/^[a-z0-9]{20,40}$/) })
+export const SamlProviderAdded = SamlProviderSettingsSchema.extend({
+  provider_id: Id,
+  org_id: Id,
+  provider_key: z.string().regex(/^[a-z0-9]{20,40}$/),
+})
 export const SamlProviderUpdated = SamlProviderSettingsSchema.extend({ provider_id: Id, org_id: Id, active: z.boolean() })
 export const SamlProviderDeleted = z.object({ provider_id: Id, org_id: Id })
 

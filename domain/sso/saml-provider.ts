@@ -19,12 +19,27 @@ export interface SamlProviderState {
 }
 
 export type SamlProviderCommand =
-  | { type: 'AddSamlProvider'; provider_id: number; org_id: number; provider_key: string; manager: MemberManager; settings: SamlProviderSettings }
+  | {
+      type: 'AddSamlProvider'
+      provider_id: number
+      org_id: number
+      provider_key: string
+      manager: MemberManager
+      settings: SamlProviderSettings
+    }
   /** `settings`: the whole new settings (the caller merged the change into the current ones). */
   | { type: 'UpdateSamlProvider'; caller_org_id: number | null; manager: MemberManager; settings: SamlProviderSettings; active: boolean }
   | { type: 'DeleteSamlProvider'; caller_org_id: number | null; manager: MemberManager }
 
-export const initialSamlProviderState = (): SamlProviderState => ({ exists: false, deleted: false, providerId: 0, orgId: null, providerKey: null, settings: null, active: false })
+export const initialSamlProviderState = (): SamlProviderState => ({
+  exists: false,
+  deleted: false,
+  providerId: 0,
+  orgId: null,
+  providerKey: null,
+  settings: null,
+  active: false,
+})
 
 const settingsOf = (d: SamlProviderSettings): SamlProviderSettings => ({
   label: d.label,
@@ -43,7 +58,15 @@ const same = (a: SamlProviderSettings, b: SamlProviderSettings) => JSON.stringif
 function evolve(state: SamlProviderState, event: SamlProviderEvent): SamlProviderState {
   switch (event.type) {
     case 'SamlProviderAdded':
-      return { exists: true, deleted: false, providerId: event.data.provider_id, orgId: event.data.org_id, providerKey: event.data.provider_key, settings: settingsOf(event.data), active: true }
+      return {
+        exists: true,
+        deleted: false,
+        providerId: event.data.provider_id,
+        orgId: event.data.org_id,
+        providerKey: event.data.provider_key,
+        settings: settingsOf(event.data),
+        active: true,
+      }
     case 'SamlProviderUpdated':
       return { ...state, settings: settingsOf(event.data), active: event.data.active }
     case 'SamlProviderDeleted':
@@ -57,13 +80,29 @@ function decide(command: SamlProviderCommand, state: SamlProviderState): SamlPro
   switch (command.type) {
     case 'AddSamlProvider':
       requireManager(command.manager)
-      if (state.exists) throw new DomainError('already_exists', 'The identity provider already exists', `saml_provider ${command.provider_id}`)
-      return [{ type: 'SamlProviderAdded', data: { provider_id: command.provider_id, org_id: command.org_id, provider_key: command.provider_key, ...settingsOf(command.settings) } }]
+      if (state.exists)
+        throw new DomainError('already_exists', 'The identity provider already exists', `saml_provider ${command.provider_id}`)
+      return [
+        {
+          type: 'SamlProviderAdded',
+          data: {
+            provider_id: command.provider_id,
+            org_id: command.org_id,
+            provider_key: command.provider_key,
+            ...settingsOf(command.settings),
+          },
+        },
+      ]
     case 'UpdateSamlProvider':
       requireProvider(state, command.caller_org_id, 'saml_provider')
       requireManager(command.manager)
       if (same(state.settings!, command.settings) && state.active === command.active) return []
-      return [{ type: 'SamlProviderUpdated', data: { provider_id: state.providerId, org_id: state.orgId!, ...settingsOf(command.settings), active: command.active } }]
+      return [
+        {
+          type: 'SamlProviderUpdated',
+          data: { provider_id: state.providerId, org_id: state.orgId!, ...settingsOf(command.settings), active: command.active },
+        },
+      ]
     case 'DeleteSamlProvider':
       requireProvider(state, command.caller_org_id, 'saml_provider')
       requireManager(command.manager)

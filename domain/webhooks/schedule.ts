@@ -14,9 +14,14 @@ export function retryDelayMs(attempt: number, baseMs: number): number | null {
 }
 
 /** The outcome of an attempt as a decision: when to try again (null: final) and the webhook's new failure count. */
-export function afterAttempt(
-  input: { attempt: number; succeeded: boolean; consecutiveFailures: number; now: Date; baseMs: number; retries: boolean },
-): { final: boolean; nextAttemptAt: Date | null; consecutiveFailures: number; disable: boolean } {
+export function afterAttempt(input: {
+  attempt: number
+  succeeded: boolean
+  consecutiveFailures: number
+  now: Date
+  baseMs: number
+  retries: boolean
+}): { final: boolean; nextAttemptAt: Date | null; consecutiveFailures: number; disable: boolean } {
   if (input.succeeded) return { final: true, nextAttemptAt: null, consecutiveFailures: 0, disable: false }
   const consecutiveFailures = input.consecutiveFailures + 1
   const delay = input.retries ? retryDelayMs(input.attempt, input.baseMs) : null

@@ -23,7 +23,10 @@ export const EMPTY_ALLOW_LIST: AllowList = { hosts: [], ranges: [] }
 export function parseAllowList(text: string): AllowList | null {
   const hosts: string[] = []
   const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = []
-  for (const raw of text.split(',').map((p) => p.trim().toLowerCase()).filter((p) => p !== '')) {
+  for (const raw of text
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter((p) => p !== '')) {
     if (raw.includes('/')) {
       try {
         ranges.push(ipaddr.parseCIDR(raw))
@@ -47,7 +50,7 @@ function allowedAddress(address: ipaddr.IPv4 | ipaddr.IPv6, allow: AllowList): b
     if (range.kind() === address.kind()) return address.match(range, bits)
     // 127.0.0.1 allowed also allows ::ffff:127.0.0.1 (a form a socket delivers to the same address).
     const embedded = address.kind() === 'ipv6' ? embeddedIPv4(address as ipaddr.IPv6) : null
-    return embedded !== null && embedded.transparent && embedded.ipv4.match(range, bits)
+    return embedded?.transparent && embedded.ipv4.match(range, bits)
   })
 }
 
@@ -77,7 +80,19 @@ export function refusalOfAddress(text: string, allow: AllowList): string | null 
 }
 
 /** Names that are local by definition (RFC 6761, RFC 8375, cloud metadata), refused without asking DNS. */
-const LOCAL_SUFFIXES = ['localhost', 'local', 'localdomain', 'internal', 'intranet', 'lan', 'home', 'corp', 'home.arpa', 'in-addr.arpa', 'ip6.arpa']
+const LOCAL_SUFFIXES = [
+  'localhost',
+  'local',
+  'localdomain',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'home.arpa',
+  'in-addr.arpa',
+  'ip6.arpa',
+]
 
 const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost')
 
@@ -105,8 +120,12 @@ export function checkWebhookUrl(text: string, allow: AllowList): CheckedUrl {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`scheme ${url.protocol.replace(/:$/, '')}: use https`)
   // Credentials in the URL would be shown in every listing and sent to wherever the URL points.
-  if (url.username !== '' || url.password !== '') throw refuse('user:password@ in the URL is not allowed; authenticate with the signature instead')
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase()
+  if (url.username !== '' || url.password !== '')
+    throw refuse('user:password@ in the URL is not allowed; authenticate with the signature instead')
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase()
   if (host === '') throw refuse('no host')
   const literal = ipaddr.isValid(host) && (host.includes(':') || /^[0-9.]+$/.test(host))
   const allowedName = !literal && allow.hosts.includes(host)

@@ -58,7 +58,16 @@ function evolveWebhook(state: WebhookState, event: WebhookEvent): WebhookState {
   switch (event.type) {
     case 'WebhookRegistered': {
       const d = event.data
-      return { ...state, exists: true, id: d.webhook_id, orgId: d.org_id, url: d.url, events: d.events, description: d.description, active: true }
+      return {
+        ...state,
+        exists: true,
+        id: d.webhook_id,
+        orgId: d.org_id,
+        url: d.url,
+        events: d.events,
+        description: d.description,
+        active: true,
+      }
     }
     case 'WebhookUpdated': {
       const d = event.data
@@ -82,14 +91,20 @@ export function normalizeEventNames(names: readonly string[] | null): string[] |
   if (names === null) return null
   const unknown = names.filter((n) => !SUBSCRIBABLE_EVENTS.includes(n))
   if (unknown.length > 0) {
-    throw new DomainError('webhook_event_unknown', 'Unknown webhook event', `unknown: ${unknown.join(', ')}; known: ${SUBSCRIBABLE_EVENTS.join(', ')}`)
+    throw new DomainError(
+      'webhook_event_unknown',
+      'Unknown webhook event',
+      `unknown: ${unknown.join(', ')}; known: ${SUBSCRIBABLE_EVENTS.join(', ')}`,
+    )
   }
-  if (names.length === 0) throw new DomainError('webhook_event_unknown', 'Unknown webhook event', 'events is empty: leave it out (or null) for every event')
+  if (names.length === 0)
+    throw new DomainError('webhook_event_unknown', 'Unknown webhook event', 'events is empty: leave it out (or null) for every event')
   return [...new Set(names)]
 }
 
 function assertVisible(state: WebhookState, callerOrgId: number | null): void {
-  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId)) throw new NotFoundError('webhook', state.id || '?')
+  if (!state.exists || state.deleted || (callerOrgId !== null && state.orgId !== callerOrgId))
+    throw new NotFoundError('webhook', state.id || '?')
 }
 
 function decideWebhook(command: WebhookCommand, state: WebhookState): WebhookEvent[] {
@@ -122,7 +137,9 @@ function decideWebhook(command: WebhookCommand, state: WebhookState): WebhookEve
       return same ? [] : [{ type: 'WebhookUpdated', data: { ...next, events: next.events === null ? null : [...next.events] } }]
     }
     case 'RotateWebhookSecret':
-      return [{ type: 'WebhookSecretRotated', data: { webhook_id, secret_sealed: command.secret_sealed, secret_hint: command.secret_hint } }]
+      return [
+        { type: 'WebhookSecretRotated', data: { webhook_id, secret_sealed: command.secret_sealed, secret_hint: command.secret_hint } },
+      ]
     case 'DeleteWebhook':
       return [{ type: 'WebhookDeleted', data: { webhook_id } }]
     case 'PingWebhook':
@@ -131,7 +148,12 @@ function decideWebhook(command: WebhookCommand, state: WebhookState): WebhookEve
       return [
         {
           type: 'WebhookRedeliveryRequested',
-          data: { webhook_id, delivery_id: command.delivery_id, of_delivery_id: command.of_delivery_id, event_number: command.event_number },
+          data: {
+            webhook_id,
+            delivery_id: command.delivery_id,
+            of_delivery_id: command.of_delivery_id,
+            event_number: command.event_number,
+          },
         },
       ]
     default:

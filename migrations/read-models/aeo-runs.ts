@@ -42,10 +42,14 @@ export async function createAeoRunTables(db: Kysely<any>, schema: string): Promi
   // agent over every organization, and for an organization's agent within it. (An agent has several
   // engines, so the engine cannot lead the index without a sort of the whole queue per claim.)
   await sql`create index ${sql.id('aeo_runs_queue')} on ${t('aeo_runs')} (priority desc, id) where status = 'queued'`.execute(db)
-  await sql`create index ${sql.id('aeo_runs_queue_org')} on ${t('aeo_runs')} (org_id, priority desc, id) where status = 'queued'`.execute(db)
+  await sql`create index ${sql.id('aeo_runs_queue_org')} on ${t('aeo_runs')} (org_id, priority desc, id) where status = 'queued'`.execute(
+    db,
+  )
   await sql`create index ${sql.id('aeo_runs_client_month')} on ${t('aeo_runs')} (client_id, month, query_id, engine)`.execute(db)
   await sql`create index ${sql.id('aeo_runs_org')} on ${t('aeo_runs')} (org_id, status)`.execute(db)
-  await sql`create index ${sql.id('aeo_runs_leased')} on ${t('aeo_runs')} (lease_expires_at) where status in ('claimed', 'running')`.execute(db)
+  await sql`create index ${sql.id('aeo_runs_leased')} on ${t('aeo_runs')} (lease_expires_at) where status in ('claimed', 'running')`.execute(
+    db,
+  )
   await sql`
     create table ${t('aeo_agents')} (
       agent_key text primary key,

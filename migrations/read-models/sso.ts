@@ -25,7 +25,9 @@ export async function createSsoTables(db: Kysely<any>, schema: string): Promise<
       deleted_at timestamptz
     )`.execute(db)
   await sql`create index ${sql.id('sso_providers_org')} on ${t('sso_providers')} (org_id, id) where deleted_at is null`.execute(db)
-  await sql`create index ${sql.id('sso_providers_domains')} on ${t('sso_providers')} using gin (allowed_domains) where deleted_at is null and active`.execute(db)
+  await sql`create index ${sql.id('sso_providers_domains')} on ${t('sso_providers')} using gin (allowed_domains) where deleted_at is null and active`.execute(
+    db,
+  )
   // SAML providers: nothing secret here (the IdP certificate is public); provider_key names it in its URLs.
   await sql`
     create table ${t('saml_providers')} (
@@ -48,5 +50,7 @@ export async function createSsoTables(db: Kysely<any>, schema: string): Promise<
       deleted_at timestamptz
     )`.execute(db)
   await sql`create index ${sql.id('saml_providers_org')} on ${t('saml_providers')} (org_id, id) where deleted_at is null`.execute(db)
-  await sql`create index ${sql.id('saml_providers_domains')} on ${t('saml_providers')} using gin (allowed_domains) where deleted_at is null and active`.execute(db)
+  await sql`create index ${sql.id('saml_providers_domains')} on ${t('saml_providers')} using gin (allowed_domains) where deleted_at is null and active`.execute(
+    db,
+  )
 }

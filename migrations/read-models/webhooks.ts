@@ -40,7 +40,9 @@ export async function createWebhookTables(db: Kysely<any>, schema: string): Prom
       last_attempt_at timestamptz not null
     )`.execute(db)
   await sql`create index ${sql.id('webhook_delivery_records_org')} on ${t('webhook_delivery_records')} (org_id, id desc)`.execute(db)
-  await sql`create index ${sql.id('webhook_delivery_records_webhook')} on ${t('webhook_delivery_records')} (webhook_id, id desc)`.execute(db)
+  await sql`create index ${sql.id('webhook_delivery_records_webhook')} on ${t('webhook_delivery_records')} (webhook_id, id desc)`.execute(
+    db,
+  )
   await sql`
     create table ${t('webhook_delivery_attempts')} (
       delivery_id bigint not null,

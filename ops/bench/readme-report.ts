@@ -34,7 +34,12 @@ function section(markdown: string, heading: string): string[] {
 export function readReadmeReport(markdown: string): ReadmeReport {
   const rows = section(markdown, LATEST_RUN_HEADING)
     .filter((line) => line.startsWith('|'))
-    .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    )
     .flatMap((cells) => {
       const scenario = /^`([^`]+)`/.exec(cells[0] ?? '')?.[1]
       return scenario ? [{ scenario, missed: /\bmissed\b/i.test(cells.at(-1) ?? '') }] : []

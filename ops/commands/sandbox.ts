@@ -20,7 +20,9 @@ export async function sandboxCommand(config: Config, action: string | undefined,
     // Projects only if no other process holds the group's lock (a running service does).
     system.runner.start()
     const outcome = await resetSandbox({ write: system.write, read: system.read, db: system.database.db, watermark: system.watermark, log })
-    const what = outcome.created ? 'created' : `reset (retired client${outcome.retiredClientIds.length === 1 ? '' : 's'} ${outcome.retiredClientIds.join(', ') || 'none'})`
+    const what = outcome.created
+      ? 'created'
+      : `reset (retired client${outcome.retiredClientIds.length === 1 ? '' : 's'} ${outcome.retiredClientIds.join(', ') || 'none'})`
     process.stdout.write(
       `Sandbox ${what}: organization ${outcome.orgId}, client ${outcome.clientId}, months ${outcome.months[0]}…${outcome.months.at(-1)}\n` +
         `Sandbox key (public, read-only): ${SANDBOX_KEY}\n`,

@@ -56,7 +56,11 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
       )
   // Before anything that may be traced; off (and its SDK never loaded) without OTEL_EXPORTER_OTLP_ENDPOINT.
   tracing = await startTracing({ endpoint: config.observability.otlpEndpoint, log })
-  const serviceKey = await resolveServiceKey({ given: config.webhooks.serviceKey, dataDir: config.dataDir, databaseUrl: config.databaseUrl })
+  const serviceKey = await resolveServiceKey({
+    given: config.webhooks.serviceKey,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+  })
   system = await openSystem({
     databaseUrl: database.url,
     eventStoreUrl: config.eventStoreUrl,
@@ -66,7 +70,11 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     onRebuildProgress: (p) => log.info(p, 'rebuilding read models'),
     aeo: config.aeo,
     aeoProcessors: config.aeoProcessors,
-    publicDocs: { baseUrl: config.baseUrlGiven ? config.baseUrl : undefined, securityContact: config.securityContact, sandbox: config.sandbox.enabled },
+    publicDocs: {
+      baseUrl: config.baseUrlGiven ? config.baseUrl : undefined,
+      securityContact: config.securityContact,
+      sandbox: config.sandbox.enabled,
+    },
     writesEnabled: config.writesEnabled,
     idempotency: config.idempotency,
     sandbox: config.sandbox,

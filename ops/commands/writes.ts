@@ -32,7 +32,9 @@ export async function writes(config: Config, action: WritesAction, reason: strin
     }
     const state = await setWritesState(db, action === 'on', { reason: reason ?? null, changedBy: 'ops cli' })
     await new Promise((resolve) => setTimeout(resolve, WRITES_REFRESH_MS + 100))
-    process.stdout.write(`${describe(state)}\nEvery API process now ${state.enabled ? 'accepts writes again' : 'answers write RPCs and job creation with 503 writes_disabled; reads keep working'}.\n`)
+    process.stdout.write(
+      `${describe(state)}\nEvery API process now ${state.enabled ? 'accepts writes again' : 'answers write RPCs and job creation with 503 writes_disabled; reads keep working'}.\n`,
+    )
   } finally {
     await close()
   }

@@ -34,7 +34,8 @@ export function sandboxProcessor(deps: SandboxDeps, settings: SandboxSettings): 
           let wait = CHECK_INTERVAL_MS
           try {
             const outcome = await resetSandboxIfDue(deps, (last) => sandboxResetDue(last, deps.write.clock(), settings.resetIntervalHours))
-            if (outcome) deps.log.info({ orgId: outcome.orgId, clientId: outcome.clientId }, outcome.created ? 'sandbox created' : 'sandbox reset')
+            if (outcome)
+              deps.log.info({ orgId: outcome.orgId, clientId: outcome.clientId }, outcome.created ? 'sandbox created' : 'sandbox reset')
           } catch (error) {
             if (c.signal.aborted) return
             deps.log.error({ err: error }, 'sandbox reset failed; trying again')

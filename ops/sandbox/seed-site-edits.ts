@@ -7,17 +7,36 @@ import { ELEMENTOR_REWRITE, type RewritePayload } from '../../domain/site-edits/
 /** The sandbox client's site: two pages with content, and one proposed rewrite (so every page and site-edit read has data). */
 const PAGES = [
   { path: '/', title: 'Home', wp_post_id: 2, content: '<h1>Fast, friendly plumbing</h1><p>Call 555-0100 for same-day service.</p>' },
-  { path: '/services/drain-cleaning', title: 'Drain Cleaning', wp_post_id: 14, content: '<h1>Drain Cleaning</h1><p>Clogged drains cleared in an hour.</p>' },
+  {
+    path: '/services/drain-cleaning',
+    title: 'Drain Cleaning',
+    wp_post_id: 14,
+    content: '<h1>Drain Cleaning</h1><p>Clogged drains cleared in an hour.</p>',
+  },
 ] as const
 
 const INSTRUCTION = 'replace "in an hour" with "in about an hour"; add "Licensed and insured."'
 
-export async function seedSandboxSite(write: WriteDeps, ctx: CommandContext, orgId: number, clientId: number, websiteUrl: string): Promise<void> {
+export async function seedSandboxSite(
+  write: WriteDeps,
+  ctx: CommandContext,
+  orgId: number,
+  clientId: number,
+  websiteUrl: string,
+): Promise<void> {
   const base = websiteUrl.replace(/\/+$/, '')
   for (const page of PAGES) {
     const url = `${base}${page.path}`
     const { pageId } = await addPage(write, ctx, { orgId, clientId, url, title: page.title, wpPostId: page.wp_post_id })
-    const { snapshotId } = await recordSnapshot(write, ctx, { orgId, clientId, pageId, title: page.title, content: page.content, source: 'add_snapshot', editId: null })
+    const { snapshotId } = await recordSnapshot(write, ctx, {
+      orgId,
+      clientId,
+      pageId,
+      title: page.title,
+      content: page.content,
+      source: 'add_snapshot',
+      editId: null,
+    })
     if (page.path === '/') continue
     const rewrite = builtInRewrite(page.content, INSTRUCTION)
     const payload: RewritePayload = {
@@ -31,6 +50,14 @@ export async function seedSandboxSite(write: WriteDeps, ctx: CommandContext, org
       summary: rewrite.summary,
       writer: BUILT_IN_WRITER,
     }
-    await stageSiteEdit(write, ctx, { orgId, clientId, operation: ELEMENTOR_REWRITE, pageUrl: url, pageId, payload: JSON.stringify(payload), jobId: null })
+    await stageSiteEdit(write, ctx, {
+      orgId,
+      clientId,
+      operation: ELEMENTOR_REWRITE,
+      pageUrl: url,
+      pageId,
+      payload: JSON.stringify(payload),
+      jobId: null,
+    })
   }
 }

@@ -128,8 +128,22 @@ async function ensureSandbox(deps: SandboxDeps): Promise<{ orgId: number; create
   }
   const orgId = state.orgId!
   if (!(await streamExists(deps.write, organizationStream(orgId)))) {
-    await handleCommand(deps.write, { aggregate: organization, id: orgId, command: { type: 'CreateOrganization', org_id: orgId, name: SANDBOX_ORG_NAME }, context: context(), orgId })
-      .then(() => handleCommand(deps.write, { aggregate: organization, id: orgId, command: { type: 'UpdateBranding', org_id: orgId, changes: { ...SANDBOX_BRANDING } }, context: context(), orgId }))
+    await handleCommand(deps.write, {
+      aggregate: organization,
+      id: orgId,
+      command: { type: 'CreateOrganization', org_id: orgId, name: SANDBOX_ORG_NAME },
+      context: context(),
+      orgId,
+    })
+      .then(() =>
+        handleCommand(deps.write, {
+          aggregate: organization,
+          id: orgId,
+          command: { type: 'UpdateBranding', org_id: orgId, changes: { ...SANDBOX_BRANDING } },
+          context: context(),
+          orgId,
+        }),
+      )
       .catch(ignoreAlreadyExists)
   }
   if (!(await streamExists(deps.write, apiKeyStream(state.keyId!)))) {
@@ -169,10 +183,19 @@ async function retireClients(deps: SandboxDeps, orgId: number, state: SandboxSta
     if (row.status !== 'deleted') await setClientStatus(deps.write, context(), { callerOrgId: orgId, clientId: row.id, status: 'deleted' })
   }
   if (retired.length > 0) {
-    const reports = await deps.read.selectFrom('aeo_reports').select('path').where('org_id', '=', orgId).where(sql<boolean>`client_id = any(${sql.val(retired)}::bigint[])`).execute()
+    const reports = await deps.read
+      .selectFrom('aeo_reports')
+      .select('path')
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`client_id = any(${sql.val(retired)}::bigint[])`)
+      .execute()
     const blobs = new PostgresBlobStore(deps.db, deps.write.clock)
     for (const report of reports) await blobs.delete(report.path)
-    await deps.db.deleteFrom('aeo_capture_records').where('org_id', '=', orgId).where(sql<boolean>`client_id = any(${sql.val(retired)}::bigint[])`).execute()
+    await deps.db
+      .deleteFrom('aeo_capture_records')
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`client_id = any(${sql.val(retired)}::bigint[])`)
+      .execute()
   }
   const outcome = await sandboxCommand(deps.write, { type: 'ResetSandbox', also_retire: retired }, orgId)
   const event = outcome.events[0]
@@ -185,7 +208,11 @@ async function retireClients(deps: SandboxDeps, orgId: number, state: SandboxSta
  * tracker items moved through statuses, and last month's report filed. Every event comes from the ordinary
  * commands and domain decisions with a clock set into the past, so the history reads like a real one.
  */
-async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise<{ clientId: number; months: string[]; position: Position | null }> {
+async function seedFixture(
+  deps: SandboxDeps,
+  orgId: number,
+  now: Date,
+): Promise<{ clientId: number; months: string[]; position: Position | null }> {
   const months = fixtureMonths(now)
   // The client joined on the first day of the history, before any capture.
   let at = new Date(Math.min(Date.parse(`${months[0]}-01T09:00:00Z`), now.getTime() - 120_000))
@@ -211,7 +238,8 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
   }
   // The agency samples its best questions across every service (round robin), so each service has a trend.
   const byService = new Map<string, typeof questions>()
-  for (const q of questions.slice(0, questions.length - DEACTIVATED_QUESTIONS)) byService.set(q.service, [...(byService.get(q.service) ?? []), q])
+  for (const q of questions.slice(0, questions.length - DEACTIVATED_QUESTIONS))
+    byService.set(q.service, [...(byService.get(q.service) ?? []), q])
   const sampled: typeof questions = []
   for (let round = 0; sampled.length < SAMPLED_QUESTIONS && round < questions.length; round++) {
     for (const list of byService.values()) if (list[round] && sampled.length < SAMPLED_QUESTIONS) sampled.push(list[round]!)
@@ -219,13 +247,31 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
   // The cadence is recorded paused from the start: a live scheduler sweeps enrolled clients at any moment,
   // and an enabled sandbox cadence, even for the seconds seeding takes, could spend real engine calls on
   // fiction. The runs below are queued as manual enqueues (enqueue_due_aeo_runs) instead.
-  await setCadence(write, ctx, { ...caller, samplesPerMonth: SAMPLES_PER_MONTH, engines: [...SANDBOX_ENGINES], geoState: 'TX', enabled: false })
+  await setCadence(write, ctx, {
+    ...caller,
+    samplesPerMonth: SAMPLES_PER_MONTH,
+    engines: [...SANDBOX_ENGINES],
+    geoState: 'TX',
+    enabled: false,
+  })
   // Keywords and a proposed ad copy set, as keyword_generation and ad_copy jobs (built-in writers) leave them.
   const client = await loadClient(write.store, clientId)
-  const keywordCandidates = generateKeywords({ services: client.services.map((s) => s.name), locations: client.locations, questions: questions.filter((q) => q.active), max: 60 })
-  await addGeneratedKeywords(write, ctx, { ...caller, candidates: keywordCandidates.map((c) => ({ keyword: c.keyword, source: c.source, service: c.service, location: c.location })) })
+  const keywordCandidates = generateKeywords({
+    services: client.services.map((s) => s.name),
+    locations: client.locations,
+    questions: questions.filter((q) => q.active),
+    max: 60,
+  })
+  await addGeneratedKeywords(write, ctx, {
+    ...caller,
+    candidates: keywordCandidates.map((c) => ({ keyword: c.keyword, source: c.source, service: c.service, location: c.location })),
+  })
   const { owner, plan: adPlan } = await planClientAdCopy(write.store, caller)
-  await proposeAdCopySet(write, ctx, { owner, jobId: null, groups: adPlan.groups.map((group) => ({ group, lines: builtInLines(owner, group), writer: BUILT_IN_WRITER })) })
+  await proposeAdCopySet(write, ctx, {
+    owner,
+    jobId: null,
+    groups: adPlan.groups.map((group) => ({ group, lines: builtInLines(owner, group), writer: BUILT_IN_WRITER })),
+  })
 
   const agent: AgentRef = { ...AGENT, agent_org_id: orgId }
   const captureDeps = { ...write, db: deps.db }
@@ -238,19 +284,42 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
       const reportMonth = months[monthIndex - 1]!
       const client = await visibleClient(deps.read, orgId, clientId)
       const { input } = await loadReportInput(deps.read, client, reportMonth, at)
-      if (input) await fileReport(write, new PostgresBlobStore(deps.db, write.clock), ctx, { orgId, clientId, month: reportMonth, html: renderReportHtml(input) })
+      if (input)
+        await fileReport(write, new PostgresBlobStore(deps.db, write.clock), ctx, {
+          orgId,
+          clientId,
+          month: reportMonth,
+          html: renderReportHtml(input),
+        })
     }
     const pairs = sampled.flatMap((q) => SANDBOX_ENGINES.map((engine) => ({ q, engine })))
     for (const [k, { q, engine }] of pairs.entries()) {
       at = momentIn(month, k, pairs.length + 1, now)
       const runId = await write.ids.next('aeo_run')
       const queued = run.decide(
-        { type: 'QueueRun', run_id: runId, client_id: clientId, query_id: q.id, engine, month, geo_state: 'TX', priority: q.priority, sample: 1, reason: 'enqueue' },
+        {
+          type: 'QueueRun',
+          run_id: runId,
+          client_id: clientId,
+          query_id: q.id,
+          engine,
+          month,
+          geo_state: 'TX',
+          priority: q.priority,
+          sample: 1,
+          reason: 'enqueue',
+        },
         run.initialState(),
       )
       await appendDecided(write, ctx, run.streamOf(runId), queued, 'no_stream', orgId)
       const lease = new Date(at.getTime() + 15 * 60_000).toISOString()
-      await handleCommand(write, { aggregate: run, id: runId, command: { type: 'ClaimRun', agent, lease_expires_at: lease, now: at.toISOString() }, context: ctx, visibleTo: orgId })
+      await handleCommand(write, {
+        aggregate: run,
+        id: runId,
+        command: { type: 'ClaimRun', agent, lease_expires_at: lease, now: at.toISOString() },
+        context: ctx,
+        visibleTo: orgId,
+      })
       await handleCommand(write, { aggregate: run, id: runId, command: { type: 'StartRun', agent }, context: ctx, visibleTo: orgId })
       const answer = fixtureAnswer({ prompt: q.prompt, service: q.service, location: q.location, engine, monthIndex, month })
       const { captureId } = await ingestCapture(captureDeps, ctx, {
@@ -267,7 +336,13 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
         surface: 'api',
         searched: true,
       })
-      await handleCommand(write, { aggregate: run, id: runId, command: { type: 'CompleteRun', agent, capture_id: captureId }, context: ctx, visibleTo: orgId })
+      await handleCommand(write, {
+        aggregate: run,
+        id: runId,
+        command: { type: 'CompleteRun', agent, capture_id: captureId },
+        context: ctx,
+        visibleTo: orgId,
+      })
     }
     // The agency works the action list as the months go by: two status changes after the second and third months.
     if (monthIndex === 1 || monthIndex === 2) {
@@ -276,7 +351,10 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
       for (const step of plan.splice(0, 2)) {
         // A dismissal goes to market-driven or directory work (tier X or C) when there is some; the rest to any open item.
         const open = items.filter((i) => i.status === 'open')
-        const item = step.status === 'dismissed' ? (open.find((i) => i.tier === 'X' || i.tier === 'C') ?? open[0]) : open.find((i) => i.tier === 'A' || i.tier === 'B') ?? open[0]
+        const item =
+          step.status === 'dismissed'
+            ? (open.find((i) => i.tier === 'X' || i.tier === 'C') ?? open[0])
+            : (open.find((i) => i.tier === 'A' || i.tier === 'B') ?? open[0])
         if (!item) continue
         await updateItemStatus(write, ctx, { ...caller, itemId: item.itemId, status: step.status as ItemStatusValue, note: step.note })
         items.splice(items.indexOf(item), 1)
@@ -286,7 +364,11 @@ async function seedFixture(deps: SandboxDeps, orgId: number, now: Date): Promise
 
   at = now
   await seedSandboxSite(write, ctx, orgId, clientId, SANDBOX_CLIENT.websiteUrl)
-  const seeded = await sandboxCommand(write, { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION }, orgId)
+  const seeded = await sandboxCommand(
+    write,
+    { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION },
+    orgId,
+  )
   return { clientId, months, position: seeded.position }
 }
 

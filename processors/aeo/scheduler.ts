@@ -84,11 +84,15 @@ export async function cancelForEvent(deps: ProcessorDeps, event: DecodedEvent): 
   const queue = queueDepsOf(deps)
   const context = causedBy(event)
   const read = deps.read
-  const cancel = (clientId: number, reason: CancelReason, extra: { queryId?: number; exceptEngines?: readonly string[] }, stillApplies: () => Promise<boolean>) =>
-    cancelQueuedRuns(queue, context, { clientId, reason, ...extra, stillApplies })
+  const cancel = (
+    clientId: number,
+    reason: CancelReason,
+    extra: { queryId?: number; exceptEngines?: readonly string[] },
+    stillApplies: () => Promise<boolean>,
+  ) => cancelQueuedRuns(queue, context, { clientId, reason, ...extra, stillApplies })
   const questionGone = (queryId: number) => async () => {
     const q = await read.selectFrom('aeo_queries').select('active').where('id', '=', queryId).executeTakeFirst()
-    return !q || !q.active
+    return !q?.active
   }
   switch (event.type) {
     case 'AeoQuestionUpdated': {
@@ -106,7 +110,7 @@ export async function cancelForEvent(deps: ProcessorDeps, event: DecodedEvent): 
       const reason: CancelReason = d.to === 'deleted' ? 'client_deleted' : 'client_paused'
       return cancel(d.client_id, reason, {}, async () => {
         const c = await read.selectFrom('clients').select('status').where('id', '=', d.client_id).executeTakeFirst()
-        return !c || c.status !== 'active'
+        return c?.status !== 'active'
       })
     }
     case 'AeoCadenceSet': {

@@ -188,7 +188,12 @@ export class ServerAgent implements Processor {
 
   /** Fails the run; it is retried after the backoff schedule, or after `retryAfter` seconds when the provider said so. */
   private async fail(run: ClaimedRun, context: CommandContext, reason: string, retryAfter?: number): Promise<void> {
-    await failRun(this.runDeps, context, { runId: run.id, agent: AGENT, error: reason.slice(0, MAX_ERROR_CHARS), retryAfterSeconds: retryAfter })
+    await failRun(this.runDeps, context, {
+      runId: run.id,
+      agent: AGENT,
+      error: reason.slice(0, MAX_ERROR_CHARS),
+      retryAfterSeconds: retryAfter,
+    })
   }
 
   /** A rate-limited engine rests as long as its provider asked; one whose key is refused rests longer. */

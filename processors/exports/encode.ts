@@ -32,5 +32,5 @@ export function csvField(value: unknown): string {
 }
 
 export function csvRecord(values: readonly unknown[]): string {
-  return values.map(csvField).join(',') + '\r\n'
+  return `${values.map(csvField).join(',')}\r\n`
 }

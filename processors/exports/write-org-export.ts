@@ -1,7 +1,15 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { BlobInfo, BlobStore } from '../../commands/files/blob-store.js'
 import { MAIN_GROUP } from '../../projections/index.js'
-import { checkpointPosition, NOT_EXPORTED, orgReportPaths, orgRowPages, orgTableCatalog, withReadSnapshot, type OrgTable } from '../../projections/exports/org-tables.js'
+import {
+  checkpointPosition,
+  NOT_EXPORTED,
+  orgReportPaths,
+  orgRowPages,
+  orgTableCatalog,
+  withReadSnapshot,
+  type OrgTable,
+} from '../../projections/exports/org-tables.js'
 import { csvRecord, jsonRow } from './encode.js'
 import { ZipStream, type FileDigest } from './zip-stream.js'
 import type { WorkTables } from '../../migrations/work-tables.js'
@@ -72,7 +80,11 @@ export class ExportCancelledError extends Error {
 export async function writeOrgExport(input: WriteOrgExportInput): Promise<WrittenExport> {
   const pageRows = input.pageRows ?? PAGE_ROWS
   const zip = new ZipStream({ level: ZIP_LEVEL })
-  const stored = input.blobs.put(input.path, zip.archive, { orgId: input.orgId, contentType: EXPORT_CONTENT_TYPE, expiresAt: input.expiresAt })
+  const stored = input.blobs.put(input.path, zip.archive, {
+    orgId: input.orgId,
+    contentType: EXPORT_CONTENT_TYPE,
+    expiresAt: input.expiresAt,
+  })
   // The store failing (database gone) must stop the producer, which would otherwise wait on backpressure.
   stored.catch((error: unknown) => zip.abort(error))
   const onAbort = () => zip.abort(input.signal.reason ?? new ExportCancelledError())
@@ -110,7 +122,7 @@ export async function writeOrgExport(input: WriteOrgExportInput): Promise<Writte
         reports_missing: reports.missing,
         files: [...zip.files],
       }
-      await zip.add('manifest.json', JSON.stringify(manifest, null, 2) + '\n', input.createdAt)
+      await zip.add('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`, input.createdAt)
       await zip.finish()
       return { tables, rows, reports: reports.written.length, position: checkpoint.position, files: [...zip.files] }
     })
@@ -125,7 +137,14 @@ export async function writeOrgExport(input: WriteOrgExportInput): Promise<Writte
   }
 }
 
-async function writeTable(zip: ZipStream, trx: Transaction<WorkTables>, schema: string, table: OrgTable, input: WriteOrgExportInput, pageRows: number): Promise<TableSummary> {
+async function writeTable(
+  zip: ZipStream,
+  trx: Transaction<WorkTables>,
+  schema: string,
+  table: OrgTable,
+  input: WriteOrgExportInput,
+  pageRows: number,
+): Promise<TableSummary> {
   const counted: number[] = []
   const pages = () => orgRowPages(trx, schema, table, input.orgId, pageRows)
   const signal = input.signal
@@ -158,8 +177,16 @@ async function writeTable(zip: ZipStream, trx: Transaction<WorkTables>, schema: 
   await zip.add(jsonFile, json(), input.createdAt)
   await zip.add(csvFile, csv(), input.createdAt)
   // Both files read the same snapshot, so they hold the same rows; anything else is a bug worth failing on.
-  if (counted.length !== 2 || counted[0] !== counted[1]) throw new Error(`export of ${table.name}: the JSON and CSV row counts differ (${counted.join(' vs ')})`)
-  return { name: table.name, rows: counted[0]!, scope: table.scope, columns: table.columns, excluded_columns: table.excluded, files: [jsonFile, csvFile] }
+  if (counted.length !== 2 || counted[0] !== counted[1])
+    throw new Error(`export of ${table.name}: the JSON and CSV row counts differ (${counted.join(' vs ')})`)
+  return {
+    name: table.name,
+    rows: counted[0]!,
+    scope: table.scope,
+    columns: table.columns,
+    excluded_columns: table.excluded,
+    files: [jsonFile, csvFile],
+  }
 }
 
 interface ReportEntry {
@@ -170,7 +197,13 @@ interface ReportEntry {
   readonly bytes: number
 }
 
-async function writeReports(zip: ZipStream, trx: Transaction<WorkTables>, schema: string, input: WriteOrgExportInput, pageRows: number): Promise<{ written: ReportEntry[]; missing: string[] }> {
+async function writeReports(
+  zip: ZipStream,
+  trx: Transaction<WorkTables>,
+  schema: string,
+  input: WriteOrgExportInput,
+  pageRows: number,
+): Promise<{ written: ReportEntry[]; missing: string[] }> {
   const written: ReportEntry[] = []
   const missing: string[] = []
   for await (const page of orgReportPaths(trx, schema, input.orgId, pageRows)) {

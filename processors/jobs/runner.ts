@@ -98,7 +98,9 @@ export class JobRunner implements Processor {
     let stop: (reason: StopReason) => void = () => {}
     const stopped = new Promise<StopReason>((resolve) => (stop = resolve))
     const done = this.execute(row, stopped)
-      .catch((error) => this.deps.log.error({ err: error, job_id: row.job_id }, 'the job runner failed on a job; the watchdog will settle it'))
+      .catch((error) =>
+        this.deps.log.error({ err: error, job_id: row.job_id }, 'the job runner failed on a job; the watchdog will settle it'),
+      )
       .finally(() => {
         this.inHand.delete(row.job_id)
         this.wake?.()
@@ -232,7 +234,9 @@ export class JobRunner implements Processor {
       : Promise.resolve({ ok: false, error: new Error(`no handler for job kind ${row.kind} in this process`) })
     // A shutdown gives handlers a grace period to return; after it the job is recorded interrupted anyway.
     const shutdownDeadline = stopped.then((reason) =>
-      reason === 'shutdown' ? new Promise<'abandoned'>((resolve) => setTimeout(() => resolve('abandoned'), SHUTDOWN_GRACE_MS)) : new Promise<never>(() => {}),
+      reason === 'shutdown'
+        ? new Promise<'abandoned'>((resolve) => setTimeout(() => resolve('abandoned'), SHUTDOWN_GRACE_MS))
+        : new Promise<never>(() => {}),
     )
     const ending = await Promise.race([running, abandoned, shutdownDeadline])
     beat.abort()
@@ -252,7 +256,13 @@ export class JobRunner implements Processor {
     } else {
       const error = ending === 'abandoned' ? 'the job did not stop within the grace period after its cancel' : messageOf(ending.error)
       // After a cancel this records JobCancelled (decided in domain/jobs/job.ts).
-      await handleJobCommand(deps.write, context, jobId, { type: 'FailJob', attempt, error, reason: handler ? 'error' : 'unavailable' }, null)
+      await handleJobCommand(
+        deps.write,
+        context,
+        jobId,
+        { type: 'FailJob', attempt, error, reason: handler ? 'error' : 'unavailable' },
+        null,
+      )
       if (ending !== 'abandoned' && stopReason === null) log.warn({ err: ending.error }, 'job failed')
     }
     await removeWork(deps.db, jobId, this.worker)

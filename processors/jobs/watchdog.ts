@@ -23,7 +23,12 @@ export async function watchdogPass(deps: ProcessorDeps): Promise<number> {
         deps.write,
         context,
         row.job_id,
-        { type: 'FailJob', attempt: state.attempts, reason: 'watchdog', error: `the job's worker stopped (no heartbeat for ${deps.jobs.staleSeconds} s); request the job again` },
+        {
+          type: 'FailJob',
+          attempt: state.attempts,
+          reason: 'watchdog',
+          error: `the job's worker stopped (no heartbeat for ${deps.jobs.staleSeconds} s); request the job again`,
+        },
         null,
       )
       if (outcome.events.length > 0) {

@@ -14,7 +14,10 @@ export interface WorkRow {
 }
 
 /** Queues a job (the queue process manager, from JobRequested). A redelivered event changes nothing. */
-export async function enqueueWork(db: Kysely<WorkTables>, row: { job_id: number; org_id: number; kind: string; client_id: number | null; payload: unknown }): Promise<void> {
+export async function enqueueWork(
+  db: Kysely<WorkTables>,
+  row: { job_id: number; org_id: number; kind: string; client_id: number | null; payload: unknown },
+): Promise<void> {
   await sql`
     insert into job_work (job_id, org_id, kind, client_id, payload)
     values (${row.job_id}, ${row.org_id}, ${row.kind}, ${row.client_id}, ${JSON.stringify(row.payload)}::jsonb)
@@ -25,7 +28,13 @@ export async function enqueueWork(db: Kysely<WorkTables>, row: { job_id: number;
  * Claims up to `limit` queued jobs of the given kinds, oldest first, for `worker`, leased for `leaseMs`.
  * FOR UPDATE SKIP LOCKED: concurrent claimers in any process take disjoint rows and never wait on each other.
  */
-export async function claimWork(db: Kysely<WorkTables>, worker: string, kinds: readonly string[], limit: number, leaseMs: number): Promise<WorkRow[]> {
+export async function claimWork(
+  db: Kysely<WorkTables>,
+  worker: string,
+  kinds: readonly string[],
+  limit: number,
+  leaseMs: number,
+): Promise<WorkRow[]> {
   if (limit <= 0 || kinds.length === 0) return []
   const { rows } = await sql<WorkRow>`
     update job_work w
@@ -38,7 +47,12 @@ export async function claimWork(db: Kysely<WorkTables>, worker: string, kinds: r
         limit ${limit}
         for update skip locked)
     returning w.job_id, w.org_id, w.kind, w.client_id, w.attempt`.execute(db)
-  return rows.map((r) => ({ ...r, job_id: Number(r.job_id), org_id: Number(r.org_id), client_id: r.client_id === null ? null : Number(r.client_id) }))
+  return rows.map((r) => ({
+    ...r,
+    job_id: Number(r.job_id),
+    org_id: Number(r.org_id),
+    client_id: r.client_id === null ? null : Number(r.client_id),
+  }))
 }
 
 /** The heartbeat: pushes the lease forward. False when the worker no longer holds the row (the watchdog took it). */

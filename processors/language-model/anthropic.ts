@@ -39,8 +39,10 @@ export function createAnthropicLanguageModel(settings: LanguageModelProviderSett
 
 /** The answer text of a finished message; a cut-off, refused or empty answer is an error, never half a page. */
 export function readText(message: Message): string {
-  if (!message || !Array.isArray(message.content)) throw new LanguageModelError('Anthropic: the response is not a Messages API message', true)
-  if (message.stop_reason === 'max_tokens') throw new LanguageModelError('Anthropic: the answer was cut off (stop_reason max_tokens)', false)
+  if (!message || !Array.isArray(message.content))
+    throw new LanguageModelError('Anthropic: the response is not a Messages API message', true)
+  if (message.stop_reason === 'max_tokens')
+    throw new LanguageModelError('Anthropic: the answer was cut off (stop_reason max_tokens)', false)
   if (message.stop_reason === 'refusal') throw new LanguageModelError('Anthropic: the model refused (stop_reason refusal)', false)
   const text = message.content
     .flatMap((block) => (block.type === 'text' ? [block.text] : []))

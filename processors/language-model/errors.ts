@@ -19,5 +19,7 @@ export function toLanguageModelError(provider: string, error: unknown, signal: A
   const status = typeof e?.status === 'number' ? e.status : undefined
   // The body's `error` object (OpenAI) or `error.error` (Anthropic) carries the provider's reason.
   const reason = [e?.error?.error?.message, e?.error?.message, e?.message].find((m): m is string => typeof m === 'string') ?? String(error)
-  return new LanguageModelError(status ? `${provider} ${status}: ${reason}` : `${provider}: ${reason}`, retryableStatus(status), { cause: error })
+  return new LanguageModelError(status ? `${provider} ${status}: ${reason}` : `${provider}: ${reason}`, retryableStatus(status), {
+    cause: error,
+  })
 }

@@ -21,7 +21,12 @@ export function createOpenAiLanguageModel(settings: LanguageModelProviderSetting
       let response: Response
       try {
         response = await client.responses.create(
-          { model: settings.model, instructions: request.system, input: request.prompt, max_output_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS },
+          {
+            model: settings.model,
+            instructions: request.system,
+            input: request.prompt,
+            max_output_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+          },
           request.signal ? { signal: request.signal } : undefined,
         )
       } catch (error) {
@@ -34,11 +39,13 @@ export function createOpenAiLanguageModel(settings: LanguageModelProviderSetting
 
 /** The answer text of a completed response; an incomplete, failed or empty one is an error. */
 export function readOutputText(response: Response): string {
-  if (!response || !Array.isArray(response.output)) throw new LanguageModelError('OpenAI: the response is not a Responses API response', true)
+  if (!response || !Array.isArray(response.output))
+    throw new LanguageModelError('OpenAI: the response is not a Responses API response', true)
   if (response.status === 'incomplete') {
     throw new LanguageModelError(`OpenAI: the answer is incomplete (${response.incomplete_details?.reason ?? 'unknown reason'})`, false)
   }
-  if (response.status === 'failed') throw new LanguageModelError(`OpenAI: the response failed (${response.error?.message ?? 'no reason given'})`, true)
+  if (response.status === 'failed')
+    throw new LanguageModelError(`OpenAI: the response failed (${response.error?.message ?? 'no reason given'})`, true)
   const text = response.output
     .flatMap((item) => (item.type === 'message' ? item.content : []))
     .flatMap((part) => (part.type === 'output_text' ? [part.text] : []))

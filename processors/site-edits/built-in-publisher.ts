@@ -12,9 +12,17 @@ export const BUILT_IN_PUBLISHER = 'built-in'
 async function targetPage(read: ReadDb, edit: EditToPublish, payloadPageId: number | undefined): Promise<PageRow> {
   const pages = await pagesForClient(read, edit.clientId, false)
   const id = payloadPageId ?? edit.pageId
-  const page = id !== null && id !== undefined ? pages.find((p) => p.id === id) : edit.pageUrl ? pages.find((p) => pageUrlKey(p.url) === pageUrlKey(edit.pageUrl)) : undefined
+  const page =
+    id !== null && id !== undefined
+      ? pages.find((p) => p.id === id)
+      : edit.pageUrl
+        ? pages.find((p) => pageUrlKey(p.url) === pageUrlKey(edit.pageUrl))
+        : undefined
   if (!page || page.org_id !== edit.orgId) {
-    throw new SitePublishError('site_edit_unpublishable', `the edit names no page of client ${edit.clientId} (page_id ${id ?? 'none'}, page_url "${edit.pageUrl}")`)
+    throw new SitePublishError(
+      'site_edit_unpublishable',
+      `the edit names no page of client ${edit.clientId} (page_id ${id ?? 'none'}, page_url "${edit.pageUrl}")`,
+    )
   }
   return page
 }

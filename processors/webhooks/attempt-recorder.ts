@@ -16,7 +16,9 @@ export interface AttemptRecord {
 }
 
 /** What became of a record: written now, or already on record (a worker that died after writing it). */
-export type RecordOutcome = { readonly kind: 'recorded' } | { readonly kind: 'already_recorded'; readonly last: WebhookDeliveryAttemptedData | undefined }
+export type RecordOutcome =
+  | { readonly kind: 'recorded' }
+  | { readonly kind: 'already_recorded'; readonly last: WebhookDeliveryAttemptedData | undefined }
 
 /** Most attempts one write carries (one statement each for the events and for the rows). */
 const MAX_BATCH = 256
@@ -81,9 +83,16 @@ export class AttemptRecorder {
             continue
           }
           settled = settled.then(() =>
-            this.#settleBatch(batch.map((w) => w.record), appended).then(
-              (outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i]!)),
-              (error: unknown) => batch.forEach((w) => w.reject(error)),
+            this.#settleBatch(
+              batch.map((w) => w.record),
+              appended,
+            ).then(
+              (outcomes) => {
+                for (const [i, w] of batch.entries()) w.resolve(outcomes[i]!)
+              },
+              (error: unknown) => {
+                for (const w of batch) w.reject(error)
+              },
             ),
           )
         }
@@ -97,7 +106,11 @@ export class AttemptRecorder {
   #append(records: readonly AttemptRecord[]): Promise<StreamWriteOutcome[]> {
     return appendEach(
       this.#store,
-      records.map((r) => ({ stream: deliveryStream(r.data.delivery_id), events: [r.event], expected: r.data.attempt === 1 ? 'no_stream' : BigInt(r.data.attempt - 2) })),
+      records.map((r) => ({
+        stream: deliveryStream(r.data.delivery_id),
+        events: [r.event],
+        expected: r.data.attempt === 1 ? 'no_stream' : BigInt(r.data.attempt - 2),
+      })),
     )
   }
 
@@ -162,7 +175,9 @@ export class AttemptRecorder {
 }
 
 /** Per webhook, what its attempts in this write do to its failure count, in the order they were made. */
-export function foldTargets(records: readonly AttemptRecord[]): { webhookId: number; reset: boolean; failures: number; disable: boolean }[] {
+export function foldTargets(
+  records: readonly AttemptRecord[],
+): { webhookId: number; reset: boolean; failures: number; disable: boolean }[] {
   const byWebhook = new Map<number, { webhookId: number; reset: boolean; failures: number; disable: boolean }>()
   for (const { data, disable } of records) {
     const target = byWebhook.get(data.webhook_id) ?? { webhookId: data.webhook_id, reset: false, failures: 0, disable: false }

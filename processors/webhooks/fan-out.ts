@@ -13,7 +13,9 @@ import type { WorkTables } from '../../migrations/work-tables.js'
  * The event types the fan-out follows: every public event's sources, and the webhooks' own events. A source
  * the domain does not record (yet) is left out: nothing in the log can have it.
  */
-export const FAN_OUT_TYPES: ReadonlySet<EventType> = new Set([...PUBLIC_EVENT_BY_SOURCE.keys(), ...Object.keys(webhookEventSchemas)].filter(isEventType))
+export const FAN_OUT_TYPES: ReadonlySet<EventType> = new Set(
+  [...PUBLIC_EVENT_BY_SOURCE.keys(), ...Object.keys(webhookEventSchemas)].filter(isEventType),
+)
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase()
 
@@ -41,7 +43,12 @@ export function fanOutProcessor(deps: ProcessorDeps, settings: WebhookProcessorS
 }
 
 /** Applies one event; true when it created deliveries. Exported for the projection-style tests (each event twice). */
-export async function applyEvent(tx: Transaction<WorkTables> | Kysely<WorkTables>, event: DecodedEvent, now: Date, settings: Pick<WebhookProcessorSettings, 'baseUrl'>): Promise<boolean> {
+export async function applyEvent(
+  tx: Transaction<WorkTables> | Kysely<WorkTables>,
+  event: DecodedEvent,
+  now: Date,
+  settings: Pick<WebhookProcessorSettings, 'baseUrl'>,
+): Promise<boolean> {
   switch (event.type) {
     case 'WebhookRegistered': {
       const d = event.data
@@ -80,7 +87,11 @@ export async function applyEvent(tx: Transaction<WorkTables> | Kysely<WorkTables
     }
     case 'WebhookSecretRotated': {
       const d = event.data
-      await tx.updateTable('webhook_targets').set({ secret_sealed: d.secret_sealed, updated_at: now }).where('webhook_id', '=', d.webhook_id).execute()
+      await tx
+        .updateTable('webhook_targets')
+        .set({ secret_sealed: d.secret_sealed, updated_at: now })
+        .where('webhook_id', '=', d.webhook_id)
+        .execute()
       return false
     }
     case 'WebhookDisabled': {
@@ -90,7 +101,11 @@ export async function applyEvent(tx: Transaction<WorkTables> | Kysely<WorkTables
     }
     case 'WebhookDeleted': {
       const d = event.data
-      await tx.updateTable('webhook_targets').set({ active: false, deleted: true, updated_at: now }).where('webhook_id', '=', d.webhook_id).execute()
+      await tx
+        .updateTable('webhook_targets')
+        .set({ active: false, deleted: true, updated_at: now })
+        .where('webhook_id', '=', d.webhook_id)
+        .execute()
       // Nothing more goes to a deleted webhook; an attempt already in flight finishes and is recorded.
       await tx
         .updateTable('webhook_deliveries')
@@ -102,14 +117,28 @@ export async function applyEvent(tx: Transaction<WorkTables> | Kysely<WorkTables
     }
     case 'WebhookRedeliveryRequested': {
       const d = event.data
-      return insertRequested(tx, { id: d.delivery_id, webhookId: d.webhook_id, orgId: orgIdOf(event), eventNumber: d.event_number, requested: 'redelivery', now })
+      return insertRequested(tx, {
+        id: d.delivery_id,
+        webhookId: d.webhook_id,
+        orgId: orgIdOf(event),
+        eventNumber: d.event_number,
+        requested: 'redelivery',
+        now,
+      })
     }
     default: {
       const number = await recordPublicEvent(tx, event, settings)
       if (number === null) return false
       if (event.type === 'WebhookPingRequested') {
         const d = event.data
-        return insertRequested(tx, { id: d.delivery_id, webhookId: d.webhook_id, orgId: orgIdOf(event), eventNumber: number.number, requested: 'ping', now })
+        return insertRequested(tx, {
+          id: d.delivery_id,
+          webhookId: d.webhook_id,
+          orgId: orgIdOf(event),
+          eventNumber: number.number,
+          requested: 'ping',
+          now,
+        })
       }
       return fanOut(tx, number, event.metadata.org_id ?? null, now)
     }
@@ -117,7 +146,11 @@ export async function applyEvent(tx: Transaction<WorkTables> | Kysely<WorkTables
 }
 
 /** The event's numbered entry in webhook_events (the existing one when the event comes again); null: not a public event. */
-async function recordPublicEvent(tx: Kysely<WorkTables>, event: DecodedEvent, settings: Pick<WebhookProcessorSettings, 'baseUrl'>): Promise<{ number: number; name: string } | null> {
+async function recordPublicEvent(
+  tx: Kysely<WorkTables>,
+  event: DecodedEvent,
+  settings: Pick<WebhookProcessorSettings, 'baseUrl'>,
+): Promise<{ number: number; name: string } | null> {
   const publicEvent = PUBLIC_EVENT_BY_SOURCE.get(event.type)
   if (!publicEvent) return null
   const built = publicEvent.build(event, { baseUrl: settings.baseUrl })
@@ -138,7 +171,9 @@ async function recordPublicEvent(tx: Kysely<WorkTables>, event: DecodedEvent, se
     .onConflict((oc) => oc.column('event_id').doNothing())
     .returning('number')
     .executeTakeFirst()
-  const number = inserted?.number ?? (await tx.selectFrom('webhook_events').select('number').where('event_id', '=', event.id).executeTakeFirstOrThrow()).number
+  const number =
+    inserted?.number ??
+    (await tx.selectFrom('webhook_events').select('number').where('event_id', '=', event.id).executeTakeFirstOrThrow()).number
   return { number: Number(number), name: publicEvent.name }
 }
 

@@ -122,9 +122,14 @@ export class WebhookWorker implements Processor {
       queue = new PQueue({ concurrency: this.#settings.perHostCap })
       this.#queues.set(delivery.host, queue)
     }
-    const work = queue.add(() => this.attempt(delivery)).catch((error: unknown) => {
-      this.#deps.log.error({ err: error, delivery_id: delivery.id }, 'webhooks: an attempt could not be recorded; its lease will run out and it is retried')
-    })
+    const work = queue
+      .add(() => this.attempt(delivery))
+      .catch((error: unknown) => {
+        this.#deps.log.error(
+          { err: error, delivery_id: delivery.id },
+          'webhooks: an attempt could not be recorded; its lease will run out and it is retried',
+        )
+      })
     const tracked = work.finally(() => {
       this.#inHand.delete(tracked)
       const left = (this.#perHost.get(delivery.host) ?? 1) - 1
@@ -156,7 +161,8 @@ export class WebhookWorker implements Processor {
     const leaseUntil = new Date(now.getTime() + this.#settings.timeoutMs + LEASE_MARGIN_MS)
     const saturated = [...this.#perHost].filter(([, n]) => n >= this.#settings.perHostCap).map(([host]) => host)
     // Due: pending and its time has come, or in flight with its lease run out (the worker holding it died).
-    const due = (d: string) => sql`((${sql.raw(d)}.status = 'pending' and ${sql.raw(d)}.next_attempt_at <= ${now}) or (${sql.raw(d)}.status = 'in_flight' and ${sql.raw(d)}.lease_until < ${now}))`
+    const due = (d: string) =>
+      sql`((${sql.raw(d)}.status = 'pending' and ${sql.raw(d)}.next_attempt_at <= ${now}) or (${sql.raw(d)}.status = 'in_flight' and ${sql.raw(d)}.lease_until < ${now}))`
     // Event deliveries are taken only at the head of their webhook's queue (its earliest unfinished one), found
     // per webhook with work due through webhook_deliveries_open: a few index probes per webhook, however many
     // deliveries wait behind the heads. Pings and redeliveries go out at once, outside that order.
@@ -195,7 +201,13 @@ export class WebhookWorker implements Processor {
         from claimed c
         join webhook_targets w on w.webhook_id = c.webhook_id
         join webhook_events e on e.number = c.event_number`.execute(this.#deps.db)
-    return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), org_id: Number(r.org_id), event_number: Number(r.event_number) }))
+    return rows.map((r) => ({
+      ...r,
+      id: Number(r.id),
+      webhook_id: Number(r.webhook_id),
+      org_id: Number(r.org_id),
+      event_number: Number(r.event_number),
+    }))
   }
 
   /** One attempt: send, then put it on record (its event, its row and the webhook's failure count: attempt-recorder.ts). */
@@ -212,7 +224,14 @@ export class WebhookWorker implements Processor {
     let outcome: SendOutcome
     try {
       const secret = unseal(this.#settings.policy.serviceKey, delivery.secret_sealed)
-      outcome = await this.#sender.send({ url: delivery.url, deliveryId: delivery.id, event: delivery.name, body, secret, unixSeconds: Math.floor(now.getTime() / 1000) })
+      outcome = await this.#sender.send({
+        url: delivery.url,
+        deliveryId: delivery.id,
+        event: delivery.name,
+        body,
+        secret,
+        unixSeconds: Math.floor(now.getTime() / 1000),
+      })
     } catch (error) {
       // A secret this process cannot open (another service key): a failure on record, never the secret.
       outcome = { succeeded: false, statusCode: null, error: `not sent: ${(error as Error).message}`.slice(0, 500), durationMs: 0 }

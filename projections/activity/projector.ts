@@ -38,24 +38,38 @@ async function recordAll(db: ReadDb, events: readonly ProjectedEvent[]): Promise
     rows.push(row)
   }
   if (rows.length === 0) return
-  await executeWrite(db, db
-    .insertInto('org_activity')
-    .columns(['event_id', 'org_id', 'stream', 'event_type', 'client_id', 'actor_kind', 'actor_id', 'occurred_at', 'stream_revision', 'position'])
-    .expression(
-      unnestRows([
-        [rows.map((r) => r.event_id), 'uuid'],
-        [rows.map((r) => r.org_id), 'bigint'],
-        [rows.map((r) => r.stream), 'text'],
-        [rows.map((r) => r.event_type), 'text'],
-        [rows.map((r) => r.client_id), 'bigint'],
-        [rows.map((r) => r.actor_kind), 'text'],
-        [rows.map((r) => r.actor_id), 'text'],
-        [rows.map((r) => r.occurred_at), 'timestamptz'],
-        [rows.map((r) => r.stream_revision), 'bigint'],
-        [rows.map((r) => r.position), 'text'],
-      ]),
-    )
-    .onConflict((oc) => oc.column('event_id').doNothing()))
+  await executeWrite(
+    db,
+    db
+      .insertInto('org_activity')
+      .columns([
+        'event_id',
+        'org_id',
+        'stream',
+        'event_type',
+        'client_id',
+        'actor_kind',
+        'actor_id',
+        'occurred_at',
+        'stream_revision',
+        'position',
+      ])
+      .expression(
+        unnestRows([
+          [rows.map((r) => r.event_id), 'uuid'],
+          [rows.map((r) => r.org_id), 'bigint'],
+          [rows.map((r) => r.stream), 'text'],
+          [rows.map((r) => r.event_type), 'text'],
+          [rows.map((r) => r.client_id), 'bigint'],
+          [rows.map((r) => r.actor_kind), 'text'],
+          [rows.map((r) => r.actor_id), 'text'],
+          [rows.map((r) => r.occurred_at), 'timestamptz'],
+          [rows.map((r) => r.stream_revision), 'bigint'],
+          [rows.map((r) => r.position), 'text'],
+        ]),
+      )
+      .onConflict((oc) => oc.column('event_id').doNothing()),
+  )
 }
 
 /**

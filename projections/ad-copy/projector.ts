@@ -15,7 +15,16 @@ export const adCopyProjector: Projector = eachEvent({
       const org_id = event.metadata.org_id as number
       await db
         .insertInto('ad_copy_sets')
-        .values({ id: d.set_id, client_id: d.client_id, org_id, job_id: d.job_id, status: 'proposed', ad_group_count: d.ad_groups.length, created_at: at, updated_at: at })
+        .values({
+          id: d.set_id,
+          client_id: d.client_id,
+          org_id,
+          job_id: d.job_id,
+          status: 'proposed',
+          ad_group_count: d.ad_groups.length,
+          created_at: at,
+          updated_at: at,
+        })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute()
       await db
@@ -42,13 +51,23 @@ export const adCopyProjector: Projector = eachEvent({
     },
     async AdCopySetApproved(db, event) {
       const at = occurredAt(event)
-      await db.updateTable('ad_copy_sets').set({ status: 'approved', approved_by: event.data.approved_by, approved_at: at, updated_at: at }).where('id', '=', event.data.set_id).execute()
+      await db
+        .updateTable('ad_copy_sets')
+        .set({ status: 'approved', approved_by: event.data.approved_by, approved_at: at, updated_at: at })
+        .where('id', '=', event.data.set_id)
+        .execute()
     },
     async AdCopySetRejected(db, event) {
       const at = occurredAt(event)
       await db
         .updateTable('ad_copy_sets')
-        .set({ status: 'rejected', rejected_by: event.data.rejected_by, rejection_reason: event.data.reason, rejected_at: at, updated_at: at })
+        .set({
+          status: 'rejected',
+          rejected_by: event.data.rejected_by,
+          rejection_reason: event.data.reason,
+          rejected_at: at,
+          updated_at: at,
+        })
         .where('id', '=', event.data.set_id)
         .execute()
     },

@@ -45,7 +45,10 @@ async function applyRateLimits(db: ReadDb, batch: readonly ProjectedEvent[]): Pr
   const last = new Map<number, number | null>()
   for (const event of ofType(batch, 'ApiKeyRateLimitSet')) last.set(event.data.key_id, event.data.per_minute)
   if (last.size === 0) return
-  const limits = sql<{ id: number; per_minute: number | null }>`(select * from unnest(${[...last.keys()]}::bigint[], ${[...last.values()]}::integer[]) as u(id, per_minute))`
+  const limits = sql<{
+    id: number
+    per_minute: number | null
+  }>`(select * from unnest(${[...last.keys()]}::bigint[], ${[...last.values()]}::integer[]) as u(id, per_minute))`
   await db
     .updateTable('api_keys')
     .from(limits.as('l'))
@@ -105,7 +108,10 @@ async function applyCreatedAndRevoked(db: ReadDb, batch: readonly ProjectedEvent
   if (revokedStored.size > 0) {
     const ids = [...revokedStored.keys()]
     const times = [...revokedStored.values()].map((at) => at.toISOString())
-    const revocations = sql<{ id: number; revoked_at: Date }>`(select * from unnest(${ids}::bigint[], ${times}::timestamptz[]) as u(id, revoked_at))`
+    const revocations = sql<{
+      id: number
+      revoked_at: Date
+    }>`(select * from unnest(${ids}::bigint[], ${times}::timestamptz[]) as u(id, revoked_at))`
     await db
       .updateTable('api_keys')
       .from(revocations.as('r'))

@@ -85,11 +85,17 @@ export async function applyClientEvents(db: ReadDb, batch: readonly ProjectedEve
   // no need to read the rows first.
   const needsRows = events.some((e) => e.type === 'ClientAdded' || e.type === 'ClientUpdated' || e.type === 'ClientStatusChanged')
   const removedIds = [...new Set(events.flatMap((e) => (e.type === 'ClientLocationsRemoved' ? e.data.location_ids : [])))]
-  const clientRows = needsRows ? await db.selectFrom('clients').selectAll().where(sql<boolean>`id = any(${clientIds}::bigint[])`).execute() : []
+  const clientRows = needsRows
+    ? await db.selectFrom('clients').selectAll().where(sql<boolean>`id = any(${clientIds}::bigint[])`).execute()
+    : []
   const locationRows =
     removedIds.length === 0
       ? []
-      : await db.selectFrom('client_locations').select(['id', 'removed_at']).where(sql<boolean>`id = any(${removedIds}::bigint[])`).execute()
+      : await db
+          .selectFrom('client_locations')
+          .select(['id', 'removed_at'])
+          .where(sql<boolean>`id = any(${removedIds}::bigint[])`)
+          .execute()
 
   const clients = new Map<number, ClientRowState>(clientRows.map((r) => [r.id, { ...r }]))
   const changedClients = new Set<number>()
@@ -226,7 +232,9 @@ export async function applyClientEvents(db: ReadDb, batch: readonly ProjectedEve
 
   const changed = [...changedClients].map((id) => clients.get(id)!)
   if (changed.length > 0) {
-    await executeWrite(db, db
+    await executeWrite(
+      db,
+      db
         .insertInto('clients')
         .columns(['id', 'org_id', 'name', 'website_url', 'slug', 'status', 'created_at', 'updated_at', 'deactivated_at', 'deleted_at'])
         .expression(
@@ -253,22 +261,28 @@ export async function applyClientEvents(db: ReadDb, batch: readonly ProjectedEve
             deactivated_at: eb.ref('excluded.deactivated_at'),
             deleted_at: eb.ref('excluded.deleted_at'),
           })),
-        ))
+        ),
+    )
   }
   if (touches.size > 0) {
     const latest = unnestRelation<{ id: number; at: Date }, 't'>('t', [
       ['id', [...touches.keys()], 'bigint'],
       ['at', [...touches.values()], 'timestamptz'],
     ])
-    await executeWrite(db, db
-      .updateTable('clients')
-      .from(latest)
-      .set({ updated_at: sql`greatest(clients.updated_at, t.at)` })
-      .whereRef('clients.id', '=', 't.id'))
+    await executeWrite(
+      db,
+      db
+        .updateTable('clients')
+        .from(latest)
+        .set({ updated_at: sql`greatest(clients.updated_at, t.at)` })
+        .whereRef('clients.id', '=', 't.id'),
+    )
   }
   const services = [...newServices.values()]
   if (services.length > 0) {
-    await executeWrite(db, db
+    await executeWrite(
+      db,
+      db
         .insertInto('client_services')
         .columns(['id', 'client_id', 'org_id', 'name', 'description', 'created_at'])
         .expression(
@@ -281,11 +295,14 @@ export async function applyClientEvents(db: ReadDb, batch: readonly ProjectedEve
             [services.map((r) => r.created_at), 'timestamptz'],
           ]),
         )
-        .onConflict((oc) => oc.column('id').doNothing()))
+        .onConflict((oc) => oc.column('id').doNothing()),
+    )
   }
   const added = [...newLocations.values()]
   if (added.length > 0) {
-    await executeWrite(db, db
+    await executeWrite(
+      db,
+      db
         .insertInto('client_locations')
         .columns(['id', 'client_id', 'org_id', 'name', 'city', 'state', 'country', 'created_at', 'removed_at'])
         .expression(
@@ -301,23 +318,29 @@ export async function applyClientEvents(db: ReadDb, batch: readonly ProjectedEve
             [added.map((r) => r.removed_at), 'timestamptz'],
           ]),
         )
-        .onConflict((oc) => oc.column('id').doNothing()))
+        .onConflict((oc) => oc.column('id').doNothing()),
+    )
   }
   if (removedLocations.size > 0) {
     const removals = unnestRelation<{ id: number; removed_at: Date }, 'r'>('r', [
       ['id', [...removedLocations.keys()], 'bigint'],
       ['removed_at', [...removedLocations.values()], 'timestamptz'],
     ])
-    await executeWrite(db, db
+    await executeWrite(
+      db,
+      db
         .updateTable('client_locations')
         .from(removals)
         .set((eb) => ({ removed_at: eb.ref('r.removed_at') }))
         .whereRef('client_locations.id', '=', 'r.id')
-        .where('client_locations.removed_at', 'is', null))
+        .where('client_locations.removed_at', 'is', null),
+    )
   }
   const settingRows = [...settings.values()]
   if (settingRows.length > 0) {
-    await executeWrite(db, db
+    await executeWrite(
+      db,
+      db
         .insertInto('client_settings')
         .columns(['client_id', 'key', 'org_id', 'value', 'updated_at'])
         .expression(
@@ -330,7 +353,10 @@ export async function applyClientEvents(db: ReadDb, batch: readonly ProjectedEve
           ]),
         )
         .onConflict((oc) =>
-          oc.columns(['client_id', 'key']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: eb.ref('excluded.updated_at') })),
-        ))
+          oc
+            .columns(['client_id', 'key'])
+            .doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: eb.ref('excluded.updated_at') })),
+        ),
+    )
   }
 }

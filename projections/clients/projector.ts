@@ -1,4 +1,4 @@
-import { type Projector } from '../projector.js'
+import type { Projector } from '../projector.js'
 import { applyClientEvents, CLIENT_EVENTS } from './batch.js'
 
 /**

@@ -85,7 +85,18 @@ function viewsStatement(db: ReadDb): string {
     const none: number[] = []
     const compiled = db
       .selectFrom('clients as c')
-      .select(['c.id', 'c.org_id', 'c.name', 'c.website_url', 'c.slug', 'c.status', 'c.created_at', 'c.updated_at', 'c.deactivated_at', 'c.deleted_at'])
+      .select([
+        'c.id',
+        'c.org_id',
+        'c.name',
+        'c.website_url',
+        'c.slug',
+        'c.status',
+        'c.created_at',
+        'c.updated_at',
+        'c.deactivated_at',
+        'c.deleted_at',
+      ])
       .select((eb) => [
         eb
           .selectFrom('client_services as s')
@@ -114,13 +125,20 @@ function viewsStatement(db: ReadDb): string {
  * trip. Undefined for each id the caller may not see (visibleClient's not-found), in the order asked.
  * read-api/rpc/clients.ts gathers concurrent get_client reads into one call.
  */
-export async function visibleClientViews(db: ReadDb, orgId: number | null, clientIds: readonly number[]): Promise<(ClientView | undefined)[]> {
+export async function visibleClientViews(
+  db: ReadDb,
+  orgId: number | null,
+  clientIds: readonly number[],
+): Promise<(ClientView | undefined)[]> {
   const unique = [...new Set(clientIds)]
   const { rows } = await db.executeQuery(
-    CompiledQuery.raw(viewsStatement(db), [unique, orgId, orgId]) as CompiledQuery<ClientRow & { service_names: string[] | null; location_names: string[] | null }>,
+    CompiledQuery.raw(viewsStatement(db), [unique, orgId, orgId]) as CompiledQuery<
+      ClientRow & { service_names: string[] | null; location_names: string[] | null }
+    >,
   )
   const views = new Map<number, ClientView>()
-  for (const { service_names, location_names, ...client } of rows) views.set(client.id, toView(client, service_names ?? [], location_names ?? []))
+  for (const { service_names, location_names, ...client } of rows)
+    views.set(client.id, toView(client, service_names ?? [], location_names ?? []))
   return clientIds.map((id) => views.get(id))
 }
 
@@ -142,9 +160,19 @@ export function statusesFor(filter: ClientListFilter): string[] {
 }
 
 /** The organization's clients with these statuses in id order; only the page asked for when one is given. */
-export async function listClients(db: ReadDb, orgId: number, statuses: readonly string[], page?: { limit: number; offset: number }): Promise<ClientRow[]> {
+export async function listClients(
+  db: ReadDb,
+  orgId: number,
+  statuses: readonly string[],
+  page?: { limit: number; offset: number },
+): Promise<ClientRow[]> {
   if (statuses.length === 0) return []
-  let query = db.selectFrom('clients').selectAll().where('org_id', '=', orgId).where('status', 'in', [...statuses]).orderBy('id')
+  let query = db
+    .selectFrom('clients')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('status', 'in', [...statuses])
+    .orderBy('id')
   if (page) query = query.limit(page.limit).offset(page.offset)
   return query.execute()
 }
@@ -161,12 +189,7 @@ export async function countActiveClients(db: ReadDb, orgId: number): Promise<num
 
 /** Another non-deleted client of the organization that already uses the slug, if any. */
 export async function clientWithSlug(db: ReadDb, orgId: number, slug: string, exceptId?: number): Promise<number | null> {
-  let query = db
-    .selectFrom('clients')
-    .select('id')
-    .where('org_id', '=', orgId)
-    .where('slug', '=', slug)
-    .where('status', '<>', 'deleted')
+  let query = db.selectFrom('clients').select('id').where('org_id', '=', orgId).where('slug', '=', slug).where('status', '<>', 'deleted')
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId)
   const row = await query.orderBy('id').executeTakeFirst()
   return row?.id ?? null

@@ -82,7 +82,8 @@ function scopeOf(table: string, columns: readonly string[]): string | null {
   if (columns.includes('org_id')) return 'org_id'
   if (table === 'aeo_agents' && columns.includes('agent_org_id')) return 'agent_org_id'
   if (table === 'oauth_clients' && columns.includes('id')) return "apps of the organization's oauth_grants"
-  if ((CLIENT_TABLES as readonly string[]).includes(table) && columns.includes('client_id')) return "client_id of the organization's clients"
+  if ((CLIENT_TABLES as readonly string[]).includes(table) && columns.includes('client_id'))
+    return "client_id of the organization's clients"
   return null
 }
 
@@ -106,11 +107,19 @@ function whereOf(schema: string, table: OrgTable, orgId: number): RawBuilder<unk
  * transaction (so memory holds one page whatever the table's size, and every table is read from the same
  * snapshot when the transaction is REPEATABLE READ). Rows come in primary-key order.
  */
-export async function* orgRowPages(trx: Transaction<WorkTables>, schema: string, table: OrgTable, orgId: number, pageSize: number): AsyncGenerator<Record<string, unknown>[]> {
+export async function* orgRowPages(
+  trx: Transaction<WorkTables>,
+  schema: string,
+  table: OrgTable,
+  orgId: number,
+  pageSize: number,
+): AsyncGenerator<Record<string, unknown>[]> {
   const cursor = sql.id(`export_${table.name}`.slice(0, 60))
   const columns = sql.join(table.columns.map((c) => sql.id(c)))
   const order = sql.join(table.orderBy.map((c) => sql.id(c)))
-  await sql`declare ${cursor} no scroll cursor for select ${columns} from ${sql.id(schema, table.name)} where ${whereOf(schema, table, orgId)} order by ${order}`.execute(trx)
+  await sql`declare ${cursor} no scroll cursor for select ${columns} from ${sql.id(schema, table.name)} where ${whereOf(schema, table, orgId)} order by ${order}`.execute(
+    trx,
+  )
   try {
     for (;;) {
       const { rows } = await sql<Record<string, unknown>>`fetch forward ${sql.raw(String(pageSize))} from ${cursor}`.execute(trx)
@@ -123,19 +132,34 @@ export async function* orgRowPages(trx: Transaction<WorkTables>, schema: string,
 }
 
 /** The read models' checkpoint position inside the caller's transaction (what a snapshot reflects). */
-export async function checkpointPosition(trx: Transaction<WorkTables>, schema: string, group: string): Promise<{ position: string | null; version: number | null }> {
+export async function checkpointPosition(
+  trx: Transaction<WorkTables>,
+  schema: string,
+  group: string,
+): Promise<{ position: string | null; version: number | null }> {
   const { rows } = await sql<{ position: string | null; read_model_version: number }>`
     select position, read_model_version from ${sql.id(schema, 'projection_checkpoint')} where group_name = ${group}`.execute(trx)
   return { position: rows[0]?.position ?? null, version: rows[0]?.read_model_version ?? null }
 }
 
 /** The organization's filed report files (aeo_reports.path), page by page, in the same snapshot. */
-export async function* orgReportPaths(trx: Transaction<WorkTables>, schema: string, orgId: number, pageSize: number): AsyncGenerator<{ path: string; client_id: number; month: string }[]> {
+export async function* orgReportPaths(
+  trx: Transaction<WorkTables>,
+  schema: string,
+  orgId: number,
+  pageSize: number,
+): AsyncGenerator<{ path: string; client_id: number; month: string }[]> {
   const cursor = sql.id('export_report_paths')
-  await sql`declare ${cursor} no scroll cursor for select path, client_id, month from ${sql.id(schema, 'aeo_reports')} where org_id = ${orgId} order by client_id, month, path`.execute(trx)
+  await sql`declare ${cursor} no scroll cursor for select path, client_id, month from ${sql.id(schema, 'aeo_reports')} where org_id = ${orgId} order by client_id, month, path`.execute(
+    trx,
+  )
   try {
     for (;;) {
-      const { rows } = await sql<{ path: string; client_id: number; month: string }>`fetch forward ${sql.raw(String(pageSize))} from ${cursor}`.execute(trx)
+      const { rows } = await sql<{
+        path: string
+        client_id: number
+        month: string
+      }>`fetch forward ${sql.raw(String(pageSize))} from ${cursor}`.execute(trx)
       if (rows.length > 0) yield rows
       if (rows.length < pageSize) return
     }
@@ -149,7 +173,10 @@ export async function* orgReportPaths(trx: Transaction<WorkTables>, schema: stri
  * checkpoint position and the report list come from the same snapshot, so the export is exactly the read
  * models at that position (the checkpoint is committed in the same transaction as the rows it covers).
  */
-export function withReadSnapshot<T>(db: Kysely<WorkTables>, read: (trx: Transaction<WorkTables>, schema: string) => Promise<T>): Promise<T> {
+export function withReadSnapshot<T>(
+  db: Kysely<WorkTables>,
+  read: (trx: Transaction<WorkTables>, schema: string) => Promise<T>,
+): Promise<T> {
   return db
     .transaction()
     .setIsolationLevel('repeatable read')

@@ -27,7 +27,12 @@ export const exportsProjector: Projector = eachEvent({
         .execute()
     },
     OrgExportExpired: async (db, event) => {
-      await db.updateTable('org_exports').set({ expired_at: occurredAt(event) }).where('job_id', '=', event.data.job_id).where('expired_at', 'is', null).execute()
+      await db
+        .updateTable('org_exports')
+        .set({ expired_at: occurredAt(event) })
+        .where('job_id', '=', event.data.job_id)
+        .where('expired_at', 'is', null)
+        .execute()
     },
   },
 })

@@ -47,14 +47,21 @@ export async function findKeptExport(read: ReadDb, orgId: number, filename: stri
 }
 
 /** Exports past their expiry that the sweep has not expired yet, in (expires_at, job_id) order after `after`. */
-export async function exportsDueForExpiry(read: ReadDb, now: Date, limit: number, after: { expires_at: Date; job_id: number } | null = null) {
+export async function exportsDueForExpiry(
+  read: ReadDb,
+  now: Date,
+  limit: number,
+  after: { expires_at: Date; job_id: number } | null = null,
+) {
   let query = read
     .selectFrom('org_exports')
     .select(['job_id', 'org_id', 'path', 'filename', 'expires_at'])
     .where('expired_at', 'is', null)
     .where('expires_at', '<=', now)
   if (after) {
-    query = query.where((eb) => eb.or([eb('expires_at', '>', after.expires_at), eb.and([eb('expires_at', '=', after.expires_at), eb('job_id', '>', after.job_id)])]))
+    query = query.where((eb) =>
+      eb.or([eb('expires_at', '>', after.expires_at), eb.and([eb('expires_at', '=', after.expires_at), eb('job_id', '>', after.job_id)])]),
+    )
   }
   return query.orderBy('expires_at').orderBy('job_id').limit(limit).execute()
 }

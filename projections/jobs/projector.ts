@@ -8,7 +8,11 @@ import { eachEvent } from '../each-event.js'
  * The `jobs` read model. Every write after the insert is guarded by the stream revision (`revision < event
  * revision`), so a replayed or redelivered event changes nothing and events apply in stream order only.
  */
-async function updateJob(db: ReadDb, event: ProjectedEvent & { readonly data: { readonly job_id: number } }, changes: Updateable<JobsTable>): Promise<void> {
+async function updateJob(
+  db: ReadDb,
+  event: ProjectedEvent & { readonly data: { readonly job_id: number } },
+  changes: Updateable<JobsTable>,
+): Promise<void> {
   const revision = Number(event.revision)
   await db
     .updateTable('jobs')
@@ -60,14 +64,23 @@ export const jobsProjector: Projector = eachEvent({
       }),
     JobProgressed: (db, event) => {
       const d = event.data
-      return updateJob(db, event, { progress: JSON.stringify({ done: d.done, total: d.total, percent: percentOf(d.done, d.total), message: d.message }) })
+      return updateJob(db, event, {
+        progress: JSON.stringify({ done: d.done, total: d.total, percent: percentOf(d.done, d.total), message: d.message }),
+      })
     },
     JobCancelRequested: (db, event) => updateJob(db, event, { cancel_requested: true }),
     JobCompleted: (db, event) =>
       updateJob(db, event, { status: 'done', result: JSON.stringify(event.data.result), progress: null, finished_at: occurredAt(event) }),
     JobFailed: (db, event) =>
-      updateJob(db, event, { status: 'failed', error: event.data.error, failure_reason: event.data.reason, progress: null, finished_at: occurredAt(event) }),
-    JobCancelled: (db, event) => updateJob(db, event, { status: 'cancelled', cancel_requested: true, progress: null, finished_at: occurredAt(event) }),
+      updateJob(db, event, {
+        status: 'failed',
+        error: event.data.error,
+        failure_reason: event.data.reason,
+        progress: null,
+        finished_at: occurredAt(event),
+      }),
+    JobCancelled: (db, event) =>
+      updateJob(db, event, { status: 'cancelled', cancel_requested: true, progress: null, finished_at: occurredAt(event) }),
     JobInterrupted: (db, event) => updateJob(db, event, { status: 'queued', progress: null }),
   },
 })

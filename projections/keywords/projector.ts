@@ -32,7 +32,11 @@ export const keywordsProjector: Projector = eachEvent({
     },
     async KeywordDeleted(db, event) {
       const at = occurredAt(event)
-      await db.updateTable('keywords').set({ status: 'deleted', deleted_at: at, updated_at: at }).where('id', '=', event.data.keyword_id).execute()
+      await db
+        .updateTable('keywords')
+        .set({ status: 'deleted', deleted_at: at, updated_at: at })
+        .where('id', '=', event.data.keyword_id)
+        .execute()
     },
     async KeywordRestored(db, event) {
       await db

@@ -32,7 +32,9 @@ async function insertOrganizations(db: ReadDb, events: readonly ProjectedEvent[]
  */
 async function applyBranding(db: ReadDb, event: ProjectedEvent): Promise<void> {
   const data = event.data as { org_id: number; name?: string | null; logo_url?: string | null; accent_color?: string | null }
-  const set: { brand_name?: string | null; logo_url?: string | null; accent_color?: string | null; updated_at: Date } = { updated_at: occurredAt(event) }
+  const set: { brand_name?: string | null; logo_url?: string | null; accent_color?: string | null; updated_at: Date } = {
+    updated_at: occurredAt(event),
+  }
   if (data.name !== undefined) set.brand_name = data.name
   if (data.logo_url !== undefined) set.logo_url = data.logo_url
   if (data.accent_color !== undefined) set.accent_color = data.accent_color

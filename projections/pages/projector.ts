@@ -30,7 +30,11 @@ export const pagesProjector: Projector = eachEvent({
         .execute()
     },
     async PageUpdated(db, event) {
-      const { page_id, client_id: _client, ...changes } = event.data as {
+      const {
+        page_id,
+        client_id: _client,
+        ...changes
+      } = event.data as {
         page_id: number
         client_id: number
         slug?: string

@@ -88,5 +88,12 @@ export function snapshotById(db: ReadDb, snapshotId: number): Promise<SnapshotRo
 
 /** The page's snapshots, newest first. */
 export function snapshotsForPage(db: ReadDb, pageId: number, page: Paging): Promise<SnapshotRow[]> {
-  return db.selectFrom('page_snapshots').selectAll().where('page_id', '=', pageId).orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute()
+  return db
+    .selectFrom('page_snapshots')
+    .selectAll()
+    .where('page_id', '=', pageId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
 }

@@ -1,4 +1,4 @@
-import { type EventOf, type Projector } from '../projector.js'
+import type { EventOf, Projector } from '../projector.js'
 import { sql } from 'kysely'
 import type { ReadDb } from '../tables.js'
 import { eachEvent } from '../each-event.js'
@@ -64,7 +64,11 @@ async function reset(db: ReadDb, event: EventOf<'SandboxReset'>): Promise<void> 
   const captures = await db.selectFrom('aeo_captures').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()
   // Site edit events after staging name no client either.
   const edits = await db.selectFrom('site_edits').select('id').where(sql<boolean>`client_id = any(${ids})`).execute()
-  const streams = [...runs.map((r) => `aeo_run-${r.id}`), ...captures.map((c) => `aeo_capture-${c.id}`), ...edits.map((e) => `site_edit-${e.id}`)]
+  const streams = [
+    ...runs.map((r) => `aeo_run-${r.id}`),
+    ...captures.map((c) => `aeo_capture-${c.id}`),
+    ...edits.map((e) => `site_edit-${e.id}`),
+  ]
   await db
     .deleteFrom('org_activity')
     .where('org_id', '=', orgId)

@@ -11,23 +11,36 @@ export function actorOf(event: ProjectedEvent): string {
 }
 
 /** Every write after the first is guarded by the stream revision, so a redelivered event changes nothing. */
-async function updateEdit(db: ReadDb, event: ProjectedEvent & { readonly data: { readonly edit_id: number } }, changes: Updateable<SiteEditsTable>, countsAttempt = false): Promise<void> {
+async function updateEdit(
+  db: ReadDb,
+  event: ProjectedEvent & { readonly data: { readonly edit_id: number } },
+  changes: Updateable<SiteEditsTable>,
+  countsAttempt = false,
+): Promise<void> {
   const revision = Number(event.revision)
   let query = db.updateTable('site_edits').set({ ...changes, revision, updated_at: occurredAt(event) })
   if (countsAttempt) query = query.set((eb) => ({ apply_attempts: eb('apply_attempts', '+', 1) }))
-  await query
-    .where('id', '=', event.data.edit_id)
-    .where('revision', '<', revision)
-    .execute()
+  await query.where('id', '=', event.data.edit_id).where('revision', '<', revision).execute()
 }
 
 /** An apply attempt (succeeded or failed), once per event: count_site_edit_attempts_last_hour counts these rows. */
-async function recordAttempt(db: ReadDb, event: ProjectedEvent & { readonly data: { readonly edit_id: number } }, succeeded: boolean): Promise<void> {
+async function recordAttempt(
+  db: ReadDb,
+  event: ProjectedEvent & { readonly data: { readonly edit_id: number } },
+  succeeded: boolean,
+): Promise<void> {
   const edit = await db.selectFrom('site_edits').select(['client_id']).where('id', '=', event.data.edit_id).executeTakeFirst()
   if (!edit) return
   await db
     .insertInto('site_edit_attempts')
-    .values({ event_id: event.id, edit_id: event.data.edit_id, client_id: edit.client_id, org_id: orgIdOf(event), succeeded, attempted_at: occurredAt(event) })
+    .values({
+      event_id: event.id,
+      edit_id: event.data.edit_id,
+      client_id: edit.client_id,
+      org_id: orgIdOf(event),
+      succeeded,
+      attempted_at: occurredAt(event),
+    })
     .onConflict((oc) => oc.column('event_id').doNothing())
     .execute()
 }
@@ -61,15 +74,20 @@ export const siteEditsProjector: Projector = eachEvent({
     async SiteEditApplied(db, event) {
       const d = event.data
       await recordAttempt(db, event, true)
-      await updateEdit(db, event, {
-        status: 'applied',
-        approved_by: d.approved_by,
-        applied_by: actorOf(event),
-        applied_at: occurredAt(event),
-        before_snapshot_id: d.before_snapshot_id,
-        after_snapshot_id: d.after_snapshot_id,
-        last_error: null,
-      }, true)
+      await updateEdit(
+        db,
+        event,
+        {
+          status: 'applied',
+          approved_by: d.approved_by,
+          applied_by: actorOf(event),
+          applied_at: occurredAt(event),
+          before_snapshot_id: d.before_snapshot_id,
+          after_snapshot_id: d.after_snapshot_id,
+          last_error: null,
+        },
+        true,
+      )
     },
     async SiteEditApplyFailed(db, event) {
       await recordAttempt(db, event, false)

@@ -95,12 +95,22 @@ export async function countPendingSiteEdits(db: ReadDb, clientId: number): Promi
 
 /** Apply attempts (published or failed) since `since`, in the organization (null: every organization). */
 export async function countApplyAttemptsSince(db: ReadDb, orgId: number | null, since: Date): Promise<number> {
-  let query = db.selectFrom('site_edit_attempts').select((eb) => eb.fn.countAll<string>().as('n')).where('attempted_at', '>=', since)
+  let query = db
+    .selectFrom('site_edit_attempts')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('attempted_at', '>=', since)
   if (orgId !== null) query = query.where('org_id', '=', orgId)
   return Number((await query.executeTakeFirstOrThrow()).n)
 }
 
 /** The edit a prompted_edit job already staged for a page (a resumed job reuses it instead of staging twice). */
 export function editOfJobForPage(db: ReadDb, jobId: number, pageId: number): Promise<SiteEditRow | undefined> {
-  return db.selectFrom('site_edits').selectAll().where('job_id', '=', jobId).where('page_id', '=', pageId).orderBy('id').limit(1).executeTakeFirst()
+  return db
+    .selectFrom('site_edits')
+    .selectAll()
+    .where('job_id', '=', jobId)
+    .where('page_id', '=', pageId)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst()
 }

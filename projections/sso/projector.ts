@@ -68,14 +68,28 @@ export const ssoProjector: Projector = eachEvent({
     },
     async SsoProviderDeleted(db, event) {
       const at = occurredAt(event)
-      await db.updateTable('sso_providers').set({ active: false, deleted_at: at, updated_at: at }).where('id', '=', event.data.provider_id).where('deleted_at', 'is', null).execute()
+      await db
+        .updateTable('sso_providers')
+        .set({ active: false, deleted_at: at, updated_at: at })
+        .where('id', '=', event.data.provider_id)
+        .where('deleted_at', 'is', null)
+        .execute()
     },
     async SamlProviderAdded(db, event) {
       const d = event.data
       const at = occurredAt(event)
       await db
         .insertInto('saml_providers')
-        .values({ id: d.provider_id, org_id: d.org_id, provider_key: d.provider_key, ...samlColumns(d), active: true, created_at: at, updated_at: at, deleted_at: null })
+        .values({
+          id: d.provider_id,
+          org_id: d.org_id,
+          provider_key: d.provider_key,
+          ...samlColumns(d),
+          active: true,
+          created_at: at,
+          updated_at: at,
+          deleted_at: null,
+        })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute()
     },
@@ -89,7 +103,12 @@ export const ssoProjector: Projector = eachEvent({
     },
     async SamlProviderDeleted(db, event) {
       const at = occurredAt(event)
-      await db.updateTable('saml_providers').set({ active: false, deleted_at: at, updated_at: at }).where('id', '=', event.data.provider_id).where('deleted_at', 'is', null).execute()
+      await db
+        .updateTable('saml_providers')
+        .set({ active: false, deleted_at: at, updated_at: at })
+        .where('id', '=', event.data.provider_id)
+        .where('deleted_at', 'is', null)
+        .execute()
     },
   },
 })

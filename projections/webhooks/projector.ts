@@ -53,7 +53,11 @@ export const webhooksProjector: Projector = eachEvent({
         .execute()
     },
     async WebhookSecretRotated(db, event) {
-      await db.updateTable('webhooks').set({ secret_hint: event.data.secret_hint, updated_at: occurredAt(event) }).where('id', '=', event.data.webhook_id).execute()
+      await db
+        .updateTable('webhooks')
+        .set({ secret_hint: event.data.secret_hint, updated_at: occurredAt(event) })
+        .where('id', '=', event.data.webhook_id)
+        .execute()
     },
     async WebhookDisabled(db, event) {
       await db
@@ -64,7 +68,11 @@ export const webhooksProjector: Projector = eachEvent({
     },
     async WebhookDeleted(db, event) {
       const at = occurredAt(event)
-      await db.updateTable('webhooks').set({ active: false, deleted_at: sql`coalesce(deleted_at, ${at})`, updated_at: at }).where('id', '=', event.data.webhook_id).execute()
+      await db
+        .updateTable('webhooks')
+        .set({ active: false, deleted_at: sql`coalesce(deleted_at, ${at})`, updated_at: at })
+        .where('id', '=', event.data.webhook_id)
+        .execute()
     },
     async WebhookDeliveryAttempted(db, event) {
       const d = event.data as WebhookDeliveryAttemptedData

@@ -62,7 +62,10 @@ export async function deliveryOf(read: ReadDb, orgId: number | null, deliveryId:
 }
 
 /** Deliveries newest first, each with its attempts oldest first. */
-export async function deliveriesOf(read: ReadDb, input: { orgId: number | null; webhookId: number | undefined; limit: number; offset: number }) {
+export async function deliveriesOf(
+  read: ReadDb,
+  input: { orgId: number | null; webhookId: number | undefined; limit: number; offset: number },
+) {
   let query = read.selectFrom('webhook_delivery_records').selectAll().orderBy('id', 'desc').limit(input.limit).offset(input.offset)
   if (input.orgId !== null) query = query.where('org_id', '=', input.orgId)
   if (input.webhookId !== undefined) query = query.where('webhook_id', '=', input.webhookId)

@@ -19,7 +19,7 @@ import { ApiError } from '../errors.js'
 export async function authenticateOAuthToken(read: ReadDb, token: string, now: Date): Promise<Caller> {
   const refused = () => new ApiError('unauthorized', 'unknown, expired or revoked credentials')
   const parsed = token.startsWith(ACCESS_TOKEN_PREFIX) ? parseOAuthSecret(token) : null
-  if (!parsed || parsed.kind !== 'access') throw refused()
+  if (parsed?.kind !== 'access') throw refused()
   const row = await read
     .selectFrom('oauth_access_tokens as t')
     .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')

@@ -21,7 +21,8 @@ function authenticate(request: FastifyRequest, read: ReadDb): Promise<Caller> {
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null
   const token = match?.[1]
   if (token?.startsWith('rro_')) return authenticateOAuthToken(read, token, (request.server.serviceClock ?? (() => new Date()))())
-  if (token === undefined && authorization) return Promise.reject(new ApiError('unauthorized', 'no bearer token in the Authorization header'))
+  if (token === undefined && authorization)
+    return Promise.reject(new ApiError('unauthorized', 'no bearer token in the Authorization header'))
   return authenticateApiKey(read, authorization)
 }
 
@@ -35,7 +36,10 @@ export function callerOf(request: FastifyRequest, read: ReadDb): Promise<Caller>
   if (!caller) {
     caller = authenticate(request, read)
     // Hooks may ask and not await the verdict; the route reports it.
-    caller.then((c) => bindCallerToLog(request, c), () => undefined)
+    caller.then(
+      (c) => bindCallerToLog(request, c),
+      () => undefined,
+    )
     callers.set(request, caller)
   }
   return caller
@@ -56,6 +60,9 @@ export function apiKeyTokenOf(request: FastifyRequest): string | undefined {
 
 /** Records the request's caller when it was resolved elsewhere (see `apiKeyTokenOf`); later `callerOf` calls answer it. */
 export function settleCaller(request: FastifyRequest, caller: Promise<Caller>): void {
-  caller.then((c) => bindCallerToLog(request, c), () => undefined)
+  caller.then(
+    (c) => bindCallerToLog(request, c),
+    () => undefined,
+  )
   callers.set(request, caller)
 }

@@ -30,7 +30,8 @@ export function changelogMd(ctx: DocsContext): string {
   if (deprecated.length === 0) lines.push('Nothing is deprecated.')
   else {
     lines.push('| method | deprecated since | sunset | replacement |', '|---|---|---|---|')
-    for (const d of deprecated) lines.push(`| \`${d.method}\` | ${d.since} | ${d.sunset} | ${d.replacement ? `\`${d.replacement}\`` : '–'} |`)
+    for (const d of deprecated)
+      lines.push(`| \`${d.method}\` | ${d.since} | ${d.sunset} | ${d.replacement ? `\`${d.replacement}\`` : '–'} |`)
   }
   lines.push('', RELEASE_NOTES, '')
   return lines.join('\n')

@@ -20,7 +20,8 @@ const midnight = (day: string) => new Date(`${day}T00:00:00Z`)
  */
 export function deprecationHeaders(notice: DeprecationNotice, baseUrl: string): Record<string, string> {
   const links = [`<${baseUrl}/changelog.md#deprecations>; rel="deprecation"; type="text/markdown"`]
-  if (notice.replacement) links.push(`<${baseUrl}/developers.md#${notice.replacement}>; rel="successor-version"; title="${notice.replacement}"`)
+  if (notice.replacement)
+    links.push(`<${baseUrl}/developers.md#${notice.replacement}>; rel="successor-version"; title="${notice.replacement}"`)
   return {
     Deprecation: `@${Math.floor(midnight(notice.since).getTime() / 1000)}`,
     Sunset: midnight(notice.sunset).toUTCString(),
@@ -62,7 +63,8 @@ export function scheduleDeprecationAnnouncements(app: FastifyInstance, deps: Doc
       const notice = deprecationOf(rpc)
       if (!notice) continue
       try {
-        if (await announceDeprecation(deps.write, notice)) app.log.info({ method: notice.method, sunset: notice.sunset }, 'api.deprecation recorded')
+        if (await announceDeprecation(deps.write, notice))
+          app.log.info({ method: notice.method, sunset: notice.sunset }, 'api.deprecation recorded')
       } catch (error) {
         app.log.warn({ err: error, method: notice.method }, 'recording api.deprecation failed; retrying on the next check')
       }

@@ -106,7 +106,7 @@ export function developersMd(ctx: DocsContext): string {
     '- an **API key** (`rrk_…`), issued by the platform administrator or minted by an organization owner (`create_api_key`); shown once, never recoverable, only revocable;',
     `- an **OAuth access token** (\`rro_…\`, 60 minutes) for third-party apps and MCP clients: authorization code with PKCE (S256) at \`${base}/oauth/authorize\` and \`${base}/oauth/token\`, dynamic registration at \`${base}/oauth/register\`; refresh tokens (\`rrr_…\`) rotate.`,
     '',
-    'Scopes: `read` (read methods), `write` (write methods; a key without it is read-only), `jobs` (background jobs). An **organization key** is confined to its organization: `org_id` is injected and another organization\'s records answer exactly like missing ones (404). A **platform key** (partner/service account) passes `org_id` explicitly.',
+    "Scopes: `read` (read methods), `write` (write methods; a key without it is read-only), `jobs` (background jobs). An **organization key** is confined to its organization: `org_id` is injected and another organization's records answer exactly like missing ones (404). A **platform key** (partner/service account) passes `org_id` explicitly.",
     '',
     `A refused credential answers 401 with \`WWW-Authenticate: Bearer realm="RankRelay", resource_metadata="${base}/.well-known/oauth-protected-resource/api/v1/mcp"\` (plus \`error="invalid_token"\` when a token was sent); a call the credential lacks the scope for answers 403 \`insufficient_scope\` with \`error="insufficient_scope", scope="<scope>"\` in the same header.`,
     '',
@@ -134,7 +134,9 @@ export function developersMd(ctx: DocsContext): string {
   ]
   for (const workflow of WORKFLOWS) {
     out.push(`### ${workflow.summary}`, '', workflow.description, '')
-    workflow.steps.forEach((step, i) => out.push(`${i + 1}. \`${step.operationId}\`: ${step.description}`))
+    workflow.steps.forEach((step, i) => {
+      out.push(`${i + 1}. \`${step.operationId}\`: ${step.description}`)
+    })
     out.push('')
   }
   out.push('## Methods', '', `${rpcs.length} methods in ${domains.length} domains. Each is \`POST /api/v1/rpc/<name>\`.`, '')
@@ -150,7 +152,7 @@ export function developersMd(ctx: DocsContext): string {
     '',
     '`POST /api/v1/jobs/{job_id}/cancel` cancels: a queued job answers 200 with status `cancelled`; a running one answers 202 with `cancel_requested: true` and ends `cancelled` at its next check. A finished job answers 409 `job_already_terminal`.',
     '',
-    'One active job per client (per organization for `export_org`): another request answers 409 `job_already_running`, whose detail names the active job\'s `status_url`; poll it, then retry. Unknown kinds, a missing `client_id` and payload fields that fail the kind\'s schema answer 400 naming the field (`kind`, `client_id`, `payload.<field>`).',
+    "One active job per client (per organization for `export_org`): another request answers 409 `job_already_running`, whose detail names the active job's `status_url`; poll it, then retry. Unknown kinds, a missing `client_id` and payload fields that fail the kind's schema answer 400 naming the field (`kind`, `client_id`, `payload.<field>`).",
     '',
     `Kinds run here: ${ctx.jobKinds.length > 0 ? ctx.jobKinds.map((k) => `\`${k}\``).join(', ') : 'none yet (every kind answers 400 `job_kind_unavailable`)'}. Export flow: create an \`export_org\` job, poll it, download \`result.download_url\` (kept ${limits.export_retention_days} days).`,
     '',
@@ -165,13 +167,14 @@ export function developersMd(ctx: DocsContext): string {
     'Headers: `X-Service-Event` (the event), `X-Service-Delivery` (the delivery id), `X-Service-Timestamp` (unix seconds), `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.',
     'The body `id` is the event number: the same in every delivery and redelivery of an event, to every webhook, and in the feed below; deduplicate on it (delivery is at least once). A webhook receives its events in order: a later event waits while an earlier one is still being retried. `test_webhook` (a `ping`) and `redeliver_webhook` send at once, outside that order. URLs must be https on a host that resolves to public addresses (http only for localhost); they are checked again on every connection. `list_webhook_deliveries` shows every attempt.',
     '',
-    'Catching up after downtime: `GET /api/v1/events?after=<cursor>&limit=<n>` (read scope) returns `{events, next_cursor, has_more}`: the organization\'s events in order, each with exactly the body a delivery carries. Start without `after`, then pass back `next_cursor`.',
+    "Catching up after downtime: `GET /api/v1/events?after=<cursor>&limit=<n>` (read scope) returns `{events, next_cursor, has_more}`: the organization's events in order, each with exactly the body a delivery carries. Start without `after`, then pass back `next_cursor`.",
     `Answer 2xx within ${limits.webhooks.response_timeout_seconds} seconds; anything else is retried (${limits.webhooks.attempts} attempts, backoff 1 to 64 minutes); a webhook is disabled after ${limits.webhooks.disabled_after_consecutive_failures} consecutive failures. Reject a delivery whose \`t\` is more than ${limits.webhooks.timestamp_tolerance_seconds} seconds from now.`,
     '',
     '| event | emitted when | data |',
     '|---|---|---|',
   )
-  for (const event of PUBLIC_EVENTS) out.push(`| \`${event.name}\` | ${cell(event.emittedWhen)} | ${cell(`\`${typeLabel(jsonSchemaOf(event.data, 'output'))}\``)} |`)
+  for (const event of PUBLIC_EVENTS)
+    out.push(`| \`${event.name}\` | ${cell(event.emittedWhen)} | ${cell(`\`${typeLabel(jsonSchemaOf(event.data, 'output'))}\``)} |`)
   out.push(
     '',
     'Verify the signature over the **raw** body, before parsing it. Python:',

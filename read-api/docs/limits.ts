@@ -30,7 +30,13 @@ export function publishedLimits(ctx: DocsContext) {
     },
     idempotent_replay_hours: 24,
     deprecation_notice_days: DEPRECATION_NOTICE_DAYS,
-    webhooks: { response_timeout_seconds: 10, timestamp_tolerance_seconds: 300, attempts: 8, backoff_minutes: [1, 2, 4, 8, 16, 32, 64], disabled_after_consecutive_failures: 100 },
+    webhooks: {
+      response_timeout_seconds: 10,
+      timestamp_tolerance_seconds: 300,
+      attempts: 8,
+      backoff_minutes: [1, 2, 4, 8, 16, 32, 64],
+      disabled_after_consecutive_failures: 100,
+    },
     export_retention_days: 7,
     oauth: { access_token_minutes: 60, refresh_token_days: 30, authorization_code_minutes: 10 },
   }

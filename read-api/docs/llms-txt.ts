@@ -18,7 +18,11 @@ export function llmsTxt(ctx: DocsContext): string {
     `Methods: ${rpcs.length} in ${domains.length} domains (${domains.join(', ')}). Deny by default: a method not listed answers 403.`,
     'Paginated methods take `limit` and `offset`. Send `Idempotency-Key` on writes you may retry.',
     `MCP: \`${ctx.baseUrl}/api/v1/mcp\` (Streamable HTTP, stateless, same bearer credential): every organization-scoped method is a tool, plus list_rpcs, describe_rpc and call_rpc; the workflows are prompts.`,
-    ...(ctx.sandboxKey ? [`Try it without an account: the read-only sandbox key \`${ctx.sandboxKey}\` reads a fictional agency (start with get_all_clients).`] : []),
+    ...(ctx.sandboxKey
+      ? [
+          `Try it without an account: the read-only sandbox key \`${ctx.sandboxKey}\` reads a fictional agency (start with get_all_clients).`,
+        ]
+      : []),
     '',
     '## Documents',
     '',

@@ -29,7 +29,9 @@ function rpcOperation(rpc: RegisteredRpc, statuses: number[]): Operation {
     `Access: **${d.access}** (needs the \`${d.access}\` scope).`,
     d.orgScoped ? 'Organization-scoped: organization keys get `org_id` injected; platform keys pass it.' : 'Not organization-scoped.',
     d.platformOnly ? 'Platform (partner) keys only.' : '',
-    d.paginated ? `Paginated: \`limit\` 1..${d.paginated.maxLimit}, \`offset\` ≥ 0; a larger limit is refused with 400 validation_failed.` : '',
+    d.paginated
+      ? `Paginated: \`limit\` 1..${d.paginated.maxLimit}, \`offset\` ≥ 0; a larger limit is refused with 400 validation_failed.`
+      : '',
   ].filter(Boolean)
   const deprecation = deprecationOf(rpc)
   // Read defensively: a definition built before examples were required has none.
@@ -147,7 +149,12 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
                 code,
                 {
                   summary: ERRORS[code].message,
-                  value: { error: ERRORS[code].message, code, ...(ERRORS[code].hint ? { hint: ERRORS[code].hint } : {}), request_id: EXAMPLE_REQUEST_ID },
+                  value: {
+                    error: ERRORS[code].message,
+                    code,
+                    ...(ERRORS[code].hint ? { hint: ERRORS[code].hint } : {}),
+                    request_id: EXAMPLE_REQUEST_ID,
+                  },
                 },
               ]),
             ),
@@ -192,7 +199,9 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
               },
             },
           },
-          responses: { '200': { description: 'Any 2xx within 10 seconds acknowledges; anything else is retried (8 attempts, 1 to 64 minutes).' } },
+          responses: {
+            '200': { description: 'Any 2xx within 10 seconds acknowledges; anything else is retried (8 attempts, 1 to 64 minutes).' },
+          },
         },
       },
     ]),
@@ -213,7 +222,9 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
         'Every RPC is `POST /api/v1/rpc/<method>` with a JSON body of keyword arguments, answering `200 {"result": …}`; errors use the envelope `{error, code, detail?, hint?, request_id}`.',
         'Generated from the service registry at request time: a method listed here is callable, and nothing callable is missing.',
         `Full guide: ${ctx.baseUrl}/developers.md. Agents: ${ctx.baseUrl}/llms.txt.`,
-        planned.length > 0 ? `Specified but not served here (marked x-available: false: not yet built, or left off by configuration): ${planned.join(', ')}.` : '',
+        planned.length > 0
+          ? `Specified but not served here (marked x-available: false: not yet built, or left off by configuration): ${planned.join(', ')}.`
+          : '',
       ]
         .filter(Boolean)
         .join('\n\n'),
@@ -261,7 +272,10 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
             code: { type: 'string', enum: Object.keys(ERRORS), description: 'Stable machine code' },
             detail: { type: 'string', description: 'Extra detail' },
             hint: { type: 'string', description: 'What an agent should try next' },
-            request_id: { type: 'string', description: "The request's id, as in its X-Request-Id header: quote it when reporting a problem" },
+            request_id: {
+              type: 'string',
+              description: "The request's id, as in its X-Request-Id header: quote it when reporting a problem",
+            },
           },
           required: ['error', 'code', 'request_id'],
         },
@@ -283,7 +297,10 @@ export function openApiDocument(ctx: DocsContext): Record<string, unknown> {
           ? {
               Deprecation: { description: 'RFC 9745: @<unix seconds> when the method was deprecated', schema: { type: 'string' } },
               Sunset: { description: 'RFC 8594: the HTTP-date after which the method may be removed', schema: { type: 'string' } },
-              Link: { description: 'rel="deprecation" (the changelog) and rel="successor-version" (the replacement)', schema: { type: 'string' } },
+              Link: {
+                description: 'rel="deprecation" (the changelog) and rel="successor-version" (the replacement)',
+                schema: { type: 'string' },
+              },
             }
           : {}),
       },

@@ -59,10 +59,17 @@ export function routeOperation(declared: AnyRoute): { path: string; method: stri
     Object.entries(declared.responses).map(([status, response]) => {
       const shown = example.response?.status === Number(status) && example.response.body !== undefined
       const content = response.schema
-        ? { [response.type ?? 'application/json']: { schema: jsonSchemaOf(response.schema, 'output'), ...(shown ? { example: example.response!.body } : {}) } }
+        ? {
+            [response.type ?? 'application/json']: {
+              schema: jsonSchemaOf(response.schema, 'output'),
+              ...(shown ? { example: example.response!.body } : {}),
+            },
+          }
         : undefined
       const headers = response.headers
-        ? Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]))
+        ? Object.fromEntries(
+            Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+          )
         : undefined
       return [status, { description: response.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) }]
     }),
@@ -80,7 +87,10 @@ export function routeOperation(declared: AnyRoute): { path: string; method: stri
             required: declared.body.required,
             ...(declared.body.description ? { description: declared.body.description } : {}),
             content: {
-              [declared.body.type]: { schema: jsonSchemaOf(declared.body.schema, 'input'), ...(example.body !== undefined ? { example: example.body } : {}) },
+              [declared.body.type]: {
+                schema: jsonSchemaOf(declared.body.schema, 'input'),
+                ...(example.body !== undefined ? { example: example.body } : {}),
+              },
             },
           },
         }

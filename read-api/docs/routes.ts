@@ -26,7 +26,14 @@ const MARKDOWN = 'text/markdown; charset=utf-8' as const
 const CACHE = 'public, max-age=300'
 
 /** A public text document: the same headers for each, its body generated per request. */
-function textDocument(operationId: string, path: string, summary: string, type: typeof TEXT | typeof MARKDOWN, render: (ctx: DocsContext) => string, example: string) {
+function textDocument(
+  operationId: string,
+  path: string,
+  summary: string,
+  type: typeof TEXT | typeof MARKDOWN,
+  render: (ctx: DocsContext) => string,
+  example: string,
+) {
   return route<PublicDocsDeps>({
     method: 'GET',
     path,
@@ -36,7 +43,11 @@ function textDocument(operationId: string, path: string, summary: string, type: 
     auth: 'public',
     responses: { 200: { description: summary, type: type.split(';')[0]!, schema: z.string().describe(summary) } },
     example: { response: { status: 200, body: example } },
-    handler: async ({ request, reply, deps }) => reply.header('Cache-Control', CACHE).type(type).send(render(docsContext(request, deps))),
+    handler: async ({ request, reply, deps }) =>
+      reply
+        .header('Cache-Control', CACHE)
+        .type(type)
+        .send(render(docsContext(request, deps))),
   })
 }
 
@@ -81,9 +92,15 @@ export const securityTxtRoute = route<PublicDocsDeps>({
   summary: 'Vulnerability-disclosure contact (RFC 9116)',
   tag: 'meta',
   auth: 'public',
-  responses: { 200: { description: 'Vulnerability-disclosure contact (RFC 9116)', type: 'text/plain', schema: z.string().describe('RFC 9116 fields') } },
+  responses: {
+    200: { description: 'Vulnerability-disclosure contact (RFC 9116)', type: 'text/plain', schema: z.string().describe('RFC 9116 fields') },
+  },
   example: { response: { status: 200, body: 'Contact: mailto:security@api.example.com\nExpires: 2027-03-02T00:00:00.000Z\n' } },
-  handler: async ({ request, reply, deps }) => reply.header('Cache-Control', 'public, max-age=3600').type(TEXT).send(securityTxt(docsContext(request, deps))),
+  handler: async ({ request, reply, deps }) =>
+    reply
+      .header('Cache-Control', 'public, max-age=3600')
+      .type(TEXT)
+      .send(securityTxt(docsContext(request, deps))),
 })
 
 /** The public documents (spec "Meta and public endpoints"), all generated from the registries per request. */
@@ -91,10 +108,38 @@ export const publicDocsRoutes: RouteGroup<PublicDocsDeps> = {
   routes: [
     openApiRoute,
     capabilitiesRoute,
-    textDocument('llms_txt', '/llms.txt', 'Plain-text orientation for agents', TEXT, llmsTxt, '# RankRelay\n\n> Search tracking and AI Visibility for agencies and their AI agents.\n'),
-    textDocument('developers_md', '/developers.md', 'The full API guide (markdown)', MARKDOWN, developersMd, '# RankRelay API\n\n## Authentication\n…'),
-    textDocument('llms_full_txt', '/llms-full.txt', 'The full API guide (same text as /developers.md)', TEXT, developersMd, '# RankRelay API\n\n## Authentication\n…'),
-    textDocument('changelog_md', '/changelog.md', 'Changelog: additive changes and deprecations with sunset dates', MARKDOWN, changelogMd, '# Changelog\n\n## 1.0.0\n…'),
+    textDocument(
+      'llms_txt',
+      '/llms.txt',
+      'Plain-text orientation for agents',
+      TEXT,
+      llmsTxt,
+      '# RankRelay\n\n> Search tracking and AI Visibility for agencies and their AI agents.\n',
+    ),
+    textDocument(
+      'developers_md',
+      '/developers.md',
+      'The full API guide (markdown)',
+      MARKDOWN,
+      developersMd,
+      '# RankRelay API\n\n## Authentication\n…',
+    ),
+    textDocument(
+      'llms_full_txt',
+      '/llms-full.txt',
+      'The full API guide (same text as /developers.md)',
+      TEXT,
+      developersMd,
+      '# RankRelay API\n\n## Authentication\n…',
+    ),
+    textDocument(
+      'changelog_md',
+      '/changelog.md',
+      'Changelog: additive changes and deprecations with sunset dates',
+      MARKDOWN,
+      changelogMd,
+      '# Changelog\n\n## 1.0.0\n…',
+    ),
     securityTxtRoute,
   ],
 }
@@ -105,7 +150,10 @@ export const publicDocsRoutes: RouteGroup<PublicDocsDeps> = {
  * once by buildApp.
  */
 export async function registerPublicDocs(app: FastifyInstance, deps: PublicDocsDeps): Promise<void> {
-  addOnSendStep(app, deprecationHook(deps.registry, (request) => docsContext(request, deps).baseUrl))
+  addOnSendStep(
+    app,
+    deprecationHook(deps.registry, (request) => docsContext(request, deps).baseUrl),
+  )
   scheduleDeprecationAnnouncements(app, deps)
   await serveGroup(app, publicDocsRoutes, deps)
 }

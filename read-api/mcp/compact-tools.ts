@@ -26,7 +26,10 @@ export function toolsModeOf(request: FastifyRequest): ToolsMode {
   if (asked === undefined) return 'full'
   const mode = asked.trim().toLowerCase()
   if ((MODES as readonly string[]).includes(mode)) return mode as ToolsMode
-  throw new ApiError('validation_failed', `tools: expected compact or full (the ?tools= query parameter or the X-MCP-Tools header), got ${JSON.stringify(asked.slice(0, 40))}`)
+  throw new ApiError(
+    'validation_failed',
+    `tools: expected compact or full (the ?tools= query parameter or the X-MCP-Tools header), got ${JSON.stringify(asked.slice(0, 40))}`,
+  )
 }
 
 /** Longest summary part of a compact description (the tag and the parameters come on top). */
@@ -37,7 +40,10 @@ const MAX_SUMMARY = 110
  * (limits, edge cases, what the result holds) is describe_rpc's.
  */
 function gist(summary: string): string {
-  const head = summary.split(/(?<=[.!?])\s+(?=[A-Z(])|;\s|\s\(/)[0]!.trim().replace(/[.,:]$/, '')
+  const head = summary
+    .split(/(?<=[.!?])\s+(?=[A-Z(])|;\s|\s\(/)[0]!
+    .trim()
+    .replace(/[.,:]$/, '')
   if (head.length <= MAX_SUMMARY) return head
   const cut = head.slice(0, MAX_SUMMARY - 1)
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), MAX_SUMMARY / 2)).replace(/[\s,;:]+$/, '')}…`
@@ -59,7 +65,11 @@ function signature(rpc: RegisteredRpc): string {
  */
 export function compactRpcTool(rpc: RegisteredRpc, full: Tool): Tool {
   const d = rpc.definition
-  const annotations = full.annotations?.readOnlyHint ? { readOnlyHint: true } : full.annotations?.destructiveHint === false ? { destructiveHint: false } : undefined
+  const annotations = full.annotations?.readOnlyHint
+    ? { readOnlyHint: true }
+    : full.annotations?.destructiveHint === false
+      ? { destructiveHint: false }
+      : undefined
   return {
     name: d.name,
     description: `[${d.domain}] ${gist(d.summary)}${d.deprecated ? ' (deprecated)' : ''} ${signature(rpc)}`,
@@ -70,4 +80,4 @@ export function compactRpcTool(rpc: RegisteredRpc, full: Tool): Tool {
 
 /** What the server's instructions add in compact mode, so the agent knows where the full schemas are. */
 export const COMPACT_INSTRUCTIONS =
-  'This is the compact tool list (?tools=compact): each description is a short summary tagged [domain], ending with the parameters (name? is optional); call describe_rpc with a tool\'s name for its full parameters (types, descriptions, limits) before you first call it.'
+  "This is the compact tool list (?tools=compact): each description is a short summary tagged [domain], ending with the parameters (name? is optional); call describe_rpc with a tool's name for its full parameters (types, descriptions, limits) before you first call it."

@@ -3,7 +3,8 @@ import { requireCredentialAllows } from '../platform/invoke-rpc.js'
 import type { RpcRegistry } from '../registry.js'
 import { isToolRpc } from './registry-tools.js'
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The RPC a JSON-RPC message would run, if it is a tools/call of an RPC tool or of call_rpc. */
 export function targetMethod(message: unknown): string | undefined {

@@ -76,13 +76,19 @@ export function metaTools(): Tool[] {
 const toolOf = (rpc: RegisteredRpc) => (isToolRpc(rpc) ? rpc.definition.name : 'call_rpc')
 
 const mayCall = (caller: Caller, rpc: RegisteredRpc) =>
-  caller.scopes.includes(rpc.definition.access) && !(caller.sandbox && rpc.definition.access !== 'read') && (!rpc.definition.platformOnly || caller.orgId === null)
+  caller.scopes.includes(rpc.definition.access) &&
+  !(caller.sandbox && rpc.definition.access !== 'read') &&
+  (!rpc.definition.platformOnly || caller.orgId === null)
 
 /** list_rpcs: the registry in name order, filtered. */
 export function listRpcs(registry: RpcRegistry, caller: Caller, params: z.infer<typeof ListRpcsParams>) {
   const methods = registry
     .all()
-    .filter((rpc) => (params.domain === undefined || rpc.definition.domain === params.domain) && (params.access === undefined || rpc.definition.access === params.access))
+    .filter(
+      (rpc) =>
+        (params.domain === undefined || rpc.definition.domain === params.domain) &&
+        (params.access === undefined || rpc.definition.access === params.access),
+    )
     .sort((a, b) => a.definition.name.localeCompare(b.definition.name))
     .map((rpc) => {
       const d = rpc.definition

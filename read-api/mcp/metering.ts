@@ -3,7 +3,18 @@ import { isObject, targetMethod } from './credential-check.js'
 import { isMetaTool } from './meta-tools.js'
 
 /** JSON-RPC methods an MCP client sends, metered by name; anything else is one bucket (no minting rows by inventing names). */
-const PROTOCOL_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel'])
+const PROTOCOL_METHODS = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+])
 
 /**
  * What each message of an MCP request is metered as, so get_org_usage reads the same whichever way a method is

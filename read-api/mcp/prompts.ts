@@ -15,7 +15,13 @@ export function listPrompts(): Prompt[] {
     name: w.workflowId,
     title: w.summary,
     description: w.description,
-    arguments: [{ name: 'client_id', description: 'The client to work on (optional; without it, the model finds one with get_all_clients)', required: false }],
+    arguments: [
+      {
+        name: 'client_id',
+        description: 'The client to work on (optional; without it, the model finds one with get_all_clients)',
+        required: false,
+      },
+    ],
   }))
 }
 
@@ -34,7 +40,8 @@ function promptText(ctx: DocsContext, workflow: Workflow, clientId: number | und
       operations = new Map()
       const paths = (openApiDocument(ctx).paths ?? {}) as Record<string, Record<string, { operationId?: string }>>
       for (const [path, methods] of Object.entries(paths)) {
-        for (const [method, operation] of Object.entries(methods)) if (operation.operationId) operations.set(operation.operationId, `${method.toUpperCase()} ${path}`)
+        for (const [method, operation] of Object.entries(methods))
+          if (operation.operationId) operations.set(operation.operationId, `${method.toUpperCase()} ${path}`)
       }
     }
     return operations
@@ -44,7 +51,9 @@ function promptText(ctx: DocsContext, workflow: Workflow, clientId: number | und
     '',
     workflow.description,
     '',
-    clientId === undefined ? 'Start by finding the client with the get_all_clients tool.' : `Work on client ${clientId} (pass client_id: ${clientId}).`,
+    clientId === undefined
+      ? 'Start by finding the client with the get_all_clients tool.'
+      : `Work on client ${clientId} (pass client_id: ${clientId}).`,
     '',
     'Steps:',
     ...workflow.steps.map((step, i) => `${i + 1}. ${reachOf(ctx, step.operationId, httpOperations)}: ${step.description}`),
@@ -61,7 +70,8 @@ export function getPrompt(ctx: DocsContext, name: string, args: Record<string, s
   let clientId: number | undefined
   if (given !== undefined && given !== '') {
     clientId = Number(given)
-    if (!Number.isSafeInteger(clientId) || clientId < 1) throw new McpError(ErrorCode.InvalidParams, `client_id must be a positive integer, not ${JSON.stringify(given)}`)
+    if (!Number.isSafeInteger(clientId) || clientId < 1)
+      throw new McpError(ErrorCode.InvalidParams, `client_id must be a positive integer, not ${JSON.stringify(given)}`)
   }
   return {
     description: workflow.summary,

@@ -40,7 +40,8 @@ export const protectedResourceRoute = route<{ readonly publicDocs?: { readonly b
   path: PROTECTED_RESOURCE_METADATA_PATH,
   operationId: 'oauth_protected_resource',
   summary: 'Protected-resource metadata of the MCP server and API (RFC 9728)',
-  description: 'Named by the resource_metadata parameter of every 401 challenge: the resource, its authorization server (this service), scopes and bearer methods.',
+  description:
+    'Named by the resource_metadata parameter of every 401 challenge: the resource, its authorization server (this service), scopes and bearer methods.',
   tag: 'meta',
   auth: 'public',
   responses: { 200: { description: 'The metadata.', schema: ProtectedResource } },

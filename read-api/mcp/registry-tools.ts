@@ -26,13 +26,17 @@ function toolDescription(rpc: RegisteredRpc): string {
   lines.push(facts.join(' '))
   const deprecation = deprecationOf(rpc)
   if (deprecation) {
-    lines.push(`Deprecated since ${deprecation.since}; removed after ${deprecation.sunset}.${deprecation.replacement ? ` Use ${deprecation.replacement} instead.` : ''}`)
+    lines.push(
+      `Deprecated since ${deprecation.since}; removed after ${deprecation.sunset}.${deprecation.replacement ? ` Use ${deprecation.replacement} instead.` : ''}`,
+    )
   }
   const params = paramDocs(rpc)
   if (params.length > 0) {
     lines.push('', 'Parameters:')
     for (const p of params) {
-      const extra = [p.type, p.required ? 'required' : 'optional', p.default === undefined ? null : `default ${JSON.stringify(p.default)}`].filter(Boolean).join(', ')
+      const extra = [p.type, p.required ? 'required' : 'optional', p.default === undefined ? null : `default ${JSON.stringify(p.default)}`]
+        .filter(Boolean)
+        .join(', ')
       lines.push(`- ${p.name} (${extra})${p.description ? `: ${p.description}` : ''}`)
     }
   }

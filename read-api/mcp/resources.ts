@@ -49,7 +49,13 @@ const DOCUMENTS: readonly Document[] = [
 ]
 
 export function listResources(ctx: DocsContext): Resource[] {
-  return DOCUMENTS.map((d) => ({ uri: `${ctx.baseUrl}${d.path}`, name: d.name, title: d.title, description: d.description, mimeType: d.mimeType }))
+  return DOCUMENTS.map((d) => ({
+    uri: `${ctx.baseUrl}${d.path}`,
+    name: d.name,
+    title: d.title,
+    description: d.description,
+    mimeType: d.mimeType,
+  }))
 }
 
 export function readResource(ctx: DocsContext, uri: string): ReadResourceResult {

@@ -125,7 +125,7 @@ export const mcpRoute = route<McpDeps, z.ZodNever, typeof McpQuery, typeof McpMe
     await meterCalls(deps.db, request, caller, methods, deps.settings.rateLimits.now)
     requireCredentialAllowsMessages(request.body, deps.registry, caller)
     const server = mcpServer({ deps, caller, request, reply, toolsMode })
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
     transport.onerror = (error) => request.log.debug({ err: error }, 'MCP transport refused a request')
     await server.connect(transport)
     try {

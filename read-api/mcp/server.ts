@@ -18,7 +18,7 @@ import { callTool, listTools } from './tool-calls.js'
 const INSTRUCTIONS = [
   "RankRelay's API (search tracking and AI Visibility for agencies) as MCP tools.",
   'Every organization-scoped RPC is a tool of its own; list_rpcs and describe_rpc find any method, and call_rpc calls the rest.',
-  'A tool answers the RPC\'s JSON result; a failed call answers isError with {error, code, detail, hint}: act on code, follow hint.',
+  "A tool answers the RPC's JSON result; a failed call answers isError with {error, code, detail, hint}: act on code, follow hint.",
   'Your organization is implied by your credentials. Resources: the developer guide, llms.txt and the OpenAPI document. Prompts: the workflows.',
 ].join(' ')
 
@@ -29,7 +29,10 @@ const INSTRUCTIONS = [
 export function mcpServer(ctx: McpRequestContext): Server {
   const server = new Server(
     { name: 'rankrelay', title: 'RankRelay', version: API_VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: ctx.toolsMode === 'compact' ? `${INSTRUCTIONS} ${COMPACT_INSTRUCTIONS}` : INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      instructions: ctx.toolsMode === 'compact' ? `${INSTRUCTIONS} ${COMPACT_INSTRUCTIONS}` : INSTRUCTIONS,
+    },
   )
   const docs = () => docsContext(ctx.request, ctx.deps)
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(ctx) }))

@@ -37,7 +37,8 @@ async function runRpc(ctx: McpRequestContext, method: string, params: unknown): 
   const registered = ctx.deps.registry.get(method)
   const notice = registered ? deprecationOf(registered) : null
   if (notice) {
-    for (const [name, value] of Object.entries(deprecationHeaders(notice, docsContext(ctx.request, ctx.deps).baseUrl))) ctx.reply.header(name, value)
+    for (const [name, value] of Object.entries(deprecationHeaders(notice, docsContext(ctx.request, ctx.deps).baseUrl)))
+      ctx.reply.header(name, value)
   }
   const outcome = await invokeRpc(ctx.deps, { request: ctx.request, reply: ctx.reply, caller: ctx.caller, method, params })
   if (!outcome.readYourWrites) return toolResult(outcome.result)

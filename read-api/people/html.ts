@@ -19,7 +19,8 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
   let out = strings[0]!
   values.forEach((value, i) => {
     const parts = Array.isArray(value) ? value : [value]
-    for (const part of parts) out += part instanceof Raw ? part.text : part === null || part === undefined || part === false ? '' : escapeHtml(part)
+    for (const part of parts)
+      out += part instanceof Raw ? part.text : part === null || part === undefined || part === false ? '' : escapeHtml(part)
     out += strings[i + 1]!
   })
   return new Raw(out)

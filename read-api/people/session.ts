@@ -34,7 +34,8 @@ declare module 'fastify' {
   }
 }
 
-export const sessionCookieName = (settings: PeopleSettings | undefined) => (settings && secureCookies(settings) ? '__Host-rr_session' : 'rr_session')
+export const sessionCookieName = (settings: PeopleSettings | undefined) =>
+  settings && secureCookies(settings) ? '__Host-rr_session' : 'rr_session'
 
 /** The session token the request carries, if any (not checked). */
 export function sessionTokenOf(request: FastifyRequest): string | null {
@@ -65,7 +66,13 @@ export async function signedInMember(request: FastifyRequest): Promise<SignedInM
 }
 
 export function setSessionCookie(reply: FastifyReply, settings: PeopleSettings, token: string | null, maxAgeSeconds: number): void {
-  reply.header('Set-Cookie', serializeCookie(sessionCookieName(settings), token ?? '', { secure: secureCookies(settings), maxAgeSeconds: token === null ? 0 : maxAgeSeconds }))
+  reply.header(
+    'Set-Cookie',
+    serializeCookie(sessionCookieName(settings), token ?? '', {
+      secure: secureCookies(settings),
+      maxAgeSeconds: token === null ? 0 : maxAgeSeconds,
+    }),
+  )
 }
 
 /**
@@ -89,7 +96,7 @@ const isSameOriginPath = (path: string) => path.startsWith('/') && !path.startsW
 export function safeReturnTo(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > RETURN_TO_MAX_LENGTH) return null
   if (!isSameOriginPath(value)) return null
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a cookie value with control characters is refused.
   if (/[\u0000-\u001f\u007f]/.test(value)) return null
   let parsed: URL
   try {

@@ -2,7 +2,12 @@ import type { ServiceKey } from '../../commands/secrets/service-key.js'
 import type { IssuedPasswordReset } from '../../commands/people.js'
 
 /** A password-reset link to hand to the person (email delivery is a port: no adapter ships yet). */
-export type PasswordResetDelivery = (reset: { readonly userId: number; readonly email: string; readonly link: string; readonly expiresAt: string }) => Promise<void>
+export type PasswordResetDelivery = (reset: {
+  readonly userId: number
+  readonly email: string
+  readonly link: string
+  readonly expiresAt: string
+}) => Promise<void>
 
 /** What the sign-in pages and member RPCs need from the operator's configuration (ops/system.ts wires it). */
 export interface PeopleSettings {

@@ -29,7 +29,10 @@ export class Coalescer<K, I, O> {
     })
   }
 
-  private async flush(key: K, entry: { running: boolean; waiting: { input: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] }): Promise<void> {
+  private async flush(
+    key: K,
+    entry: { running: boolean; waiting: { input: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] },
+  ): Promise<void> {
     entry.running = true
     while (entry.waiting.length > 0) {
       const batch = entry.waiting
@@ -39,7 +42,9 @@ export class Coalescer<K, I, O> {
           key,
           batch.map((w) => w.input),
         )
-        batch.forEach((w, i) => w.resolve(outputs[i]!))
+        batch.forEach((w, i) => {
+          w.resolve(outputs[i]!)
+        })
       } catch (error) {
         for (const w of batch) w.reject(error)
       }

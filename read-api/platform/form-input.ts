@@ -39,8 +39,12 @@ function refuseUnacceptableText(request: FastifyRequest): void {
  * its error handler.
  */
 export function acceptForms(scope: FastifyInstance, options: { readonly bodyLimit: number; readonly repeated: RepeatedFields }): void {
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => {
-    done(null, parseFormBody(typeof body === 'string' ? body : body.toString('utf8'), options.repeated))
-  })
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: options.bodyLimit },
+    (_request, body, done) => {
+      done(null, parseFormBody(typeof body === 'string' ? body : body.toString('utf8'), options.repeated))
+    },
+  )
   scope.addHook('preValidation', async (request) => refuseUnacceptableText(request))
 }

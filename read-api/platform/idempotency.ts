@@ -77,9 +77,13 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const key = Array.isArray(value) ? value.join(', ') : value
   if (key.length === 0) throw new ApiError('idempotency_key_invalid', 'the Idempotency-Key header is empty')
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new ApiError('idempotency_key_invalid', `the Idempotency-Key is ${key.length} characters; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are allowed`)
+    throw new ApiError(
+      'idempotency_key_invalid',
+      `the Idempotency-Key is ${key.length} characters; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are allowed`,
+    )
   }
-  if (!KEY_PATTERN.test(key)) throw new ApiError('idempotency_key_invalid', 'the Idempotency-Key must be printable ASCII without surrounding spaces')
+  if (!KEY_PATTERN.test(key))
+    throw new ApiError('idempotency_key_invalid', 'the Idempotency-Key must be printable ASCII without surrounding spaces')
   return key
 }
 
@@ -192,7 +196,9 @@ export class IdempotencyStore {
 
   /** Forgets the claim, so that the next request with the key runs (after a 5xx or a "retry" answer). */
   async release(claim: Claim): Promise<void> {
-    await sql`delete from idempotency_keys where caller = ${claim.caller} and key = ${claim.key} and owner = ${claim.owner}`.execute(this.#db)
+    await sql`delete from idempotency_keys where caller = ${claim.caller} and key = ${claim.key} and owner = ${claim.owner}`.execute(
+      this.#db,
+    )
   }
 
   /** Deletes up to one batch of expired rows, oldest first; returns how many. */

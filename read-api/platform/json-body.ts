@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js'
 /** A path segment as the detail shows it: refused characters escaped (the detail must itself be text), long keys cut. */
 function segment(part: string | number): string {
   if (typeof part === 'number') return String(part)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are escaped so a field name prints safely.
   const escaped = part.replace(/[\u0000-\u001f\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   return escaped.length > 100 ? `${escaped.slice(0, 100)}…` : escaped
 }
@@ -17,7 +18,8 @@ export function describeJsonProblem(problem: JsonProblem): string {
     // The parameter the nesting is in, not the 64-segment path to where it crossed the limit.
     return `${fieldOf(problem.path.slice(0, 1))}: nested deeper than ${problem.maxDepth} levels of arrays and objects (the limit; the request body is level 1)`
   }
-  if (problem.inKey) return `${fieldOf(problem.path.slice(0, -1))}: the key ${JSON.stringify(segment(problem.path.at(-1)!))} ${problem.reason}`
+  if (problem.inKey)
+    return `${fieldOf(problem.path.slice(0, -1))}: the key ${JSON.stringify(segment(problem.path.at(-1)!))} ${problem.reason}`
   return `${fieldOf(problem.path)}: ${problem.reason}`
 }
 

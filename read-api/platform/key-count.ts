@@ -109,5 +109,8 @@ export async function lookUpAndCount(
   if (!found || found.id === null || found.count === null) return { row: undefined, counts: [] }
   const { count, ...row } = found
   const after = Number(count)
-  return { row: { ...row, id: Number(row.id), org_id: row.org_id === null ? null : Number(row.org_id) }, counts: hits.map((_, i) => after - n + i + 1) }
+  return {
+    row: { ...row, id: Number(row.id), org_id: row.org_id === null ? null : Number(row.org_id) },
+    counts: hits.map((_, i) => after - n + i + 1),
+  }
 }

@@ -14,7 +14,8 @@ import type { Caller } from '../caller.js'
 export function bindCallerToLog(request: FastifyRequest, caller: Caller): void {
   if (boundCallers.has(request)) return
   boundCallers.add(request)
-  const credential = caller.actor.kind === 'api_key' ? 'key_id' : caller.actor.kind === 'oauth' ? 'oauth_grant_id' : `${caller.actor.kind}_id`
+  const credential =
+    caller.actor.kind === 'api_key' ? 'key_id' : caller.actor.kind === 'oauth' ? 'oauth_grant_id' : `${caller.actor.kind}_id`
   bind(request, { org_id: caller.orgId, [credential]: caller.actor.id })
 }
 

@@ -12,7 +12,8 @@ interface ParserError extends Error {
 
 /** The registry's code for a request Node's parser refused: too large (431), too slow (408), or malformed (400). */
 export function clientErrorOf(error: ParserError): ApiError {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return new ApiError('headers_too_large', `the request line and headers together may be at most ${http.maxHeaderSize} bytes`)
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return new ApiError('headers_too_large', `the request line and headers together may be at most ${http.maxHeaderSize} bytes`)
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError('request_timeout')
   return new ApiError('http_malformed', `${error.code ?? 'parse error'}: ${error.reason ?? error.message}`)
 }

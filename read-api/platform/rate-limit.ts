@@ -59,7 +59,12 @@ export async function countMoreCalls(request: FastifyRequest, extra: number, wha
   const { limit, resetSeconds, window } = standing
   let after: number
   try {
-    const counts = await count(window.db, window.bucket, window.minute, Array.from({ length: extra }, () => ({ limit, usage: null, sweep: null })))
+    const counts = await count(
+      window.db,
+      window.bucket,
+      window.minute,
+      Array.from({ length: extra }, () => ({ limit, usage: null, sweep: null })),
+    )
     after = counts.at(-1)!
   } catch (error) {
     request.log.warn({ err: error }, 'rate limit counter unavailable; calls not counted')
@@ -111,7 +116,9 @@ export function isSsoSignInWrite(method: string, url: string): boolean {
 export function isSignInFormWrite(method: string, url: string): boolean {
   if (method !== 'POST') return false
   const path = url.split('?')[0]!
-  return path === '/login' || path === '/password-reset' || /^\/password-reset\/[^/]+$/.test(path) || /^\/invite\/[^/]+(\/confirm)?$/.test(path)
+  return (
+    path === '/login' || path === '/password-reset' || /^\/password-reset\/[^/]+$/.test(path) || /^\/invite\/[^/]+(\/confirm)?$/.test(path)
+  )
 }
 
 /**
@@ -193,7 +200,13 @@ async function count(db: Kysely<WorkTables>, bucket: string, minute: number, hit
  * Meters calls a route counts itself (MCP: one per JSON-RPC message, named for what it runs), for a request the
  * rate limit let through. Like the counter, it commits asynchronously, and a failure only costs the count.
  */
-export async function meterCalls(db: Kysely<WorkTables>, request: FastifyRequest, caller: Caller, methods: readonly string[], now: () => number = Date.now): Promise<void> {
+export async function meterCalls(
+  db: Kysely<WorkTables>,
+  request: FastifyRequest,
+  caller: Caller,
+  methods: readonly string[],
+  now: () => number = Date.now,
+): Promise<void> {
   if (methods.length === 0) return
   try {
     await sql`
@@ -248,35 +261,46 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   // Requests with an API key: the key lookup and the count in one statement, gathered per key and minute.
   const keyCount = keyCountStatement(deps.read)
   const keyHashes = new KeyHashes()
-  const keyCounter = new Coalescer<string, KeyHit, { row: KeyCount['row']; verdict: Promise<Caller>; count: number | undefined }>(async (key, hits) => {
-    const at = key.lastIndexOf('|')
-    const counted = await lookUpAndCount(
-      deps.db,
-      keyCount,
-      { keyHash: key.slice(0, at), minute: Number(key.slice(at + 1)), defaultLimit: deps.rateLimits.defaultPerMinute, retentionDays: USAGE_RETENTION_DAYS },
-      hits,
-    )
-    // One caller for the whole batch (the same key row): it is immutable, and parsing its scopes once per
-    // statement rather than once per request is work saved on every keyed request.
-    // (A row it refuses is left to each request, which then fails as before.)
-    let caller: Caller | undefined
-    try {
-      caller = counted.row ? callerOfKey(counted.row, counted.row.key_hash) : undefined
-    } catch {
-      caller = undefined
-    }
-    // The verdict every request of the batch hands to its route (settleCaller), also built once per statement.
-    const verdict = caller ? Promise.resolve(caller) : (async () => callerOfKey(counted.row, key.slice(0, at)))()
-    // A refusal (unknown or revoked key) is handled by each request that awaits it; marked handled here too,
-    // so that it never counts as an unhandled rejection in the turns before the first request picks it up.
-    verdict.catch(() => undefined)
-    return hits.map((_, i) => ({ row: counted.row, verdict, count: counted.counts[i] }))
-  })
+  const keyCounter = new Coalescer<string, KeyHit, { row: KeyCount['row']; verdict: Promise<Caller>; count: number | undefined }>(
+    async (key, hits) => {
+      const at = key.lastIndexOf('|')
+      const counted = await lookUpAndCount(
+        deps.db,
+        keyCount,
+        {
+          keyHash: key.slice(0, at),
+          minute: Number(key.slice(at + 1)),
+          defaultLimit: deps.rateLimits.defaultPerMinute,
+          retentionDays: USAGE_RETENTION_DAYS,
+        },
+        hits,
+      )
+      // One caller for the whole batch (the same key row): it is immutable, and parsing its scopes once per
+      // statement rather than once per request is work saved on every keyed request.
+      // (A row it refuses is left to each request, which then fails as before.)
+      let caller: Caller | undefined
+      try {
+        caller = counted.row ? callerOfKey(counted.row, counted.row.key_hash) : undefined
+      } catch {
+        caller = undefined
+      }
+      // The verdict every request of the batch hands to its route (settleCaller), also built once per statement.
+      const verdict = caller ? Promise.resolve(caller) : (async () => callerOfKey(counted.row, key.slice(0, at)))()
+      // A refusal (unknown or revoked key) is handled by each request that awaits it; marked handled here too,
+      // so that it never counts as an unhandled rejection in the turns before the first request picks it up.
+      verdict.catch(() => undefined)
+      return hits.map((_, i) => ({ row: counted.row, verdict, count: counted.counts[i] }))
+    },
+  )
 
   app.addHook('onRequest', async (request) => {
     // /api/v1 first: no credential-less write lives under it, so an API call skips the path checks below.
     const apiV1 = isApiV1(request.url)
-    const oauth = !apiV1 && (isOAuthWrite(request.method, request.url) || isSsoSignInWrite(request.method, request.url) || isSignInFormWrite(request.method, request.url))
+    const oauth =
+      !apiV1 &&
+      (isOAuthWrite(request.method, request.url) ||
+        isSsoSignInWrite(request.method, request.url) ||
+        isSignInFormWrite(request.method, request.url))
     if (!apiV1 && !oauth) return
     const at = now()
     const minute = Math.floor(at / WINDOW_MS)
@@ -319,14 +343,14 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
         limit,
         usage:
           caller && method !== null
-          ? {
-              day: dayOf(minute),
-              actorKind: caller.actor.kind,
-              actorId: String(caller.actor.id),
-              orgId: caller.orgId,
-              method,
-            }
-          : null,
+            ? {
+                day: dayOf(minute),
+                actorKind: caller.actor.kind,
+                actorId: String(caller.actor.id),
+                orgId: caller.orgId,
+                method,
+              }
+            : null,
         sweep: sweep && token === undefined ? { day: dayOf(minute) } : null,
       })
     } catch (error) {
@@ -340,7 +364,8 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     // ephemeron cycle V8's collector must resolve for every request (measured: get_client's p99 at 64
     // connections went from about 11 to 19 ms with a per-request closure here).
     standings.set(request, { limit, remaining: Math.max(0, limit - used), resetSeconds, window: { db: deps.db, bucket, minute, who } })
-    if (used > limit) throw new ApiError('rate_limited', `${who} is limited to ${limit} requests per minute; the window resets in ${resetSeconds} s`)
+    if (used > limit)
+      throw new ApiError('rate_limited', `${who} is limited to ${limit} requests per minute; the window resets in ${resetSeconds} s`)
   })
 
   addOnSendStep(app, (request, reply) => {

@@ -20,7 +20,15 @@ export function installRequestTracing(app: FastifyInstance, registry: RpcRegistr
     const parent = propagation.extract(context.active(), request.headers)
     const span = tracer.startSpan(
       request.method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': request.url.split('?')[0]!, 'url.scheme': request.protocol, 'rankrelay.request_id': request.id } },
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': request.method,
+          'url.path': request.url.split('?')[0]!,
+          'url.scheme': request.protocol,
+          'rankrelay.request_id': request.id,
+        },
+      },
       parent,
     )
     const active = trace.setSpan(parent, span)

@@ -55,7 +55,12 @@ export interface RouteContext<D, P extends z.ZodType, Q extends z.ZodType, B ext
  * A declaration without a handler is specified but not served by this build (the document marks it
  * `x-available: false`).
  */
-export interface RouteDefinition<D = unknown, P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteDefinition<
+  D = unknown,
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
   readonly method: RouteMethod
   /** The fastify pattern: `:name` for a path parameter, a trailing `*` for the rest of the path. */
   readonly path: string
@@ -99,9 +104,17 @@ export function route<D, P extends z.ZodType = z.ZodNever, Q extends z.ZodType =
 
 /** Each issue as `<field>: <message>` (the part itself when the whole of it is wrong). */
 const defaultInvalid = (part: RoutePart, error: z.ZodError) =>
-  new ApiError('validation_failed', error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : `(${part})`}: ${issue.message}`).join('; '))
+  new ApiError(
+    'validation_failed',
+    error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : `(${part})`}: ${issue.message}`).join('; '),
+  )
 
-function parserOf<S extends z.ZodType>(definition: AnyRoute, part: RoutePart, schema: S | undefined, raw: () => unknown): () => z.output<S> {
+function parserOf<S extends z.ZodType>(
+  definition: AnyRoute,
+  part: RoutePart,
+  schema: S | undefined,
+  raw: () => unknown,
+): () => z.output<S> {
   return () => {
     if (!schema) throw new Error(`${definition.operationId} declares no ${part} schema`)
     const parsed = schema.safeParse(raw())
@@ -123,7 +136,12 @@ export function serveRoute<D>(app: FastifyInstance, definition: RouteDefinition<
         params: parserOf(definition, 'params', definition.params, () => request.params),
         query: parserOf(definition, 'query', definition.query, () => request.query),
         // An absent JSON body is {}, as for the RPCs.
-        body: parserOf(definition, 'body', definition.body?.schema, () => request.body ?? (definition.body?.type === 'application/json' ? {} : undefined)),
+        body: parserOf(
+          definition,
+          'body',
+          definition.body?.schema,
+          () => request.body ?? (definition.body?.type === 'application/json' ? {} : undefined),
+        ),
       },
     })
   for (const url of [definition.path, ...(definition.aliases ?? [])]) {

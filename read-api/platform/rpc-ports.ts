@@ -86,7 +86,12 @@ export function rpcPorts(deps: { db: Kysely<WorkTables>; read: ReadDb; store: Ev
           .select(['capture_id', 'record_json', 'created_at', 'pruned_at'])
           .where('capture_id', 'in', [...captureIds])
           .execute()
-        return rows.map((r) => ({ captureId: Number(r.capture_id), recordJson: r.record_json, createdAt: r.created_at, prunedAt: r.pruned_at }))
+        return rows.map((r) => ({
+          captureId: Number(r.capture_id),
+          recordJson: r.record_json,
+          createdAt: r.created_at,
+          prunedAt: r.pruned_at,
+        }))
       },
     },
     usage: { report: (input) => usageReport(db, read, input) },

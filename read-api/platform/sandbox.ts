@@ -17,7 +17,9 @@ export function isSandboxKeyHash(keyHash: string): boolean {
  * key is public, so this tells nothing about any real key, which still gets the one answer for every failure.
  */
 export function unknownKeyError(keyHash: string): ApiError {
-  return isSandboxKeyHash(keyHash) ? new ApiError('sandbox_disabled', 'the sandbox key is not active on this service') : new ApiError('unauthorized', 'unknown or revoked credentials')
+  return isSandboxKeyHash(keyHash)
+    ? new ApiError('sandbox_disabled', 'the sandbox key is not active on this service')
+    : new ApiError('unauthorized', 'unknown or revoked credentials')
 }
 
 /**

@@ -34,7 +34,11 @@ export async function readServiceSnapshot(deps: ServiceSnapshotDeps, now: Date):
   const [checkpoints, jobs, deliveries] = await Promise.all([
     deps.read.selectFrom('projection_checkpoint').select(['group_name', 'position', 'events_applied']).execute(),
     countBy(sql`select status, count(*)::int as n from job_work group by status`, deps.db, JOB_STATUSES),
-    countBy(sql`select status, count(*)::int as n from webhook_deliveries where finished_at is null group by status`, deps.db, OPEN_DELIVERY_STATUSES),
+    countBy(
+      sql`select status, count(*)::int as n from webhook_deliveries where finished_at is null group by status`,
+      deps.db,
+      OPEN_DELIVERY_STATUSES,
+    ),
   ])
   const projections = await Promise.all(
     checkpoints.map(async (row) => {

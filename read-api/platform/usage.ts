@@ -39,7 +39,11 @@ const DAY_MS = 86_400_000
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 /** Never throws for an organization without usage: that is a report of zeros. */
-export async function usageReport(db: Kysely<WorkTables>, read: ReadDb, input: { orgId: number | null; days: number; now: number }): Promise<UsageReport> {
+export async function usageReport(
+  db: Kysely<WorkTables>,
+  read: ReadDb,
+  input: { orgId: number | null; days: number; now: number },
+): Promise<UsageReport> {
   const to = utcDay(input.now)
   const from = utcDay(input.now - (input.days - 1) * DAY_MS)
   const stored = await sql<{ day: string; actor_kind: string; actor_id: string; method: string; calls: number }>`
@@ -68,7 +72,12 @@ export async function usageReport(db: Kysely<WorkTables>, read: ReadDb, input: {
   for (const row of rows) {
     perDay.set(row.day, (perDay.get(row.day) ?? 0) + row.calls)
     const who = `${row.actor_kind}:${row.key_id}`
-    const key = perKey.get(who) ?? { actor_kind: row.actor_kind, key_id: row.key_id, key_name: row.key_id === null ? null : (names.get(row.key_id) ?? null), calls: 0 }
+    const key = perKey.get(who) ?? {
+      actor_kind: row.actor_kind,
+      key_id: row.key_id,
+      key_name: row.key_id === null ? null : (names.get(row.key_id) ?? null),
+      calls: 0,
+    }
     key.calls += row.calls
     perKey.set(who, key)
     perMethod.set(row.method, (perMethod.get(row.method) ?? 0) + row.calls)

@@ -57,7 +57,11 @@ export async function readWritesState(db: Kysely<WorkTables>): Promise<WritesSta
 }
 
 /** Switches writes on or off for every process (the ops CLI). */
-export async function setWritesState(db: Kysely<WorkTables>, enabled: boolean, options: { reason?: string | null; changedBy: string }): Promise<WritesState> {
+export async function setWritesState(
+  db: Kysely<WorkTables>,
+  enabled: boolean,
+  options: { reason?: string | null; changedBy: string },
+): Promise<WritesState> {
   const value = JSON.stringify({ enabled, reason: options.reason ?? null, changed_by: options.changedBy })
   const { rows } = await sql<{ value: StoredValue; updated_at: Date }>`
     insert into service_settings (key, value, updated_at) values (${WRITES_SETTING_KEY}, ${value}::jsonb, now())
@@ -134,7 +138,12 @@ export class WritesSwitch {
     if (this.#warned || !this.#initialGiven || state.enabled === this.#initial) return
     this.#warned = true
     this.#log?.warn(
-      { writes_enabled_setting: this.#initial, writes_enabled: state.enabled, changed_by: state.changedBy, changed_at: state.changedAt.toISOString() },
+      {
+        writes_enabled_setting: this.#initial,
+        writes_enabled: state.enabled,
+        changed_by: state.changedBy,
+        changed_at: state.changedAt.toISOString(),
+      },
       'WRITES_ENABLED is only the initial value; the switch in the database says otherwise and wins (npm run ops -- writes on|off)',
     )
   }

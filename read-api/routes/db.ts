@@ -34,7 +34,8 @@ function integerParam(name: string, raw: unknown, min: number, max: number): num
  * means IS NULL.
  */
 export function parseFilter(column: string, spec: ColumnSpec, raw: string): string | number | boolean | Date | null {
-  const bad = (expected: string) => new ApiError('db_filter_invalid', `where_${column}: expected ${expected}, got ${JSON.stringify(raw.slice(0, 100))}`)
+  const bad = (expected: string) =>
+    new ApiError('db_filter_invalid', `where_${column}: expected ${expected}, got ${JSON.stringify(raw.slice(0, 100))}`)
   if (raw === 'null' && spec.nullable) return null
   switch (spec.type) {
     case 'id': {
@@ -68,7 +69,10 @@ export function parseFilter(column: string, spec: ColumnSpec, raw: string): stri
     }
     case 'text[]':
     case 'json':
-      throw new ApiError('db_filter_invalid', `where_${column}: a ${spec.type === 'json' ? 'JSON' : 'list'} column cannot be filtered by equality`)
+      throw new ApiError(
+        'db_filter_invalid',
+        `where_${column}: a ${spec.type === 'json' ? 'JSON' : 'list'} column cannot be filtered by equality`,
+      )
   }
 }
 
@@ -76,7 +80,10 @@ export function parseFilter(column: string, spec: ColumnSpec, raw: string): stri
 function columnOf(table: string, spec: TableSpec, column: string): ColumnSpec {
   if (Object.hasOwn(spec.columns, column)) return spec.columns[column]!
   if (Object.hasOwn(spec.withheld, column)) throw new ApiError('db_column_forbidden', `${table}.${column}: ${spec.withheld[column]}`)
-  throw new ApiError('db_column_unknown', `${table} has no readable column ${JSON.stringify(column.slice(0, 100))}; it has ${Object.keys(spec.columns).join(', ')}`)
+  throw new ApiError(
+    'db_column_unknown',
+    `${table} has no readable column ${JSON.stringify(column.slice(0, 100))}; it has ${Object.keys(spec.columns).join(', ')}`,
+  )
 }
 
 export interface TableQuery {
@@ -101,10 +108,17 @@ export function parseTableQuery(table: string, spec: TableSpec, query: Record<st
     else if (key.startsWith(WHERE_PREFIX)) {
       const column = key.slice(WHERE_PREFIX.length)
       const columnSpec = columnOf(table, spec, column)
-      if (!FILTERABLE.has(columnSpec.type)) throw new ApiError('db_filter_invalid', `where_${column}: a ${columnSpec.type === 'json' ? 'JSON' : 'list'} column cannot be filtered by equality`)
+      if (!FILTERABLE.has(columnSpec.type))
+        throw new ApiError(
+          'db_filter_invalid',
+          `where_${column}: a ${columnSpec.type === 'json' ? 'JSON' : 'list'} column cannot be filtered by equality`,
+        )
       filters.push({ column, value: parseFilter(column, columnSpec, String(raw)) })
     } else {
-      throw new ApiError('db_query_invalid', `unknown parameter ${JSON.stringify(key.slice(0, 100))}; use where_<column>, limit, offset or org_id`)
+      throw new ApiError(
+        'db_query_invalid',
+        `unknown parameter ${JSON.stringify(key.slice(0, 100))}; use where_<column>, limit, offset or org_id`,
+      )
     }
   }
   return { filters, limit, offset, orgId }
@@ -149,9 +163,13 @@ async function readTable(read: ReadDb, table: string, spec: TableSpec, caller: C
         ? q.where(scope.column, '=', orgId)
         : q.where(scope.column, 'in', db.selectFrom('clients').select('id').where('org_id', '=', orgId))
   }
-  for (const filter of query.filters) q = filter.value === null ? q.where(filter.column, 'is', null) : q.where(filter.column, '=', filter.value)
+  for (const filter of query.filters)
+    q = filter.value === null ? q.where(filter.column, 'is', null) : q.where(filter.column, '=', filter.value)
   for (const column of spec.orderBy) q = q.orderBy(column, 'asc')
-  const rows = await q.limit(query.limit + 1).offset(query.offset).execute()
+  const rows = await q
+    .limit(query.limit + 1)
+    .offset(query.offset)
+    .execute()
   const more = rows.length > query.limit
   const page = more ? rows.slice(0, query.limit) : rows
   return {
@@ -184,7 +202,12 @@ const Catalogue = z.object({
       }),
     )
     .describe('Every readable table'),
-  limit: z.object({ default: z.number().int().describe('Rows per page when limit is absent'), max: z.number().int().describe('The largest limit') }).describe('Page sizes'),
+  limit: z
+    .object({
+      default: z.number().int().describe('Rows per page when limit is absent'),
+      max: z.number().int().describe('The largest limit'),
+    })
+    .describe('Page sizes'),
 })
 
 const TableParams = z.object({ table: z.string().describe('An allowed table (GET /api/v1/db lists them)') })
@@ -192,7 +215,11 @@ const TableParams = z.object({ table: z.string().describe('An allowed table (GET
 /** Documents the fixed parameters; where_<column> filters are read by parseTableQuery against the table's columns. */
 const TableQuerySchema = z
   .object({
-    limit: z.string().optional().meta({ type: 'integer', minimum: 1, maximum: DB_MAX_LIMIT, default: DB_DEFAULT_LIMIT }).describe(`Rows per page, 1 to ${DB_MAX_LIMIT} (default ${DB_DEFAULT_LIMIT})`),
+    limit: z
+      .string()
+      .optional()
+      .meta({ type: 'integer', minimum: 1, maximum: DB_MAX_LIMIT, default: DB_DEFAULT_LIMIT })
+      .describe(`Rows per page, 1 to ${DB_MAX_LIMIT} (default ${DB_DEFAULT_LIMIT})`),
     offset: z.string().optional().meta({ type: 'integer', minimum: 0 }).describe('Rows to skip'),
     org_id: z.string().optional().meta({ type: 'integer', minimum: 1 }).describe('Platform keys: confine the read to this organization'),
   })
@@ -262,7 +289,19 @@ export const readTableRoute = route<DbRouteDeps, typeof TableParams, typeof Tabl
   example: {
     params: { table: 'clients' },
     query: { limit: 2 },
-    response: { status: 200, body: { table: 'clients', rows: [{ id: 34, name: 'Acme Dental' }, { id: 35, name: 'Birch Law' }], limit: 2, offset: 0, next_offset: 2 } },
+    response: {
+      status: 200,
+      body: {
+        table: 'clients',
+        rows: [
+          { id: 34, name: 'Acme Dental' },
+          { id: 35, name: 'Birch Law' },
+        ],
+        limit: 2,
+        offset: 0,
+        next_offset: 2,
+      },
+    },
   },
   handler: async ({ request, deps, input }) => {
     const caller = await callerOf(request, deps.read)

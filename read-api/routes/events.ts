@@ -46,7 +46,8 @@ const EventsQuery = z.strictObject({
 /** The first fault in the order a reader fixes them (unknown names, then org_id, limit, after), in its own words. */
 function invalidEventsQuery(_part: RoutePart, error: z.ZodError): ApiError {
   const unknown = error.issues.find((issue) => issue.code === 'unrecognized_keys')
-  if (unknown) return new ApiError('validation_failed', `unknown query parameter ${unknown.keys[0]}; use after, limit and (platform keys) org_id`)
+  if (unknown)
+    return new ApiError('validation_failed', `unknown query parameter ${unknown.keys[0]}; use after, limit and (platform keys) org_id`)
   const at = (name: string) => error.issues.some((issue) => issue.path[0] === name)
   if (at('org_id')) return new ApiError('validation_failed', 'org_id: expected an id')
   if (at('limit')) return new ApiError('validation_failed', `limit: 1 to ${EVENTS_MAX_LIMIT}`)
@@ -89,7 +90,13 @@ export const listEventsRoute = route<EventRouteDeps, z.ZodNever, typeof EventsQu
             created_at: '2026-03-02T09:15:09.000Z',
             org_id: 12,
             client_id: 34,
-            data: { job_id: 77, kind: 'keyword_generation', client_id: 34, result: { added: 40 }, status_url: 'https://api.example.com/api/v1/jobs/77' },
+            data: {
+              job_id: 77,
+              kind: 'keyword_generation',
+              client_id: 34,
+              result: { added: 40 },
+              status_url: 'https://api.example.com/api/v1/jobs/77',
+            },
           },
         ],
         next_cursor: encodeCursor(1042),
@@ -131,7 +138,7 @@ export const listEventsRoute = route<EventRouteDeps, z.ZodNever, typeof EventsQu
         client_id: r.client_id === null ? null : Number(r.client_id),
         data: r.data,
       })),
-      next_cursor: last ? encodeCursor(Number(last.number)) : (q.after || null),
+      next_cursor: last ? encodeCursor(Number(last.number)) : q.after || null,
       has_more: rows.length > limit,
     }
   },

@@ -58,7 +58,12 @@ export const downloadExportRoute = route<ExportRouteDeps, typeof ExportParams>({
     requireScope(caller, 'read')
     const { org_id: rawOrg, filename } = input.params()
     // One answer for every way of not getting the file, so nothing about other organizations leaks.
-    const notFound = () => new ApiError('not_found', 'no such export', 'Exports are kept 7 days and only the organization that made one can download it; list_org_exports shows yours')
+    const notFound = () =>
+      new ApiError(
+        'not_found',
+        'no such export',
+        'Exports are kept 7 days and only the organization that made one can download it; list_org_exports shows yours',
+      )
     const orgId = Id.safeParse(Number(rawOrg))
     if (!/^[1-9][0-9]*$/.test(rawOrg) || !orgId.success || !EXPORT_FILENAME.test(filename)) throw notFound()
     if (caller.orgId !== null && caller.orgId !== orgId.data) throw notFound()

@@ -32,7 +32,9 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag)
 }
 
-const FileParams = z.object({ '*': z.string().describe('The file path under /api/v1/files/, as a result names it (it may contain slashes)') })
+const FileParams = z.object({
+  '*': z.string().describe('The file path under /api/v1/files/, as a result names it (it may contain slashes)'),
+})
 
 /**
  * GET /api/v1/files/<path>: a generated file (a filed report, …), streamed from the blob store with its
@@ -66,7 +68,8 @@ export const getFileRoute = route<FileRouteDeps, typeof FileParams>({
     const caller = await callerOf(request, deps.read)
     requireScope(caller, 'read')
     const path = input.params()['*']
-    const notFound = () => new ApiError('not_found', `no file at ${path.slice(0, 300)}`, 'Check the path; files of other organizations are not visible')
+    const notFound = () =>
+      new ApiError('not_found', `no file at ${path.slice(0, 300)}`, 'Check the path; files of other organizations are not visible')
     const opened = await blobs.open(path)
     if (!opened) throw notFound()
     const { info, body } = opened

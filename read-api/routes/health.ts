@@ -26,7 +26,10 @@ const Health = z.object({
       position: z.string().nullable().describe('The log position the read models reflect'),
       events_applied: z.number().int().describe('Events the projections applied'),
       updated_at: z.string().nullable().describe('When the checkpoint last moved'),
-      failing: z.record(z.string(), z.unknown()).nullable().describe('A failing group: since when, how often, after which position and why; else null'),
+      failing: z
+        .record(z.string(), z.unknown())
+        .nullable()
+        .describe('A failing group: since when, how often, after which position and why; else null'),
     })
     .describe('The read models'),
   counts: z
@@ -70,7 +73,8 @@ export const healthRoute = route<HealthDeps>({
   auth: 'public',
   responses: {
     200: {
-      description: 'Serving. status is degraded while the read models are stuck (projections.failing says since when and why): reads answer, but stale.',
+      description:
+        'Serving. status is degraded while the read models are stuck (projections.failing says since when and why): reads answer, but stale.',
       schema: Health,
     },
     503: { description: 'The database is not reachable: code store_unavailable, with Retry-After (seconds).', schema: Unavailable },
@@ -127,7 +131,13 @@ export const healthRoute = route<HealthDeps>({
       reply.code(503)
       if (transientCodeOf(error) === 'store_unavailable') {
         reply.header('Retry-After', String(RETRY_AFTER_SECONDS.store_unavailable))
-        return { status: 'unavailable', version: API_VERSION, error: ERRORS.store_unavailable.message, code: 'store_unavailable', hint: ERRORS.store_unavailable.hint }
+        return {
+          status: 'unavailable',
+          version: API_VERSION,
+          error: ERRORS.store_unavailable.message,
+          code: 'store_unavailable',
+          hint: ERRORS.store_unavailable.hint,
+        }
       }
       return { status: 'unavailable', version: API_VERSION, error: 'The database is not reachable', code: 'service_unavailable' }
     }

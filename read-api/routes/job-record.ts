@@ -22,12 +22,17 @@ export const JobRecord = z.object({
     })
     .optional()
     .describe('Present while running'),
-  result: z.record(z.string(), z.unknown()).optional().describe('Present when done. export_org: download_url and counts; prompted_edit: pages[] with edit_id'),
+  result: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Present when done. export_org: download_url and counts; prompted_edit: pages[] with edit_id'),
   error: z.string().optional().describe('Present when failed'),
   failure_reason: z
     .enum(['error', 'watchdog', 'unavailable'])
     .optional()
-    .describe('Present when failed: error (the job failed), watchdog (its worker stopped heart-beating), unavailable (its kind is not run here)'),
+    .describe(
+      'Present when failed: error (the job failed), watchdog (its worker stopped heart-beating), unavailable (its kind is not run here)',
+    ),
 })
 
 export const JOB_RECORD_EXAMPLE = {

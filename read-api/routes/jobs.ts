@@ -34,7 +34,12 @@ const KIND_DESCRIPTION =
 /** The body of POST /api/v1/jobs (endpoints.md "Jobs"); unknown fields are refused, naming them. */
 const JobBody = z.strictObject({
   // The enum documents the specified kinds; the handler names an unknown or unavailable one in its own words.
-  kind: z.string().min(1).max(100).meta({ enum: [...SPECIFIED_JOB_KINDS] }).describe(KIND_DESCRIPTION),
+  kind: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ enum: [...SPECIFIED_JOB_KINDS] })
+    .describe(KIND_DESCRIPTION),
   client_id: Id.nullable().optional().describe('Target client; required by every kind except export_org'),
   group_id: Id.nullable().optional().describe('Target group (bulk_strategist only)'),
   org_id: Id.nullable().optional().describe('export_org with a platform key: the organization to export; organization keys omit it'),
@@ -62,15 +67,34 @@ const kindList = () => Object.keys(JOB_KINDS).join(', ')
 async function resolveRequest(deps: JobRouteDeps, caller: Caller, body: z.infer<typeof JobBody>) {
   const kind = body.kind
   if (!isJobKind(kind)) {
-    if ((SPECIFIED_JOB_KINDS as readonly string[]).includes(kind)) throw new ApiError('job_kind_unavailable', `kind: ${kind} is not run by this service; available: ${[...deps.jobKinds].sort().join(', ') || 'none'}`)
-    throw new ApiError('validation_failed', `kind: unknown job kind ${JSON.stringify(kind.slice(0, 100))}; the kinds are ${kindList()}`, `Use one of ${kindList()}`)
+    if ((SPECIFIED_JOB_KINDS as readonly string[]).includes(kind))
+      throw new ApiError(
+        'job_kind_unavailable',
+        `kind: ${kind} is not run by this service; available: ${[...deps.jobKinds].sort().join(', ') || 'none'}`,
+      )
+    throw new ApiError(
+      'validation_failed',
+      `kind: unknown job kind ${JSON.stringify(kind.slice(0, 100))}; the kinds are ${kindList()}`,
+      `Use one of ${kindList()}`,
+    )
   }
-  if (!deps.jobKinds.has(kind)) throw new ApiError('job_kind_unavailable', `kind: ${kind} has no runner on this service; available: ${[...deps.jobKinds].sort().join(', ') || 'none'}`)
+  if (!deps.jobKinds.has(kind))
+    throw new ApiError(
+      'job_kind_unavailable',
+      `kind: ${kind} has no runner on this service; available: ${[...deps.jobKinds].sort().join(', ') || 'none'}`,
+    )
   const spec = JOB_KINDS[kind]
   const clientId = body.client_id ?? null
-  if (spec.clientRequired && clientId === null) throw new ApiError('validation_failed', `client_id: required for ${kind}`, `Pass the target client's id as client_id (list_clients shows them)`)
-  if (!spec.clientRequired && clientId !== null) throw new ApiError('validation_failed', `client_id: ${kind} is about the whole organization and takes no client_id`)
-  if (body.group_id !== undefined && body.group_id !== null) throw new ApiError('validation_failed', `group_id: only bulk_strategist takes a group; ${kind} does not`)
+  if (spec.clientRequired && clientId === null)
+    throw new ApiError(
+      'validation_failed',
+      `client_id: required for ${kind}`,
+      `Pass the target client's id as client_id (list_clients shows them)`,
+    )
+  if (!spec.clientRequired && clientId !== null)
+    throw new ApiError('validation_failed', `client_id: ${kind} is about the whole organization and takes no client_id`)
+  if (body.group_id !== undefined && body.group_id !== null)
+    throw new ApiError('validation_failed', `group_id: only bulk_strategist takes a group; ${kind} does not`)
   const payload = spec.payload.safeParse(body.payload ?? {})
   if (!payload.success) {
     const detail = describeIssues(payload.error)
@@ -80,7 +104,8 @@ async function resolveRequest(deps: JobRouteDeps, caller: Caller, body: z.infer<
     throw new ApiError('validation_failed', detail, `Fix the payload fields named in detail (${kind}: ${spec.summary})`)
   }
   const requestedOrg = body.org_id ?? null
-  if (caller.orgId !== null && requestedOrg !== null && requestedOrg !== caller.orgId) throw new ApiError('not_found', `organization ${requestedOrg} not found`)
+  if (caller.orgId !== null && requestedOrg !== null && requestedOrg !== caller.orgId)
+    throw new ApiError('not_found', `organization ${requestedOrg} not found`)
   let orgId: number
   if (clientId !== null) {
     const client = await findClient(deps.read, caller.orgId ?? requestedOrg, clientId)
@@ -104,7 +129,9 @@ async function settle(deps: JobRouteDeps, reply: FastifyReply, position: Positio
   reply.header('X-Read-Your-Writes', reached ? 'reached' : 'timeout')
 }
 
-const JobIdParams = z.object({ job_id: z.coerce.number().pipe(Id).meta({ type: 'integer', minimum: 1 }).describe('The job id (job_id of POST /api/v1/jobs)') })
+const JobIdParams = z.object({
+  job_id: z.coerce.number().pipe(Id).meta({ type: 'integer', minimum: 1 }).describe('The job id (job_id of POST /api/v1/jobs)'),
+})
 
 /** A job id that is not a positive integer is named plainly; a body is described issue by issue. */
 const invalidJobInput = (part: RoutePart, error: z.ZodError) =>
@@ -129,7 +156,11 @@ export const createJobRoute = route<JobRouteDeps, z.ZodNever, z.ZodNever, typeof
   idempotent: true,
   body: { type: 'application/json', schema: JobBody, required: true },
   responses: {
-    202: { description: 'Accepted: the job is queued.', schema: JobAccepted, headers: { 'X-Read-Your-Writes': 'reached, or timeout when the read models had not caught up in time' } },
+    202: {
+      description: 'Accepted: the job is queued.',
+      schema: JobAccepted,
+      headers: { 'X-Read-Your-Writes': 'reached, or timeout when the read models had not caught up in time' },
+    },
   },
   example: {
     body: { kind: 'export_org' },
@@ -139,11 +170,16 @@ export const createJobRoute = route<JobRouteDeps, z.ZodNever, z.ZodNever, typeof
   handler: async ({ request, reply, deps, input }) => {
     const caller = await callerOf(request, deps.read)
     const raw = request.body ?? {}
-    if (typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('validation_failed', '(body): expected a JSON object {kind, client_id?, org_id?, payload?}')
+    if (typeof raw !== 'object' || Array.isArray(raw))
+      throw new ApiError('validation_failed', '(body): expected a JSON object {kind, client_id?, org_id?, payload?}')
     // The public sandbox key is read-only: it may start export_org only (the slot enforces one per 10 minutes).
     if (caller.sandbox) {
       if ((raw as { kind?: unknown }).kind !== 'export_org') {
-        throw new ApiError('sandbox_read_only', 'the sandbox key may start export_org jobs only', 'Use your own key for other jobs; the sandbox may export its data once per 10 minutes')
+        throw new ApiError(
+          'sandbox_read_only',
+          'the sandbox key may start export_org jobs only',
+          'Use your own key for other jobs; the sandbox may export its data once per 10 minutes',
+        )
       }
     } else {
       requireJobScopes(caller)
@@ -170,7 +206,10 @@ export const createJobRoute = route<JobRouteDeps, z.ZodNever, z.ZodNever, typeof
       }
       if (error instanceof SandboxExportLimitedError) {
         reply.header('Retry-After', String(error.retryAfterSeconds))
-        throw new ApiError('rate_limited', `the sandbox key may start one export_org job every 10 minutes; retry in ${error.retryAfterSeconds} s`)
+        throw new ApiError(
+          'rate_limited',
+          `the sandbox key may start one export_org job every 10 minutes; retry in ${error.retryAfterSeconds} s`,
+        )
       }
       throw error
     }
@@ -184,7 +223,8 @@ export const getJobRoute = route<JobRouteDeps, typeof JobIdParams>({
   path: '/api/v1/jobs/:job_id',
   operationId: 'get_job',
   summary: 'A job record',
-  description: 'The read scope, or the jobs scope (a key that may start jobs may poll them). A job of another organization answers 404 like a missing one.',
+  description:
+    'The read scope, or the jobs scope (a key that may start jobs may poll them). A job of another organization answers 404 like a missing one.',
   tag: 'jobs',
   auth: 'bearer',
   scopes: ['read'],

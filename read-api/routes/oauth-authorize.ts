@@ -55,9 +55,24 @@ interface AuthorizationRequest {
 type Checked =
   | { readonly kind: 'ok'; readonly request: AuthorizationRequest }
   | { readonly kind: 'page'; readonly title: string; readonly message: string }
-  | { readonly kind: 'redirect'; readonly redirectUri: string; readonly state: string | undefined; readonly error: string; readonly description: string }
+  | {
+      readonly kind: 'redirect'
+      readonly redirectUri: string
+      readonly state: string | undefined
+      readonly error: string
+      readonly description: string
+    }
 
-const PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const
+const PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+] as const
 const CLIENT_ID = /^[1-9][0-9]{0,15}$/
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/
 
@@ -75,8 +90,10 @@ async function checkAuthorizationRequest(deps: OAuthAuthorizeDeps, source: unkno
     else if (value !== undefined) p[name] = value
   }
   const page = (title: string, message: string): Checked => ({ kind: 'page', title, message })
-  if (repeated.includes('client_id') || repeated.includes('redirect_uri')) return page('Invalid request', 'client_id and redirect_uri must be given once.')
-  if (!p.client_id || !CLIENT_ID.test(p.client_id)) return page('Unknown app', 'The app did not identify itself with a registered client_id.')
+  if (repeated.includes('client_id') || repeated.includes('redirect_uri'))
+    return page('Invalid request', 'client_id and redirect_uri must be given once.')
+  if (!p.client_id || !CLIENT_ID.test(p.client_id))
+    return page('Unknown app', 'The app did not identify itself with a registered client_id.')
   const clientId = Number(p.client_id)
   const client = await loadOAuthClient(deps.write, clientId)
   if (!client.exists) return page('Unknown app', 'The app did not identify itself with a registered client_id.')
@@ -97,7 +114,10 @@ async function checkAuthorizationRequest(deps: OAuthAuthorizeDeps, source: unkno
   try {
     scopes = parseOAuthScope(p.scope)
   } catch (error) {
-    return fail('invalid_scope', error instanceof DomainError ? `${error.message}${error.detail ? `: ${error.detail}` : ''}` : 'invalid scope')
+    return fail(
+      'invalid_scope',
+      error instanceof DomainError ? `${error.message}${error.detail ? `: ${error.detail}` : ''}` : 'invalid scope',
+    )
   }
   let resource: string | null = null
   if (p.resource !== undefined) {
@@ -125,11 +145,19 @@ function answer(reply: FastifyReply, checked: Exclude<Checked, { kind: 'ok' }>, 
   return reply
     .code(303)
     .header('Cache-Control', 'no-store')
-    .header('Location', redirectBack(checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, issuer))
+    .header(
+      'Location',
+      redirectBack(checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, issuer),
+    )
     .send()
 }
 
-const toLogin = (reply: FastifyReply, returnTo: string) => reply.code(303).header('Cache-Control', 'no-store').header('Location', `/login?return_to=${encodeURIComponent(returnTo)}`).send()
+const toLogin = (reply: FastifyReply, returnTo: string) =>
+  reply
+    .code(303)
+    .header('Cache-Control', 'no-store')
+    .header('Location', `/login?return_to=${encodeURIComponent(returnTo)}`)
+    .send()
 
 const AuthorizeQuery = z.object({
   response_type: z.literal('code').describe('code (the only response type)'),
@@ -172,7 +200,10 @@ export const oauthAuthorizeRoute = route<OAuthAuthorizeDeps, z.ZodNever, typeof 
   query: AuthorizeQuery,
   responses: {
     200: { description: 'The consent page.', type: 'text/html', schema: HTML_PAGE },
-    303: { description: 'To /login first, or back to redirect_uri with error, state and iss.', headers: { Location: 'Where the browser goes next' } },
+    303: {
+      description: 'To /login first, or back to redirect_uri with error, state and iss.',
+      headers: { Location: 'Where the browser goes next' },
+    },
   },
   example: { query: AUTHORIZE_EXAMPLE },
   handler: async ({ request, reply, deps }) => {
@@ -198,7 +229,8 @@ export const oauthAuthorizeRoute = route<OAuthAuthorizeDeps, z.ZodNever, typeof 
     }
     const org = await deps.read.selectFrom('organizations').select('name').where('id', '=', member.orgId).executeTakeFirst()
     const csrf = deps.signIn.csrfField(request, reply)
-    const hidden = (name: string, value: string | null | undefined) => (value === null || value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}">`)
+    const hidden = (name: string, value: string | null | undefined) =>
+      value === null || value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}">`
     const scopeItem = (s: OAuthScope) => html`<li><strong>${s}</strong>: ${SCOPE_DESCRIPTIONS[s]}</li>`
     const body: Markup = html`
 <p><strong>${ask.client.name}</strong> wants to access <strong>${org?.name ?? `organization ${member.orgId}`}</strong> on RankRelay as you (${member.email}).</p>
@@ -236,20 +268,29 @@ export const oauthConsentRoute = route<OAuthAuthorizeDeps, z.ZodNever, z.ZodNeve
   path: '/oauth/authorize',
   operationId: 'oauth_consent',
   summary: 'The consent form: approve or deny',
-  description: 'Posted by the consent page only (CSRF-checked; an expired form is a 403 page). Sends the browser back to redirect_uri with code (or error), state and iss.',
+  description:
+    'Posted by the consent page only (CSRF-checked; an expired form is a 403 page). Sends the browser back to redirect_uri with code (or error), state and iss.',
   tag: 'oauth',
   auth: 'public',
   body: { type: 'application/x-www-form-urlencoded', schema: ConsentForm, required: true },
   responses: {
-    303: { description: 'Back to redirect_uri with code or error, state and iss (or to /login).', headers: { Location: 'Where the browser goes next' } },
+    303: {
+      description: 'Back to redirect_uri with code or error, state and iss (or to /login).',
+      headers: { Location: 'Where the browser goes next' },
+    },
     403: { description: 'The form expired or did not come from this site (a page).', type: 'text/html', schema: HTML_PAGE },
   },
   example: { body: { ...AUTHORIZE_EXAMPLE, decision: 'approve', csrf: 'k2v0cXQ0Wm…' } },
   handler: async ({ request, reply, deps }) => {
     const issuer = deps.issuerOf(request)
     const form = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {}
-    if (!deps.signIn || !deps.signIn.csrfValid(request, form)) {
-      return sendPage(reply, 403, 'Form expired', html`<p class="error">The form expired or did not come from this site. Go back to the app and start again.</p>`)
+    if (!deps.signIn?.csrfValid(request, form)) {
+      return sendPage(
+        reply,
+        403,
+        'Form expired',
+        html`<p class="error">The form expired or did not come from this site. Go back to the app and start again.</p>`,
+      )
     }
     const checked = await checkAuthorizationRequest(deps, form, issuer)
     if (checked.kind !== 'ok') return answer(reply, checked, issuer)
@@ -260,15 +301,30 @@ export const oauthConsentRoute = route<OAuthAuthorizeDeps, z.ZodNever, z.ZodNeve
       for (const name of PARAMS) if (typeof form[name] === 'string') query.set(name, form[name] as string)
       return toLogin(reply, `/oauth/authorize?${query}`)
     }
-    const back = (params: Record<string, string | undefined>) => reply.code(303).header('Cache-Control', 'no-store').header('Location', redirectBack(ask.redirectUri, params, issuer)).send()
-    if (single(form, 'decision') !== 'approve') return back({ error: 'access_denied', error_description: 'the member denied the request', state: ask.state })
+    const back = (params: Record<string, string | undefined>) =>
+      reply
+        .code(303)
+        .header('Cache-Control', 'no-store')
+        .header('Location', redirectBack(ask.redirectUri, params, issuer))
+        .send()
+    if (single(form, 'decision') !== 'approve')
+      return back({ error: 'access_denied', error_description: 'the member denied the request', state: ask.state })
     let granted: OAuthScope[]
     try {
       granted = capScopesByRole(ask.scopes, member.role).granted
     } catch (error) {
-      return back({ error: 'access_denied', error_description: error instanceof DomainError ? error.message : 'not permitted', state: ask.state })
+      return back({
+        error: 'access_denied',
+        error_description: error instanceof DomainError ? error.message : 'not permitted',
+        state: ask.state,
+      })
     }
-    const context: CommandContext = { actor: { kind: 'user', id: member.userId }, requestId: request.id, correlationId: request.id, causationId: null }
+    const context: CommandContext = {
+      actor: { kind: 'user', id: member.userId },
+      requestId: request.id,
+      correlationId: request.id,
+      causationId: null,
+    }
     const { code, position } = await approveOAuthGrant(deps.write, context, {
       orgId: member.orgId,
       userId: member.userId,

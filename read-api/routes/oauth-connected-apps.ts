@@ -20,7 +20,7 @@ export interface ConnectedAppsDeps {
 
 export const CONNECTED_APPS_PATH = '/account/apps'
 
-const day = (value: Date | null) => (value === null ? 'never' : value.toISOString().slice(0, 16).replace('T', ' ') + ' UTC')
+const day = (value: Date | null) => (value === null ? 'never' : `${value.toISOString().slice(0, 16).replace('T', ' ')} UTC`)
 
 const toLogin = (reply: FastifyReply) =>
   reply
@@ -119,7 +119,7 @@ export const disconnectAppRoute = route<ConnectedAppsDeps, typeof GrantParams, z
   example: { params: { grantId: 41 }, body: { csrf: CSRF_EXAMPLE } },
   handler: async ({ request, reply, deps, input }) => {
     const form = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {}
-    if (!deps.signIn || !deps.signIn.csrfValid(request, form)) {
+    if (!deps.signIn?.csrfValid(request, form)) {
       return sendPage(
         reply,
         403,

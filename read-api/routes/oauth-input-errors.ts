@@ -15,5 +15,10 @@ const INPUT_CODES: ReadonlySet<string> = new Set(['validation_failed', 'invalid_
 export function answerOAuthInputError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (!(error instanceof ApiError) || !INPUT_CODES.has(error.code) || !request.url.startsWith('/oauth/')) throw error
   const description = error.detail ?? error.message
-  return sendOAuthError(reply, 400, request.routeOptions.url === '/oauth/register' ? 'invalid_client_metadata' : 'invalid_request', description)
+  return sendOAuthError(
+    reply,
+    400,
+    request.routeOptions.url === '/oauth/register' ? 'invalid_client_metadata' : 'invalid_request',
+    description,
+  )
 }

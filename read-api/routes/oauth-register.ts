@@ -15,14 +15,22 @@ type Json = Record<string, unknown>
 const text = (body: Json, name: string): string | null => (typeof body[name] === 'string' ? (body[name] as string) : null)
 
 const ClientMetadataBody = z.object({
-  client_name: z.string().optional().describe('Shown on the consent page: 1 to 200 characters, no control or bidirectional formatting characters (invalid_client_metadata).'),
+  client_name: z
+    .string()
+    .optional()
+    .describe(
+      'Shown on the consent page: 1 to 200 characters, no control or bidirectional formatting characters (invalid_client_metadata).',
+    ),
   redirect_uris: z
     .array(z.string())
     .describe(
       'https, or http on a loopback host; written exactly as URL parsing gives it back (no surrounding whitespace, control characters, backslashes, dot segments or fragment), else invalid_redirect_uri.',
     ),
   token_endpoint_auth_method: z.literal('none').optional().describe('none (the default): public clients only'),
-  grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).optional().describe('Default [authorization_code]'),
+  grant_types: z
+    .array(z.enum(['authorization_code', 'refresh_token']))
+    .optional()
+    .describe('Default [authorization_code]'),
   response_types: z.array(z.literal('code')).optional().describe('Default [code]'),
   client_uri: z.string().optional().describe("The app's home page"),
   logo_uri: z.string().optional().describe("The app's logo"),
@@ -54,7 +62,11 @@ export const oauthRegisterRoute = route<OAuthRegisterDeps, z.ZodNever, z.ZodNeve
   body: { type: 'application/json', schema: ClientMetadataBody, required: true },
   responses: {
     201: { description: 'The registered client.', schema: RegisteredClient },
-    400: { description: 'RFC 7591 `{error, error_description}`: invalid_redirect_uri, or invalid_client_metadata (also for malformed JSON, U+0000 or an unpaired surrogate).', schema: OAuthErrorBody },
+    400: {
+      description:
+        'RFC 7591 `{error, error_description}`: invalid_redirect_uri, or invalid_client_metadata (also for malformed JSON, U+0000 or an unpaired surrogate).',
+      schema: OAuthErrorBody,
+    },
   },
   example: {
     body: { client_name: 'Acme Reporting', redirect_uris: ['https://app.acme.example/callback'] },
@@ -74,23 +86,33 @@ export const oauthRegisterRoute = route<OAuthRegisterDeps, z.ZodNever, z.ZodNeve
   // The body is checked field by field below, each refusal in RFC 7591's words.
   handler: async ({ request, reply, deps }) => {
     const body = request.body
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return sendOAuthError(reply, 400, 'invalid_client_metadata', 'send the client metadata as a JSON object')
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return sendOAuthError(reply, 400, 'invalid_client_metadata', 'send the client metadata as a JSON object')
     const json = body as Json
     const uris = json.redirect_uris
     if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === 'string')) {
       return sendOAuthError(reply, 400, 'invalid_redirect_uri', 'redirect_uris must be a non-empty array of strings')
     }
     const method = json.token_endpoint_auth_method ?? 'none'
-    if (method !== 'none') return sendOAuthError(reply, 400, 'invalid_client_metadata', 'only public clients: token_endpoint_auth_method must be none (use PKCE)')
+    if (method !== 'none')
+      return sendOAuthError(
+        reply,
+        400,
+        'invalid_client_metadata',
+        'only public clients: token_endpoint_auth_method must be none (use PKCE)',
+      )
     const grantTypes = json.grant_types ?? ['authorization_code']
     if (!Array.isArray(grantTypes) || !grantTypes.every((g) => g === 'authorization_code' || g === 'refresh_token')) {
       return sendOAuthError(reply, 400, 'invalid_client_metadata', 'grant_types may only be authorization_code and refresh_token')
     }
     const responseTypes = json.response_types ?? ['code']
-    if (!Array.isArray(responseTypes) || !responseTypes.every((r) => r === 'code')) return sendOAuthError(reply, 400, 'invalid_client_metadata', 'response_types may only be code')
-    if (json.client_name !== undefined && typeof json.client_name !== 'string') return sendOAuthError(reply, 400, 'invalid_client_metadata', 'client_name must be a string')
+    if (!Array.isArray(responseTypes) || !responseTypes.every((r) => r === 'code'))
+      return sendOAuthError(reply, 400, 'invalid_client_metadata', 'response_types may only be code')
+    if (json.client_name !== undefined && typeof json.client_name !== 'string')
+      return sendOAuthError(reply, 400, 'invalid_client_metadata', 'client_name must be a string')
     for (const name of ['client_uri', 'logo_uri', 'software_id', 'software_version'] as const) {
-      if (json[name] !== undefined && typeof json[name] !== 'string') return sendOAuthError(reply, 400, 'invalid_client_metadata', `${name} must be a string`)
+      if (json[name] !== undefined && typeof json[name] !== 'string')
+        return sendOAuthError(reply, 400, 'invalid_client_metadata', `${name} must be a string`)
     }
     const metadata: ClientMetadata = {
       // RFC 7591 makes the name optional; the consent page must name the app, so it says what it registered as.
@@ -102,7 +124,11 @@ export const oauthRegisterRoute = route<OAuthRegisterDeps, z.ZodNever, z.ZodNeve
       software_version: text(json, 'software_version'),
     }
     try {
-      const { clientId } = await registerOAuthClient(deps.write, { actor: { kind: 'system', id: 'oauth_register' }, requestId: request.id, correlationId: request.id, causationId: null }, metadata)
+      const { clientId } = await registerOAuthClient(
+        deps.write,
+        { actor: { kind: 'system', id: 'oauth_register' }, requestId: request.id, correlationId: request.id, causationId: null },
+        metadata,
+      )
       reply.code(201).header('Cache-Control', 'no-store').type('application/json; charset=utf-8')
       return {
         client_id: String(clientId),

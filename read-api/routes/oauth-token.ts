@@ -21,7 +21,12 @@ const CLIENT_ID = /^[1-9][0-9]{0,15}$/
 
 const isForm = (request: FastifyRequest) => /^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')
 
-const context = (request: FastifyRequest): CommandContext => ({ actor: { kind: 'oauth', id: null }, requestId: request.id, correlationId: request.id, causationId: null })
+const context = (request: FastifyRequest): CommandContext => ({
+  actor: { kind: 'oauth', id: null },
+  requestId: request.id,
+  correlationId: request.id,
+  causationId: null,
+})
 
 const TokenForm = z.object({
   grant_type: z.enum(['authorization_code', 'refresh_token']).describe('authorization_code to exchange a code, refresh_token to rotate'),
@@ -73,7 +78,13 @@ export const oauthTokenRoute = route<OAuthTokenDeps, z.ZodNever, z.ZodNever, typ
     },
     response: {
       status: 200,
-      body: { access_token: 'rro_Xq4v9Lk2…', token_type: 'Bearer', expires_in: 3600, refresh_token: 'rrr_8Hn3Tz5p…', scope: 'read jobs offline_access' },
+      body: {
+        access_token: 'rro_Xq4v9Lk2…',
+        token_type: 'Bearer',
+        expires_in: 3600,
+        refresh_token: 'rrr_8Hn3Tz5p…',
+        scope: 'read jobs offline_access',
+      },
     },
   },
   // The form is read field by field (a repeated field is refused) and answered in RFC 6749's words.
@@ -81,7 +92,8 @@ export const oauthTokenRoute = route<OAuthTokenDeps, z.ZodNever, z.ZodNever, typ
     const settle = async (position: Position | null) => {
       if (position !== null) await deps.watermark.waitFor(position, deps.readYourWritesTimeoutMs)
     }
-    if (!isForm(request)) return sendOAuthError(reply, 400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded')
+    if (!isForm(request))
+      return sendOAuthError(reply, 400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded')
     const body = request.body
     const names = ['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'scope', 'resource'] as const
     const form: Partial<Record<(typeof names)[number], string>> = {}
@@ -94,16 +106,30 @@ export const oauthTokenRoute = route<OAuthTokenDeps, z.ZodNever, z.ZodNever, typ
     if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') {
       return sendOAuthError(reply, 400, 'unsupported_grant_type', 'only authorization_code and refresh_token are supported')
     }
-    if (request.headers.authorization) return sendOAuthError(reply, 401, 'invalid_client', 'clients are public: authenticate with client_id alone (token_endpoint_auth_method none)')
+    if (request.headers.authorization)
+      return sendOAuthError(
+        reply,
+        401,
+        'invalid_client',
+        'clients are public: authenticate with client_id alone (token_endpoint_auth_method none)',
+      )
     if (!form.client_id) return sendOAuthError(reply, 400, 'invalid_request', 'client_id is required')
     const clientId = CLIENT_ID.test(form.client_id) ? Number(form.client_id) : null
-    if (clientId === null || !(await loadOAuthClient(deps.write, clientId)).exists) return sendOAuthError(reply, 401, 'invalid_client', 'unknown client_id')
+    if (clientId === null || !(await loadOAuthClient(deps.write, clientId)).exists)
+      return sendOAuthError(reply, 401, 'invalid_client', 'unknown client_id')
 
     let outcome: TokenOutcome
     if (form.grant_type === 'authorization_code') {
-      for (const name of ['code', 'redirect_uri', 'code_verifier'] as const) if (!form[name]) return sendOAuthError(reply, 400, 'invalid_request', `${name} is required`)
-      if (!CODE_VERIFIER.test(form.code_verifier!)) return sendOAuthError(reply, 400, 'invalid_request', 'code_verifier must be 43 to 128 characters of [A-Za-z0-9._~-] (RFC 7636)')
-      outcome = await exchangeOAuthCode(deps.write, context(request), { code: form.code!, clientId, redirectUri: form.redirect_uri!, codeVerifier: form.code_verifier! })
+      for (const name of ['code', 'redirect_uri', 'code_verifier'] as const)
+        if (!form[name]) return sendOAuthError(reply, 400, 'invalid_request', `${name} is required`)
+      if (!CODE_VERIFIER.test(form.code_verifier!))
+        return sendOAuthError(reply, 400, 'invalid_request', 'code_verifier must be 43 to 128 characters of [A-Za-z0-9._~-] (RFC 7636)')
+      outcome = await exchangeOAuthCode(deps.write, context(request), {
+        code: form.code!,
+        clientId,
+        redirectUri: form.redirect_uri!,
+        codeVerifier: form.code_verifier!,
+      })
     } else {
       if (!form.refresh_token) return sendOAuthError(reply, 400, 'invalid_request', 'refresh_token is required')
       outcome = await refreshOAuthTokens(deps.write, context(request), { refreshToken: form.refresh_token, clientId })
@@ -136,14 +162,18 @@ export const oauthRevokeRoute = route<OAuthTokenDeps, z.ZodNever, z.ZodNever, ty
   body: { type: 'application/x-www-form-urlencoded', schema: RevokeForm, required: true },
   responses: {
     200: { description: 'Revoked (also for an unknown token).' },
-    400: { description: 'RFC 6749 `{error, error_description}`: invalid_request when token is missing or repeated.', schema: OAuthErrorBody },
+    400: {
+      description: 'RFC 6749 `{error, error_description}`: invalid_request when token is missing or repeated.',
+      schema: OAuthErrorBody,
+    },
   },
   example: { body: { token: 'rrr_8Hn3Tz5p…' }, response: { status: 200 } },
   handler: async ({ request, reply, deps }) => {
     const settle = async (position: Position | null) => {
       if (position !== null) await deps.watermark.waitFor(position, deps.readYourWritesTimeoutMs)
     }
-    if (!isForm(request)) return sendOAuthError(reply, 400, 'invalid_request', 'the revocation request must be application/x-www-form-urlencoded')
+    if (!isForm(request))
+      return sendOAuthError(reply, 400, 'invalid_request', 'the revocation request must be application/x-www-form-urlencoded')
     const token = single(request.body, 'token')
     if (typeof token !== 'string' || token.length === 0) return sendOAuthError(reply, 400, 'invalid_request', 'token is required (once)')
     const { position } = await revokeOAuthToken(deps.write, context(request), token)

@@ -34,7 +34,15 @@ export type OAuthScopeDeps = OAuthRouteDeps & OAuthAuthorizeDeps
  * input rules refuse is answered in the endpoints' RFC error shape (oauth-input-errors.ts).
  */
 export const oauthRouteGroup: RouteGroup<OAuthScopeDeps> = {
-  routes: [authorizationServerMetadataRoute, oauthRegisterRoute, oauthTokenRoute, oauthRevokeRoute, oauthAuthorizeRoute, oauthConsentRoute, ...connectedAppsRoutes],
+  routes: [
+    authorizationServerMetadataRoute,
+    oauthRegisterRoute,
+    oauthTokenRoute,
+    oauthRevokeRoute,
+    oauthAuthorizeRoute,
+    oauthConsentRoute,
+    ...connectedAppsRoutes,
+  ],
   setup: (scope) => {
     acceptForms(scope, { bodyLimit: 16 * 1024, repeated: 'all' })
     scope.setErrorHandler(answerOAuthInputError)
@@ -42,5 +50,9 @@ export const oauthRouteGroup: RouteGroup<OAuthScopeDeps> = {
 }
 
 export async function oauthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
-  await serveGroup(app, oauthRouteGroup, { ...deps, signIn: deps.oauthSignIn, issuerOf: (request: FastifyRequest) => baseUrlOf(request, deps.publicDocs?.baseUrl) })
+  await serveGroup(app, oauthRouteGroup, {
+    ...deps,
+    signIn: deps.oauthSignIn,
+    issuerOf: (request: FastifyRequest) => baseUrlOf(request, deps.publicDocs?.baseUrl),
+  })
 }

@@ -16,7 +16,8 @@ export type RpcRouteDeps = InvokeRpcDeps
  */
 export async function rpcRoutes(app: FastifyInstance, deps: RpcRouteDeps): Promise<void> {
   // Idempotency-Key: answers of write methods are recorded and replayed; reads validate the key and run.
-  const isWrite = (request: { params: unknown }) => deps.registry.get((request.params as { method: string }).method)?.definition.access === 'write'
+  const isWrite = (request: { params: unknown }) =>
+    deps.registry.get((request.params as { method: string }).method)?.definition.access === 'write'
   app.post<{ Params: { method: string } }>('/api/v1/rpc/:method', { config: { idempotency: isWrite } }, async (request, reply) => {
     bindRpcToLog(request, request.params.method)
     const caller = await callerOf(request, deps.read)

@@ -28,7 +28,7 @@ export const apiKeyRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Mint an API key. An organization key mints keys for its own organization; a platform key passes org_id, or omits it for another platform key. The plaintext key is returned once; only its sha256 is stored.",
+      'Mint an API key. An organization key mints keys for its own organization; a platform key passes org_id, or omits it for another platform key. The plaintext key is returned once; only its sha256 is stored.',
     example: {
       params: { name: 'Reporting agent', scopes: 'read' },
       result: { id: 41, key: 'rr_live_3q9Xv7mK2pL8sT4wZ6yB1nC5dF0gH', name: 'Reporting agent', scopes: 'read', org_id: 12 },
@@ -37,7 +37,11 @@ export const apiKeyRpcs = [
       name: Name.describe('A name for people to tell keys apart, 1 to 200 characters'),
       created_by_user_id: Id.nullable().default(null).describe('The member the key is made for, recorded with it (default null: none)'),
       notes: z.string().max(2000).default('').describe('Free text for people, at most 2000 characters (default empty)'),
-      scopes: z.string().max(100).default(DEFAULT_SCOPES).describe(`The key's scopes, comma-separated from read, write and jobs (default "${DEFAULT_SCOPES}")`),
+      scopes: z
+        .string()
+        .max(100)
+        .default(DEFAULT_SCOPES)
+        .describe(`The key's scopes, comma-separated from read, write and jobs (default "${DEFAULT_SCOPES}")`),
     }),
     result: z.object({ id: Id, key: z.string(), name: z.string(), scopes: z.string(), org_id: Id.nullable() }),
     async handler(ctx) {
@@ -66,7 +70,18 @@ export const apiKeyRpcs = [
     async handler(ctx) {
       let query = ctx.read
         .selectFrom('api_keys')
-        .select(['id', 'org_id', 'name', 'notes', 'scopes', 'key_hint', 'created_by_user_id', 'created_at', 'revoked_at', 'rate_limit_per_minute'])
+        .select([
+          'id',
+          'org_id',
+          'name',
+          'notes',
+          'scopes',
+          'key_hint',
+          'created_by_user_id',
+          'created_at',
+          'revoked_at',
+          'rate_limit_per_minute',
+        ])
         .orderBy('id')
       query = ctx.orgId === null ? query.where('org_id', 'is', null) : query.where('org_id', '=', ctx.orgId)
       if (!ctx.params.include_revoked) query = query.where('revoked_at', 'is', null)
@@ -101,7 +116,9 @@ export const apiKeyRpcs = [
     summary:
       "Give a key its own rate limit in requests per minute, or pass null to return it to the service default (RATE_LIMIT_PER_MINUTE). Platform keys only: a limit an organization could raise for itself would protect nothing. Applies from the key's next request.",
     example: { params: { key_id: 41, per_minute: 1200 }, result: { id: 41, per_minute: 1200, effective_per_minute: 1200 } },
-    params: z.strictObject({ key_id: KeyId, per_minute: z
+    params: z.strictObject({
+      key_id: KeyId,
+      per_minute: z
         .number()
         .int()
         .min(1)

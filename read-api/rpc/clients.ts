@@ -10,7 +10,17 @@ import {
   updateClient,
 } from '../../commands/clients.js'
 import type { ClientState } from '../../domain/clients/client.js'
-import { ClientStatus, SettingKey, SettingValue, Settings, Slug, WebsiteUrl, locationDisplayName, parseLocationName, type StatusTimes } from '../../domain/clients/values.js'
+import {
+  ClientStatus,
+  SettingKey,
+  SettingValue,
+  Settings,
+  Slug,
+  WebsiteUrl,
+  locationDisplayName,
+  parseLocationName,
+  type StatusTimes,
+} from '../../domain/clients/values.js'
 import { NotFoundError } from '../../domain/shared/errors.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import {
@@ -39,10 +49,15 @@ const domain = 'clients'
 /** How long add_client waits for the read models to show an existing client it answers (bounded, like read-your-writes). */
 const EXISTING_CLIENT_WAIT_MS = 5_000
 
-const ServiceInput = z.union([
-  Name.transform((name) => ({ name, description: '' })),
-  z.strictObject({ name: Name.describe('The service, e.g. "Drain cleaning"'), description: z.string().max(2000).default('').describe('What it covers, at most 2000 characters (default empty)') }),
-]).describe('A service: its name, or {name, description}')
+const ServiceInput = z
+  .union([
+    Name.transform((name) => ({ name, description: '' })),
+    z.strictObject({
+      name: Name.describe('The service, e.g. "Drain cleaning"'),
+      description: z.string().max(2000).default('').describe('What it covers, at most 2000 characters (default empty)'),
+    }),
+  ])
+  .describe('A service: its name, or {name, description}')
 
 const LocationFields = {
   name: z.string().trim().max(200).optional().describe('The display name, e.g. "Austin, TX" (default: built from city, state and country)'),
@@ -73,11 +88,13 @@ const LocationInput = z
 
 const ClientInput = z
   .strictObject({
-    name: Name.describe('The client\'s name, 1 to 200 characters; the get-or-create identity (case- and space-insensitive)'),
+    name: Name.describe("The client's name, 1 to 200 characters; the get-or-create identity (case- and space-insensitive)"),
     website_url: WebsiteUrl,
     services: z.array(ServiceInput).max(200).default([]).describe('Its services, at most 200 (default none)'),
     locations: z.array(LocationInput).max(500).default([]).describe('Its locations, at most 500 (default none)'),
-    slug: Slug.optional().describe('A URL slug (lower-case letters, digits, single hyphens); default derived from the name ("Acme Plumbing" → acme-plumbing, then -2, -3 … while taken); "" for none'),
+    slug: Slug.optional().describe(
+      'A URL slug (lower-case letters, digits, single hyphens); default derived from the name ("Acme Plumbing" → acme-plumbing, then -2, -3 … while taken); "" for none',
+    ),
     status: ClientStatus.default('active'),
     settings: Settings.default({}).describe('Settings as an object of key to text value (default none)'),
   })
@@ -219,7 +236,9 @@ export const clientRpcs = [
     access: 'read',
     orgScoped: true,
     summary: 'One client with its services and locations. With as_of (ISO time), the client as it was then, folded from its history.',
-    example: { params: { client_id: 34 }, result: {
+    example: {
+      params: { client_id: 34 },
+      result: {
         id: 34,
         org_id: 12,
         name: 'Acme Plumbing',
@@ -232,8 +251,15 @@ export const clientRpcs = [
         updated_at: '2026-03-09T10:20:00.000Z',
         deactivated_at: null,
         deleted_at: null,
-      } },
-    params: z.strictObject({ client_id: ClientId, as_of: z.iso.datetime({ offset: true }).optional().describe('An ISO 8601 time with offset: the client as it was then (default: now, from the read models)') }),
+      },
+    },
+    params: z.strictObject({
+      client_id: ClientId,
+      as_of: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .describe('An ISO 8601 time with offset: the client as it was then (default: now, from the read models)'),
+    }),
     result: ClientViewSchema,
     async handler(ctx) {
       const { client_id, as_of } = ctx.params
@@ -339,8 +365,11 @@ export const clientRpcs = [
       return viewOf(ctx.read, ctx.orgId, client_id)
     },
   }),
-  clientRead('get_all_client_settings', "A client's settings as an object of key to text value.", z.record(z.string(), z.string()), (db, client) =>
-    clientSettings(db, client.id),
+  clientRead(
+    'get_all_client_settings',
+    "A client's settings as an object of key to text value.",
+    z.record(z.string(), z.string()),
+    (db, client) => clientSettings(db, client.id),
   ),
   rpc({
     name: 'get_client_setting',
@@ -382,7 +411,13 @@ export const clientRpcs = [
     result: z.array(z.object({ client_id: ClientId, client_name: z.string(), attention_flag: z.string(), updated_at: z.string() })),
     handler: async (ctx) => attentionFlags(ctx.read, requireOrgId(ctx.orgId)),
   }),
-  clientRead('get_client_slug', "A client's URL slug (empty when it has none).", z.string(), async (_db, client) => client.slug, 'acme-plumbing'),
+  clientRead(
+    'get_client_slug',
+    "A client's URL slug (empty when it has none).",
+    z.string(),
+    async (_db, client) => client.slug,
+    'acme-plumbing',
+  ),
   rpc({
     name: 'get_client_id_by_slug',
     domain,

@@ -48,7 +48,12 @@ function toEntry(event: RecordedEvent): Entry {
  * A stream's events, newest first, if the caller may see the entity: its organization is the one in the
  * stream's first event. Missing and foreign entities answer alike.
  */
-async function visibleHistory(history: StreamHistory, stream: string, orgId: number | null, notFound: () => Error): Promise<RecordedEvent[]> {
+async function visibleHistory(
+  history: StreamHistory,
+  stream: string,
+  orgId: number | null,
+  notFound: () => Error,
+): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = []
   for await (const event of history.readStream(stream)) events.push(event)
   if (events.length === 0) throw notFound()
@@ -85,7 +90,12 @@ export const historyRpcs = [
     result: z.array(HistoryEntry),
     async handler(ctx) {
       const { entity_type, entity_id } = ctx.params
-      const events = await visibleHistory(ctx.history, `${entity_type}-${entity_id}`, ctx.orgId, () => new NotFoundError(entity_type, entity_id))
+      const events = await visibleHistory(
+        ctx.history,
+        `${entity_type}-${entity_id}`,
+        ctx.orgId,
+        () => new NotFoundError(entity_type, entity_id),
+      )
       return pageSlice(events, ctx.page).map(toEntry)
     },
   }),
@@ -98,7 +108,10 @@ export const historyRpcs = [
     example: { params: { client_id: 34, entity_type: 'setting' } },
     params: z.strictObject({
       client_id: ClientId,
-      entity_type: z.enum(['client', 'service', 'location', 'setting']).optional().describe('Only changes of this part: client, service, location or setting (default all)'),
+      entity_type: z
+        .enum(['client', 'service', 'location', 'setting'])
+        .optional()
+        .describe('Only changes of this part: client, service, location or setting (default all)'),
     }),
     paginated: { maxLimit: 1000, defaultLimit: 50 },
     result: z.array(HistoryEntry.extend({ entity_type: z.string() })),

@@ -19,7 +19,23 @@ import { webhookRpcs } from './webhooks.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
-  return new RpcRegistry(
-    [...organizationRpcs, ...apiKeyRpcs, ...clientRpcs, ...historyRpcs, ...aeoRpcs, ...usageRpcs, ...jobRpcs, ...webhookRpcs, ...pageRpcs, ...siteEditRpcs, ...keywordRpcs, ...adCopyRpcs, ...peopleRpcs, ...exportRpcs, ...oauthRpcs, ...ssoRpcs, ...samlRpcs] as AnyRpc[],
-  )
+  return new RpcRegistry([
+    ...organizationRpcs,
+    ...apiKeyRpcs,
+    ...clientRpcs,
+    ...historyRpcs,
+    ...aeoRpcs,
+    ...usageRpcs,
+    ...jobRpcs,
+    ...webhookRpcs,
+    ...pageRpcs,
+    ...siteEditRpcs,
+    ...keywordRpcs,
+    ...adCopyRpcs,
+    ...peopleRpcs,
+    ...exportRpcs,
+    ...oauthRpcs,
+    ...ssoRpcs,
+    ...samlRpcs,
+  ] as AnyRpc[])
 }

@@ -16,7 +16,9 @@ export const JobRecord = z.object({
   kind: z.string().describe('The job kind'),
   client_id: Id.nullable().describe('The target client; null for kinds about the organization (export_org)'),
   group_id: Id.nullable().describe('The target group (bulk_strategist); null otherwise'),
-  status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']).describe('queued, running, done, failed or cancelled (the last three are final)'),
+  status: z
+    .enum(['queued', 'running', 'done', 'failed', 'cancelled'])
+    .describe('queued, running, done, failed or cancelled (the last three are final)'),
   status_url: z.string().describe('The poll URL, relative to the base URL'),
   cancel_requested: z.boolean().describe('A cancel was asked for; a running job ends cancelled at its next check'),
   attempts: z.number().int().describe('Starts so far (a job interrupted by a graceful shutdown is resumed as the next attempt)'),
@@ -58,10 +60,17 @@ export const jobRpcs = [
       "The organization's active jobs (queued, running) and those finished in the last recent_minutes (default 60), newest first, each a job record with progress while running (at most 500).",
     example: { params: { recent_minutes: 120 } },
     params: z.strictObject({
-      recent_minutes: z.number().int().min(0).max(10_080).default(60).describe('Also list jobs finished this many minutes ago or less (0: active jobs only; at most a week)'),
+      recent_minutes: z
+        .number()
+        .int()
+        .min(0)
+        .max(10_080)
+        .default(60)
+        .describe('Also list jobs finished this many minutes ago or less (0: active jobs only; at most a week)'),
     }),
     result: z.array(JobRecord),
-    handler: async ({ params, orgId, read, write }) => (await jobsProgress(read, requireOrgId(orgId), params.recent_minutes, write.clock())).map(jobView),
+    handler: async ({ params, orgId, read, write }) =>
+      (await jobsProgress(read, requireOrgId(orgId), params.recent_minutes, write.clock())).map(jobView),
   }),
   rpc({
     name: 'list_job_months_for_org',

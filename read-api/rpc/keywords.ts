@@ -52,7 +52,9 @@ export const keywordRpcs: AnyRpc[] = [
       'Track a search keyword for a client: {keyword: {client_id, keyword, service?, location?, source?}}. Get-or-create: a phrase that ' +
       "matches one of the client's keywords case-, punctuation- and spacing-insensitively returns that keyword's id (a deleted one is " +
       `brought back, same id). At most ${MAX_KEYWORDS_PER_CLIENT} keywords per client. Returns the keyword id.`,
-    example: { params: { keyword: { client_id: 34, keyword: 'drain cleaning austin', service: 'Drain cleaning', location: 'Austin, TX' } } },
+    example: {
+      params: { keyword: { client_id: 34, keyword: 'drain cleaning austin', service: 'Drain cleaning', location: 'Austin, TX' } },
+    },
     params: z.strictObject({ keyword: KeywordInput }),
     result: Id,
     async handler(ctx) {

@@ -18,7 +18,11 @@ const GrantView = z.object({
   resource: z.string().nullable(),
   created_at: z.string(),
   last_used_at: z.string().nullable().describe('When tokens were last issued (code exchange or refresh)'),
-  expires_at: z.string().describe('When the grant stops working unless the app refreshes: its refresh token’s expiry (30 days, sliding), or its last access token’s without offline_access'),
+  expires_at: z
+    .string()
+    .describe(
+      'When the grant stops working unless the app refreshes: its refresh token’s expiry (30 days, sliding), or its last access token’s without offline_access',
+    ),
   status: z.enum(['active', 'expired', 'revoked']),
   revoked_at: z.string().nullable(),
   revoked_reason: z.string().nullable().describe('revoked, token_revoked, code_reused or refresh_token_reused'),
@@ -50,7 +54,20 @@ export const oauthRpcs = [
       let query = ctx.read
         .selectFrom('oauth_grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-        .select(['g.id', 'g.org_id', 'g.user_id', 'g.client_id', 'c.client_name', 'g.scopes', 'g.resource', 'g.created_at', 'g.last_issued_at', 'g.expires_at', 'g.revoked_at', 'g.revoked_reason'])
+        .select([
+          'g.id',
+          'g.org_id',
+          'g.user_id',
+          'g.client_id',
+          'c.client_name',
+          'g.scopes',
+          'g.resource',
+          'g.created_at',
+          'g.last_issued_at',
+          'g.expires_at',
+          'g.revoked_at',
+          'g.revoked_reason',
+        ])
         .where('g.org_id', '=', orgId)
         .orderBy('g.id')
       if (own !== null) query = query.where('g.user_id', '=', own)
@@ -81,7 +98,7 @@ export const oauthRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Disconnect an app: revoke an OAuth grant and every token it issued (they answer 401 from then on). A grant of another organization answers not_found; a member who is not an owner may revoke only their own grants. Revoking twice is harmless.",
+      'Disconnect an app: revoke an OAuth grant and every token it issued (they answer 401 from then on). A grant of another organization answers not_found; a member who is not an owner may revoke only their own grants. Revoking twice is harmless.',
     example: { params: { grant_id: 41 } },
     params: z.strictObject({ grant_id: GrantId }),
     result: z.object({ id: Id, revoked: z.literal(true) }),

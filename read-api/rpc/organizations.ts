@@ -37,7 +37,7 @@ export const organizationRpcs = [
     platformOnly: true,
     summary: 'Create an organization (a tenant). Platform keys only. Returns the new organization id.',
     example: { params: { name: 'Northwind Marketing' }, result: 12 },
-    params: z.strictObject({ name: Name.describe('The organization\'s name, 1 to 200 characters') }),
+    params: z.strictObject({ name: Name.describe("The organization's name, 1 to 200 characters") }),
     result: Id,
     handler: async (ctx) => (await createOrganization(ctx.write, ctx.command, { name: ctx.params.name })).orgId,
   }),
@@ -67,12 +67,20 @@ export const organizationRpcs = [
       'Only the given fields change; null clears one. Returns the branding.',
     example: {
       params: { name: 'Northwind Digital', logo_url: 'https://northwind.example/logo.png', accent_color: '#1a73e8' },
-      result: { org_id: 12, name: 'Northwind Digital', brand_name: 'Northwind Digital', logo_url: 'https://northwind.example/logo.png', accent_color: '#1a73e8' },
+      result: {
+        org_id: 12,
+        name: 'Northwind Digital',
+        brand_name: 'Northwind Digital',
+        logo_url: 'https://northwind.example/logo.png',
+        accent_color: '#1a73e8',
+      },
     },
     params: z.strictObject({
-      name: Name.nullable().optional().describe('The name reports show instead of the organization\'s own, 1 to 200 characters; null: the organization\'s name'),
+      name: Name.nullable()
+        .optional()
+        .describe("The name reports show instead of the organization's own, 1 to 200 characters; null: the organization's name"),
       logo_url: LogoUrl.nullable().optional().describe('An https URL of the logo reports show, at most 2000 characters; null: no logo'),
-      accent_color: AccentColor.nullable().optional().describe('The reports\' accent color as #rrggbb; null: the default color'),
+      accent_color: AccentColor.nullable().optional().describe("The reports' accent color as #rrggbb; null: the default color"),
     }),
     result: BrandingView,
     async handler(ctx) {

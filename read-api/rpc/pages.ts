@@ -34,25 +34,31 @@ const SnapshotView = z.object({
   client_id: ClientId,
   title: z.string(),
   content: z.string().describe("The page's content at the time"),
-  source: z.enum(['add_snapshot', 'site_edit', 'site_edit_rollback']).describe('add_snapshot, or the site edit applied (site_edit) or rolled back (site_edit_rollback)'),
+  source: z
+    .enum(['add_snapshot', 'site_edit', 'site_edit_rollback'])
+    .describe('add_snapshot, or the site edit applied (site_edit) or rolled back (site_edit_rollback)'),
   edit_id: Id.nullable().describe('The site edit that produced this content, if any'),
   created_at: z.string().describe('When the content was recorded'),
 })
 
-const PageInput = z.strictObject({
-  client_id: ClientId,
-  url: PageUrl.describe('The page URL (or site path); pages are matched by URL ignoring scheme/host case and a trailing slash'),
-  slug: PageSlug.optional().describe('Default: the last path segment of the URL'),
-  wp_post_id: Id.nullable().optional().describe('The WordPress post id; unique per client'),
-  title: PageTitle.optional().describe('The page title, at most 500 characters (default empty for a new page)'),
-  active: z.boolean().optional().describe('Default true for a new page'),
-}).describe('The page to add')
+const PageInput = z
+  .strictObject({
+    client_id: ClientId,
+    url: PageUrl.describe('The page URL (or site path); pages are matched by URL ignoring scheme/host case and a trailing slash'),
+    slug: PageSlug.optional().describe('Default: the last path segment of the URL'),
+    wp_post_id: Id.nullable().optional().describe('The WordPress post id; unique per client'),
+    title: PageTitle.optional().describe('The page title, at most 500 characters (default empty for a new page)'),
+    active: z.boolean().optional().describe('Default true for a new page'),
+  })
+  .describe('The page to add')
 
-const SnapshotInput = z.strictObject({
-  page_id: PageId,
-  content: PageContent.describe("The page's content (HTML or text), at most 500,000 characters"),
-  title: PageTitle.optional().describe("Default: the page's title"),
-}).describe('The snapshot to record')
+const SnapshotInput = z
+  .strictObject({
+    page_id: PageId,
+    content: PageContent.describe("The page's content (HTML or text), at most 500,000 characters"),
+    title: PageTitle.optional().describe("Default: the page's title"),
+  })
+  .describe('The snapshot to record')
 
 export const pageRpcs = [
   rpc({
@@ -62,7 +68,12 @@ export const pageRpcs = [
     orgScoped: true,
     summary:
       "Add a page to a client's site (get-or-create by URL): a URL the client already has keeps its id and takes the slug, wp_post_id, title and active given. Returns the page id.",
-    example: { params: { page: { client_id: 34, url: 'https://acmeplumbing.com/drain-cleaning/', title: 'Drain Cleaning in Austin', wp_post_id: 412 } }, result: 210 },
+    example: {
+      params: {
+        page: { client_id: 34, url: 'https://acmeplumbing.com/drain-cleaning/', title: 'Drain Cleaning in Austin', wp_post_id: 412 },
+      },
+      result: 210,
+    },
     params: z.strictObject({ page: PageInput }),
     result: Id.describe('The page id'),
     async handler(ctx) {
@@ -103,13 +114,17 @@ export const pageRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Mark every active page of the client whose URL is not in active_urls inactive (URLs compared as add_page compares them). Returns how many pages it deactivated and their ids; pages are never deleted.",
+      'Mark every active page of the client whose URL is not in active_urls inactive (URLs compared as add_page compares them). Returns how many pages it deactivated and their ids; pages are never deleted.',
     example: { params: { client_id: 34, active_urls: ['https://acmeplumbing.com/', 'https://acmeplumbing.com/drain-cleaning/'] } },
     params: z.strictObject({ client_id: ClientId, active_urls: z.array(PageUrl).max(10_000).describe('The URLs that stay active') }),
     result: z.object({ deactivated: z.number().int().describe('Pages marked inactive by this call'), page_ids: z.array(Id) }),
     async handler(ctx) {
       const client = await writableClient(ctx.read, ctx.orgId, ctx.params.client_id)
-      const { deactivated } = await deactivatePagesNotInList(ctx.write, ctx.command, { orgId: client.org_id, clientId: client.id, activeUrls: ctx.params.active_urls })
+      const { deactivated } = await deactivatePagesNotInList(ctx.write, ctx.command, {
+        orgId: client.org_id,
+        clientId: client.id,
+        activeUrls: ctx.params.active_urls,
+      })
       return { deactivated: deactivated.length, page_ids: deactivated }
     },
   }),
@@ -118,7 +133,8 @@ export const pageRpcs = [
     domain: 'monitoring',
     access: 'write',
     orgScoped: true,
-    summary: "Record a page's content as of now (its newest snapshot is its current content; prompted_edit rewrites from it). Returns the snapshot id.",
+    summary:
+      "Record a page's content as of now (its newest snapshot is its current content; prompted_edit rewrites from it). Returns the snapshot id.",
     example: { params: { snapshot: { page_id: 210, content: '<h1>Drain Cleaning in Austin</h1><p>Same-day service …</p>' } }, result: 903 },
     params: z.strictObject({ snapshot: SnapshotInput }),
     result: Id.describe('The snapshot id'),

@@ -40,7 +40,8 @@ async function keepingAnOwner<T>(ctx: RpcContext<unknown>, userId: number, stays
   const target = await loadUser(ctx.write, userId)
   // A caller who may not manage members, a member they may not see, or nobody: the command answers 403 or 404
   // as it always does (a refusal must not tell who the owners are).
-  if (!canManageMembers(managerOf(ctx.caller)) || !target.exists || target.removed || (ctx.orgId !== null && target.orgId !== ctx.orgId)) return work()
+  if (!canManageMembers(managerOf(ctx.caller)) || !target.exists || target.removed || (ctx.orgId !== null && target.orgId !== ctx.orgId))
+    return work()
   const orgId = target.orgId!
   return ctx.locks.withLock(`org_owners:${orgId}`, async () => {
     const current = await loadUser(ctx.write, userId)
@@ -87,15 +88,27 @@ export const peopleRpcs = [
     summary:
       'Invite a person to the organization with a role (owner, seo_editor, web_builder, viewer). Returns a one-time invite link (absolute, on BASE_URL, else the listen address; valid 7 days) to hand to the person: this service sends no email. Following it, they set a password and enrol TOTP. An address is invited once per organization (409 email_taken: your own member or invite); what other organizations have is neither shown nor blocked. Accepting makes the address the sign-in of the new account, so an address that already has an account cannot accept the invite of another organization (409 on the invite page). Owner-level: a key with the write scope.',
     example: { params: { email: 'sam@northwind.example', role: 'seo_editor' } },
-    params: z.strictObject({ email: EmailSchema.describe('The person\'s email address, their sign-in once they accept'), role: RoleSchema.describe('The role: owner (everything, members included), seo_editor, web_builder or viewer (reads only)') }),
-    result: z.object({ user_id: UserId, email: z.string(), role: RoleSchema, status: z.literal('invited'), invite_url: z.string(), invite_token: z.string(), expires_at: Time }),
+    params: z.strictObject({
+      email: EmailSchema.describe("The person's email address, their sign-in once they accept"),
+      role: RoleSchema.describe('The role: owner (everything, members included), seo_editor, web_builder or viewer (reads only)'),
+    }),
+    result: z.object({
+      user_id: UserId,
+      email: z.string(),
+      role: RoleSchema,
+      status: z.literal('invited'),
+      invite_url: z.string(),
+      invite_token: z.string(),
+      expires_at: Time,
+    }),
     async handler(ctx) {
       const people = peopleSettingsOf(ctx.settings)
-      const invited = await inviteMember(
-        { ...ctx.write, serviceKey: people.serviceKey },
-        ctx.command,
-        { orgId: requireOrgId(ctx.orgId), email: ctx.params.email, role: ctx.params.role, manager: managerOf(ctx.caller) },
-      )
+      const invited = await inviteMember({ ...ctx.write, serviceKey: people.serviceKey }, ctx.command, {
+        orgId: requireOrgId(ctx.orgId),
+        email: ctx.params.email,
+        role: ctx.params.role,
+        manager: managerOf(ctx.caller),
+      })
       const token = invited.inviteToken!
       return {
         user_id: invited.userId,
@@ -114,7 +127,8 @@ export const peopleRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "The organization's members with role and status (invited or active), oldest first. Removed members are not listed. Never returns credentials.",
+    summary:
+      "The organization's members with role and status (invited or active), oldest first. Removed members are not listed. Never returns credentials.",
     example: { params: {} },
     params: z.strictObject({}),
     result: z.array(MemberView),
@@ -142,13 +156,22 @@ export const peopleRpcs = [
     domain,
     access: 'write',
     orgScoped: true,
-    summary: "Change a member's role. Owner-level. The organization's last active owner cannot be demoted (409 last_owner: make another member an owner first). A member of another organization answers like a missing one (404).",
+    summary:
+      "Change a member's role. Owner-level. The organization's last active owner cannot be demoted (409 last_owner: make another member an owner first). A member of another organization answers like a missing one (404).",
     example: { params: { user_id: 3, role: 'owner' } },
-    params: z.strictObject({ user_id: UserId, role: RoleSchema.describe('The new role: owner (everything, members included), seo_editor, web_builder or viewer (reads only)') }),
+    params: z.strictObject({
+      user_id: UserId,
+      role: RoleSchema.describe('The new role: owner (everything, members included), seo_editor, web_builder or viewer (reads only)'),
+    }),
     result: z.object({ user_id: UserId, email: z.string(), role: RoleSchema }),
     async handler(ctx) {
       const changed = await keepingAnOwner(ctx, ctx.params.user_id, ctx.params.role === 'owner', () =>
-        changeMemberRole(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, role: ctx.params.role, manager: managerOf(ctx.caller) }),
+        changeMemberRole(ctx.write, ctx.command, {
+          userId: ctx.params.user_id,
+          callerOrgId: ctx.orgId,
+          role: ctx.params.role,
+          manager: managerOf(ctx.caller),
+        }),
       )
       return { user_id: ctx.params.user_id, email: changed.email, role: changed.role }
     },
@@ -159,12 +182,14 @@ export const peopleRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      'Remove a member: their sessions end at once, open invite and reset links stop working, and the email can be invited again (as a new user). Owner-level. The organization\'s last active owner cannot be removed (409 last_owner). A member of another organization answers like a missing one (404).',
+      "Remove a member: their sessions end at once, open invite and reset links stop working, and the email can be invited again (as a new user). Owner-level. The organization's last active owner cannot be removed (409 last_owner). A member of another organization answers like a missing one (404).",
     example: { params: { user_id: 3 } },
     params: z.strictObject({ user_id: UserId }),
     result: z.object({ user_id: UserId, removed: z.literal(true) }),
     async handler(ctx) {
-      await keepingAnOwner(ctx, ctx.params.user_id, false, () => removeMember(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) }))
+      await keepingAnOwner(ctx, ctx.params.user_id, false, () =>
+        removeMember(ctx.write, ctx.command, { userId: ctx.params.user_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) }),
+      )
       return { user_id: ctx.params.user_id, removed: true as const }
     },
   }),
@@ -196,7 +221,13 @@ export const peopleRpcs = [
         .where('m.status', '=', 'active')
         .executeTakeFirst()
       if (!row) return null
-      return { user_id: row.user_id, org_id: row.org_id, email: row.email, requested_at: row.requested_at.toISOString(), expires_at: row.expires_at.toISOString() }
+      return {
+        user_id: row.user_id,
+        org_id: row.org_id,
+        email: row.email,
+        requested_at: row.requested_at.toISOString(),
+        expires_at: row.expires_at.toISOString(),
+      }
     },
   }),
   rpc({
@@ -205,9 +236,13 @@ export const peopleRpcs = [
     access: 'read',
     orgScoped: false,
     platformOnly: true,
-    summary: 'Whether a password reset was requested for the user in the last `minutes` (default 60). Platform keys only (a mailer throttling resets).',
+    summary:
+      'Whether a password reset was requested for the user in the last `minutes` (default 60). Platform keys only (a mailer throttling resets).',
     example: { params: { user_id: 3, minutes: 15 }, result: false },
-    params: z.strictObject({ user_id: UserId, minutes: z.number().int().min(1).max(10_080).default(60).describe('How many minutes back, 1 to 10,080 (default 60)') }),
+    params: z.strictObject({
+      user_id: UserId,
+      minutes: z.number().int().min(1).max(10_080).default(60).describe('How many minutes back, 1 to 10,080 (default 60)'),
+    }),
     result: z.boolean(),
     async handler(ctx) {
       const since = new Date(ctx.write.clock().getTime() - ctx.params.minutes * 60_000)

@@ -90,14 +90,27 @@ function viewOf(baseUrl: string, id: number, providerKey: string, s: SamlProvide
 }
 
 /** The IdP's three values: one by one where given, else from the metadata; all three required. */
-function idpValues(input: { metadataXml: string; idpEntityId: string; ssoUrl: string; certificate: string }): Pick<SamlProviderSettings, 'idp_entity_id' | 'sso_url' | 'certificates'> {
+function idpValues(input: {
+  metadataXml: string
+  idpEntityId: string
+  ssoUrl: string
+  certificate: string
+}): Pick<SamlProviderSettings, 'idp_entity_id' | 'sso_url' | 'certificates'> {
   const metadata = input.metadataXml.trim() === '' ? null : parseIdpMetadata(input.metadataXml)
   const entityId = input.idpEntityId !== '' ? input.idpEntityId : (metadata?.entityId ?? '')
   const ssoUrl = input.ssoUrl !== '' ? input.ssoUrl : (metadata?.ssoUrl ?? '')
   const certificates = input.certificate.trim() !== '' ? [input.certificate] : [...(metadata?.certificates ?? [])]
-  const missing = [entityId === '' && 'idp_entity_id', ssoUrl === '' && 'sso_url', certificates.length === 0 && 'certificate'].filter(Boolean)
-  if (missing.length > 0) throw new DomainError('saml_provider_incomplete', 'The SAML provider needs an entity id, an SSO URL and a certificate', `missing: ${missing.join(', ')}`)
-  if (!/^https?:\/\/[^\s]+$/i.test(ssoUrl)) throw new DomainError('saml_metadata_invalid', 'The SAML metadata could not be used', `the SSO URL ${ssoUrl} is not an http(s) URL`)
+  const missing = [entityId === '' && 'idp_entity_id', ssoUrl === '' && 'sso_url', certificates.length === 0 && 'certificate'].filter(
+    Boolean,
+  )
+  if (missing.length > 0)
+    throw new DomainError(
+      'saml_provider_incomplete',
+      'The SAML provider needs an entity id, an SSO URL and a certificate',
+      `missing: ${missing.join(', ')}`,
+    )
+  if (!/^https?:\/\/[^\s]+$/i.test(ssoUrl))
+    throw new DomainError('saml_metadata_invalid', 'The SAML metadata could not be used', `the SSO URL ${ssoUrl} is not an http(s) URL`)
   return { idp_entity_id: entityId, sso_url: ssoUrl, certificates: certificates.slice(0, 4).map((c) => pinCertificate(c).pem) }
 }
 
@@ -109,18 +122,37 @@ export const samlRpcs = [
     orgScoped: true,
     summary:
       "Add a SAML 2.0 identity provider for the organization's staff (SP-initiated, HTTP-Redirect AuthnRequest, HTTP-POST Response; encrypted assertions are not supported). The IdP's entity id, SSO URL and signing certificate are read from metadata_xml, or given as idp_entity_id, sso_url and certificate (a value given wins over the metadata's); 400 saml_metadata_invalid / saml_certificate_invalid / saml_provider_incomplete name what failed. The email is the email_attribute's value, or the NameID when empty. Unknown staff whose email domain is in allowed_domains are provisioned with default_role; allow_signup lets other emails create their own organization; allow_unsolicited accepts IdP-initiated responses. The result carries sp_entity_id, sp_metadata_url and acs_url to register at the IdP, and login_url. Owner-level.",
-    example: { params: { label: 'Northwind Okta', metadata_xml: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://www.okta.com/exk1">…</EntityDescriptor>', allowed_domains: ['northwind.example'] } },
+    example: {
+      params: {
+        label: 'Northwind Okta',
+        metadata_xml:
+          '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://www.okta.com/exk1">…</EntityDescriptor>',
+        allowed_domains: ['northwind.example'],
+      },
+    },
     params: z.strictObject({
       label: Name.describe('A name for people, shown on the sign-in page, 1 to 200 characters'),
-      allow_unsolicited: z.boolean().default(false).describe('Accept IdP-initiated responses (no AuthnRequest of ours to answer); weaker against replay (default false)'),
-      allowed_domains: Domains.nullable().default(null).describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (default null)'),
-      certificate: Certificate.default('').describe('The IdP\'s signing certificate, PEM or base64 DER; empty: taken from metadata_xml'),
-      default_role: RoleSchema.default('viewer').describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (default viewer)'),
+      allow_unsolicited: z
+        .boolean()
+        .default(false)
+        .describe('Accept IdP-initiated responses (no AuthnRequest of ours to answer); weaker against replay (default false)'),
+      allowed_domains: Domains.nullable()
+        .default(null)
+        .describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (default null)'),
+      certificate: Certificate.default('').describe("The IdP's signing certificate, PEM or base64 DER; empty: taken from metadata_xml"),
+      default_role: RoleSchema.default('viewer').describe(
+        'The role of members it signs up: owner, seo_editor, web_builder or viewer (default viewer)',
+      ),
       email_attribute: EmailAttribute.default('').describe('The assertion attribute that carries the email; empty: the NameID'),
-      idp_entity_id: EntityId.default('').describe('The IdP\'s entity id (Issuer); empty: taken from metadata_xml'),
-      metadata_xml: MetadataXml.default('').describe('The IdP\'s metadata XML, at most 256 KiB: entity id, SSO URL and certificate are read from it unless given'),
-      sso_url: Url.default('').describe('The IdP\'s SSO URL (HTTP-Redirect binding); empty: taken from metadata_xml'),
-      allow_signup: z.boolean().default(false).describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (default false)'),
+      idp_entity_id: EntityId.default('').describe("The IdP's entity id (Issuer); empty: taken from metadata_xml"),
+      metadata_xml: MetadataXml.default('').describe(
+        "The IdP's metadata XML, at most 256 KiB: entity id, SSO URL and certificate are read from it unless given",
+      ),
+      sso_url: Url.default('').describe("The IdP's SSO URL (HTTP-Redirect binding); empty: taken from metadata_xml"),
+      allow_signup: z
+        .boolean()
+        .default(false)
+        .describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (default false)'),
     }),
     result: ProviderView,
     async handler(ctx) {
@@ -148,13 +180,20 @@ export const samlRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "The organization's SAML identity providers, oldest first, with the SP entity id, metadata URL, ACS URL and login URL of each.",
+    summary:
+      "The organization's SAML identity providers, oldest first, with the SP entity id, metadata URL, ACS URL and login URL of each.",
     example: { params: {} },
     params: z.strictObject({}),
     result: z.array(ProviderView),
     async handler(ctx) {
       ssoSettingsOf(ctx.settings) // 503 when single sign-on is not configured
-      const rows = await ctx.read.selectFrom('saml_providers').selectAll().where('org_id', '=', requireOrgId(ctx.orgId)).where('deleted_at', 'is', null).orderBy('id').execute()
+      const rows = await ctx.read
+        .selectFrom('saml_providers')
+        .selectAll()
+        .where('org_id', '=', requireOrgId(ctx.orgId))
+        .where('deleted_at', 'is', null)
+        .orderBy('id')
+        .execute()
       return rows.map((r) =>
         viewOf(
           ctx.baseUrl,
@@ -188,15 +227,31 @@ export const samlRpcs = [
     params: z.strictObject({
       provider_id: ProviderId,
       label: Name.optional().describe('A name for people, shown on the sign-in page, 1 to 200 characters (absent: unchanged)'),
-      allow_unsolicited: z.boolean().optional().describe('Accept IdP-initiated responses (no AuthnRequest of ours to answer); weaker against replay (absent: unchanged)'),
-      allowed_domains: Domains.nullable().optional().describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (absent: unchanged)'),
-      certificate: Certificate.optional().describe('The IdP\'s signing certificate, PEM or base64 DER; empty: taken from metadata_xml (absent: unchanged)'),
-      default_role: RoleSchema.optional().describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (absent: unchanged)'),
-      email_attribute: EmailAttribute.optional().describe('The assertion attribute that carries the email; empty: the NameID (absent: unchanged)'),
-      idp_entity_id: EntityId.optional().describe('The IdP\'s entity id (Issuer); empty: taken from metadata_xml (absent: unchanged)'),
-      metadata_xml: MetadataXml.optional().describe('The IdP\'s metadata XML, at most 256 KiB: entity id, SSO URL and certificate are read from it unless given (absent: unchanged)'),
-      sso_url: Url.optional().describe('The IdP\'s SSO URL (HTTP-Redirect binding); empty: taken from metadata_xml (absent: unchanged)'),
-      allow_signup: z.boolean().optional().describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (absent: unchanged)'),
+      allow_unsolicited: z
+        .boolean()
+        .optional()
+        .describe('Accept IdP-initiated responses (no AuthnRequest of ours to answer); weaker against replay (absent: unchanged)'),
+      allowed_domains: Domains.nullable()
+        .optional()
+        .describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (absent: unchanged)'),
+      certificate: Certificate.optional().describe(
+        "The IdP's signing certificate, PEM or base64 DER; empty: taken from metadata_xml (absent: unchanged)",
+      ),
+      default_role: RoleSchema.optional().describe(
+        'The role of members it signs up: owner, seo_editor, web_builder or viewer (absent: unchanged)',
+      ),
+      email_attribute: EmailAttribute.optional().describe(
+        'The assertion attribute that carries the email; empty: the NameID (absent: unchanged)',
+      ),
+      idp_entity_id: EntityId.optional().describe("The IdP's entity id (Issuer); empty: taken from metadata_xml (absent: unchanged)"),
+      metadata_xml: MetadataXml.optional().describe(
+        "The IdP's metadata XML, at most 256 KiB: entity id, SSO URL and certificate are read from it unless given (absent: unchanged)",
+      ),
+      sso_url: Url.optional().describe("The IdP's SSO URL (HTTP-Redirect binding); empty: taken from metadata_xml (absent: unchanged)"),
+      allow_signup: z
+        .boolean()
+        .optional()
+        .describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (absent: unchanged)'),
       active: z.boolean().optional().describe('false: the login URL answers that the provider is switched off (absent: unchanged)'),
     }),
     result: ProviderView,
@@ -245,7 +300,11 @@ export const samlRpcs = [
     params: z.strictObject({ provider_id: ProviderId }),
     result: z.object({ id: Id, deleted: z.literal(true) }),
     async handler(ctx) {
-      await deleteSamlProvider(ctx.write, ctx.command, { providerId: ctx.params.provider_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) })
+      await deleteSamlProvider(ctx.write, ctx.command, {
+        providerId: ctx.params.provider_id,
+        callerOrgId: ctx.orgId,
+        manager: managerOf(ctx.caller),
+      })
       return { id: ctx.params.provider_id, deleted: true as const }
     },
   }),

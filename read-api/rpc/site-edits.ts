@@ -33,8 +33,12 @@ const SiteEditView = z.object({
   client_id: ClientId,
   operation: z.string().describe('What kind of change (prompted_edit stages elementor_rewrite)'),
   page_url: z.string().describe('The page the edit is for (may be empty)'),
-  page_id: Id.nullable().describe('The page the edit is for, when it is one of the client\'s pages'),
-  payload: z.string().describe('The change, as text; elementor_rewrite payloads are JSON: instruction, page_id, page_url, wp_post_id, before_snapshot_id, before_excerpt, proposed_content, summary, writer'),
+  page_id: Id.nullable().describe("The page the edit is for, when it is one of the client's pages"),
+  payload: z
+    .string()
+    .describe(
+      'The change, as text; elementor_rewrite payloads are JSON: instruction, page_id, page_url, wp_post_id, before_snapshot_id, before_excerpt, proposed_content, summary, writer',
+    ),
   status: Status,
   approved_by: z.string().describe('Who approved the applied edit (apply_site_edit approved_by, or the calling key); empty until applied'),
   job_id: Id.nullable().describe('The prompted_edit job that staged it; null for create_site_edit'),
@@ -110,7 +114,9 @@ export const siteEditRpcs = [
     params: z.strictObject({
       client_id: ClientId,
       operation: SiteEditOperation.describe('What kind of change, e.g. elementor_rewrite'),
-      payload: SiteEditPayload.describe('The change as text. The built-in publisher publishes JSON carrying proposed_content (and page_id, or the edit\'s page_url)'),
+      payload: SiteEditPayload.describe(
+        "The change as text. The built-in publisher publishes JSON carrying proposed_content (and page_id, or the edit's page_url)",
+      ),
       page_url: z.string().trim().max(2000).default('').describe('The page the edit is for (default empty)'),
     }),
     result: Id.describe('The edit id'),
@@ -161,7 +167,8 @@ export const siteEditRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "Every site edit of the organization (a platform key without org_id: of every organization), newest first, optionally of one status.",
+    summary:
+      'Every site edit of the organization (a platform key without org_id: of every organization), newest first, optionally of one status.',
     example: { params: { status: 'applied' } },
     params: z.strictObject({ status: Status.optional() }),
     paginated: { maxLimit: 500, defaultLimit: 100 },
@@ -205,12 +212,21 @@ export const siteEditRpcs = [
     summary:
       "Approve and publish a proposed site edit through the site publisher; approved_by (default: the calling key) and the snapshots before and after are recorded. The built-in publisher records the page's new content as a snapshot. Only a proposed edit can be applied (409 otherwise). Returns the edit.",
     example: { params: { edit_id: 61, approved_by: 'dana@northwind.example' } },
-    params: z.strictObject({ edit_id: EditId, approved_by: z.string().trim().max(200).default('').describe('Who approved the edit (default empty: the calling key is recorded)') }),
+    params: z.strictObject({
+      edit_id: EditId,
+      approved_by: z.string().trim().max(200).default('').describe('Who approved the edit (default empty: the calling key is recorded)'),
+    }),
     result: SiteEditView,
     async handler(ctx) {
       const publisher = publisherOf(ctx)
       await settledOnError(ctx, () =>
-        oneAtATime(ctx, () => applySiteEdit(ctx.write, ctx.command, publisher, { editId: ctx.params.edit_id, visibleTo: ctx.orgId, approvedBy: ctx.params.approved_by })),
+        oneAtATime(ctx, () =>
+          applySiteEdit(ctx.write, ctx.command, publisher, {
+            editId: ctx.params.edit_id,
+            visibleTo: ctx.orgId,
+            approvedBy: ctx.params.approved_by,
+          }),
+        ),
       )
       return viewAfterWrite(ctx)
     },
@@ -226,7 +242,9 @@ export const siteEditRpcs = [
     params: z.strictObject({ edit_id: EditId }),
     result: SiteEditView,
     async handler(ctx) {
-      await oneAtATime(ctx, () => rollbackSiteEdit(ctx.write, ctx.command, publisherOf(ctx), { editId: ctx.params.edit_id, visibleTo: ctx.orgId }))
+      await oneAtATime(ctx, () =>
+        rollbackSiteEdit(ctx.write, ctx.command, publisherOf(ctx), { editId: ctx.params.edit_id, visibleTo: ctx.orgId }),
+      )
       return viewAfterWrite(ctx)
     },
   }),

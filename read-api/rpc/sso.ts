@@ -68,7 +68,12 @@ const ProviderView = z.object({
 type View = z.infer<typeof ProviderView>
 
 /** `baseUrl` is the handler context's: the same address the sign-in routes send the identity provider. */
-function viewOf(baseUrl: string, id: number, s: Omit<ProviderSettings, 'client_secret_sealed'> & { has_client_secret: boolean }, active: boolean): View {
+function viewOf(
+  baseUrl: string,
+  id: number,
+  s: Omit<ProviderSettings, 'client_secret_sealed'> & { has_client_secret: boolean },
+  active: boolean,
+): View {
   const urls = oidcUrls(baseUrl, id)
   return {
     id,
@@ -96,16 +101,36 @@ export const ssoRpcs = [
     orgScoped: true,
     summary:
       "Add an OIDC identity provider for the organization's staff to sign in with. The issuer's discovery document is fetched to validate it (400 sso_issuer_invalid names what failed). client_secret is write-only (sealed, never returned; empty: a public client using PKCE only). Unknown staff whose email domain is in allowed_domains are provisioned with default_role; allow_signup lets other verified emails create their own organization. hosted_domain requires the id_token's hd claim to equal it. The result carries login_url and the redirect_uri to register at the provider. Owner-level.",
-    example: { params: { label: 'Northwind Google', issuer: 'https://accounts.google.com', client_id: '123456789012-abc.apps.googleusercontent.com', client_secret: 'GOCSPX-example', allowed_domains: ['northwind.example'], hosted_domain: 'northwind.example' } },
+    example: {
+      params: {
+        label: 'Northwind Google',
+        issuer: 'https://accounts.google.com',
+        client_id: '123456789012-abc.apps.googleusercontent.com',
+        client_secret: 'GOCSPX-example',
+        allowed_domains: ['northwind.example'],
+        hosted_domain: 'northwind.example',
+      },
+    },
     params: z.strictObject({
       label: Name.describe('A name for people, shown on the sign-in page, 1 to 200 characters'),
       issuer: Issuer.describe('The OIDC issuer URL (https; its /.well-known/openid-configuration is fetched to validate it)'),
       client_id: ClientId.describe('The client id this service is registered under at the identity provider'),
-      allowed_domains: Domains.nullable().default(null).describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (default null)'),
-      client_secret: Secret.default('').describe('The client secret, write-only (sealed, never returned); empty: a public client (default empty)'),
-      default_role: RoleSchema.default('viewer').describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (default viewer)'),
-      hosted_domain: HostedDomain.default('').describe('Google Workspace hd claim the ID token must carry, e.g. northwind.example; empty: none (default empty)'),
-      allow_signup: z.boolean().default(false).describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (default false)'),
+      allowed_domains: Domains.nullable()
+        .default(null)
+        .describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (default null)'),
+      client_secret: Secret.default('').describe(
+        'The client secret, write-only (sealed, never returned); empty: a public client (default empty)',
+      ),
+      default_role: RoleSchema.default('viewer').describe(
+        'The role of members it signs up: owner, seo_editor, web_builder or viewer (default viewer)',
+      ),
+      hosted_domain: HostedDomain.default('').describe(
+        'Google Workspace hd claim the ID token must carry, e.g. northwind.example; empty: none (default empty)',
+      ),
+      allow_signup: z
+        .boolean()
+        .default(false)
+        .describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (default false)'),
     }),
     result: ProviderView,
     async handler(ctx) {
@@ -175,18 +200,33 @@ export const ssoRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      'Change an OIDC identity provider: only the given fields. A new issuer (or client) is validated by fetching its discovery document. client_secret: a new secret; an empty string removes it (public client); omitted keeps it. active false pauses sign-ins. Owner-level; another organization\'s provider answers like a missing one (404).',
+      "Change an OIDC identity provider: only the given fields. A new issuer (or client) is validated by fetching its discovery document. client_secret: a new secret; an empty string removes it (public client); omitted keeps it. active false pauses sign-ins. Owner-level; another organization's provider answers like a missing one (404).",
     example: { params: { provider_id: 7, allow_signup: true, default_role: 'viewer' } },
     params: z.strictObject({
       provider_id: ProviderId,
       label: Name.optional().describe('A name for people, shown on the sign-in page, 1 to 200 characters (absent: unchanged)'),
-      issuer: Issuer.optional().describe('The OIDC issuer URL (https; its /.well-known/openid-configuration is fetched to validate it) (absent: unchanged)'),
-      client_id: ClientId.optional().describe('The client id this service is registered under at the identity provider (absent: unchanged)'),
-      client_secret: Secret.optional().describe('The client secret, write-only (sealed, never returned); empty: a public client (absent: unchanged; empty: remove it)'),
-      allowed_domains: Domains.nullable().optional().describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (absent: unchanged)'),
-      default_role: RoleSchema.optional().describe('The role of members it signs up: owner, seo_editor, web_builder or viewer (absent: unchanged)'),
-      hosted_domain: HostedDomain.optional().describe('Google Workspace hd claim the ID token must carry, e.g. northwind.example; empty: none (absent: unchanged)'),
-      allow_signup: z.boolean().optional().describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (absent: unchanged)'),
+      issuer: Issuer.optional().describe(
+        'The OIDC issuer URL (https; its /.well-known/openid-configuration is fetched to validate it) (absent: unchanged)',
+      ),
+      client_id: ClientId.optional().describe(
+        'The client id this service is registered under at the identity provider (absent: unchanged)',
+      ),
+      client_secret: Secret.optional().describe(
+        'The client secret, write-only (sealed, never returned); empty: a public client (absent: unchanged; empty: remove it)',
+      ),
+      allowed_domains: Domains.nullable()
+        .optional()
+        .describe('Only emails of these domains may sign in (e.g. ["northwind.example"]); null: any domain (absent: unchanged)'),
+      default_role: RoleSchema.optional().describe(
+        'The role of members it signs up: owner, seo_editor, web_builder or viewer (absent: unchanged)',
+      ),
+      hosted_domain: HostedDomain.optional().describe(
+        'Google Workspace hd claim the ID token must carry, e.g. northwind.example; empty: none (absent: unchanged)',
+      ),
+      allow_signup: z
+        .boolean()
+        .optional()
+        .describe('Whether a person the provider vouches for, who is not a member yet, becomes one on first sign-in (absent: unchanged)'),
       active: z.boolean().optional().describe('false: the login URL answers that the provider is switched off (absent: unchanged)'),
     }),
     result: ProviderView,
@@ -198,7 +238,8 @@ export const ssoRpcs = [
       const manager = managerOf(ctx.caller)
       requireProviderManager(manager)
       const was = current.settings!
-      const secretSealed = p.client_secret === undefined ? was.client_secret_sealed : p.client_secret === '' ? null : seal(sso.serviceKey, p.client_secret)
+      const secretSealed =
+        p.client_secret === undefined ? was.client_secret_sealed : p.client_secret === '' ? null : seal(sso.serviceKey, p.client_secret)
       const settings: ProviderSettings = {
         label: p.label ?? was.label,
         issuer: p.issuer ?? was.issuer,
@@ -210,7 +251,11 @@ export const ssoRpcs = [
         allow_signup: p.allow_signup ?? was.allow_signup,
       }
       if (settings.issuer !== was.issuer || settings.client_id !== was.client_id) {
-        await discoverIssuer(sso, { issuer: settings.issuer, clientId: settings.client_id, clientSecretSealed: settings.client_secret_sealed })
+        await discoverIssuer(sso, {
+          issuer: settings.issuer,
+          clientId: settings.client_id,
+          clientSecretSealed: settings.client_secret_sealed,
+        })
       }
       const active = p.active ?? current.active
       await updateSsoProvider(ctx.write, ctx.command, { providerId: p.provider_id, callerOrgId: ctx.orgId, manager, settings, active })
@@ -228,7 +273,11 @@ export const ssoRpcs = [
     params: z.strictObject({ provider_id: ProviderId }),
     result: z.object({ id: Id, deleted: z.literal(true) }),
     async handler(ctx) {
-      await deleteSsoProvider(ctx.write, ctx.command, { providerId: ctx.params.provider_id, callerOrgId: ctx.orgId, manager: managerOf(ctx.caller) })
+      await deleteSsoProvider(ctx.write, ctx.command, {
+        providerId: ctx.params.provider_id,
+        callerOrgId: ctx.orgId,
+        manager: managerOf(ctx.caller),
+      })
       return { id: ctx.params.provider_id, deleted: true as const }
     },
   }),

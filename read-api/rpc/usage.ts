@@ -27,9 +27,10 @@ export const usageRpcs = [
     summary:
       "API calls of the organization's keys per UTC day, key and method over the last `days` days (default 30, at most 366), today included: totals by day (every day, zeros too), by key and by method, plus the rows. Counts every authenticated call that was not rate limited, this one included. A platform key passes org_id, or omits it for the platform keys' own usage.",
     example: { params: { days: 7 } },
-    params: z.strictObject({ days: z.number().int().min(1).max(366).default(30).describe('How many UTC days back, today included, 1 to 366 (default 30)') }),
+    params: z.strictObject({
+      days: z.number().int().min(1).max(366).default(30).describe('How many UTC days back, today included, 1 to 366 (default 30)'),
+    }),
     result: UsageReport,
-    handler: (ctx) =>
-      ctx.usage.report({ orgId: ctx.orgId, days: ctx.params.days, now: (ctx.settings.rateLimits.now ?? Date.now)() }),
+    handler: (ctx) => ctx.usage.report({ orgId: ctx.orgId, days: ctx.params.days, now: (ctx.settings.rateLimits.now ?? Date.now)() }),
   }),
 ]

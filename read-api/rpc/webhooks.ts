@@ -25,7 +25,12 @@ function webhookDeps(ctx: RpcContext<unknown>): WebhookDeps {
   return { ...ctx.write, webhooks: policy }
 }
 
-const Url = z.string().trim().min(1).max(2000).describe('https URL of your receiver (http only for localhost); must resolve to public addresses')
+const Url = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .describe('https URL of your receiver (http only for localhost); must resolve to public addresses')
 const Events = z
   .array(z.string().min(1).max(100))
   .min(1)
@@ -66,8 +71,13 @@ const DeliveryView = z.object({
   event: z.string(),
   event_number: Id.describe("The body's id: the same for every delivery of this event"),
   client_id: ClientId.nullable(),
-  requested: z.enum(['ping', 'redelivery']).nullable().describe('Sent on request (test_webhook, redeliver_webhook) rather than by an event'),
-  status: z.enum(['retrying', 'succeeded', 'failed']).describe(`retrying: failed, another attempt at next_attempt_at; failed: all ${MAX_ATTEMPTS} attempts failed`),
+  requested: z
+    .enum(['ping', 'redelivery'])
+    .nullable()
+    .describe('Sent on request (test_webhook, redeliver_webhook) rather than by an event'),
+  status: z
+    .enum(['retrying', 'succeeded', 'failed'])
+    .describe(`retrying: failed, another attempt at next_attempt_at; failed: all ${MAX_ATTEMPTS} attempts failed`),
   attempts: z.number().int(),
   last_status_code: z.number().int().nullable(),
   last_error: z.string().nullable(),
@@ -87,9 +97,22 @@ export const webhookRpcs = [
     orgScoped: true,
     summary:
       'Register a URL to receive signed event deliveries (POST {id, event, created_at, org_id, client_id, data}, X-Service-Signature t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>). Returns {id, url, events, secret}: the secret is shown once. Needs the write scope and owner level (an OAuth token must act for an owner); a platform key passes org_id.',
-    example: { params: { url: 'https://hooks.northwind.example/rankrelay', events: ['job.completed', 'aeo.report.saved'], description: 'Posts finished reports to the team channel' } },
+    example: {
+      params: {
+        url: 'https://hooks.northwind.example/rankrelay',
+        events: ['job.completed', 'aeo.report.saved'],
+        description: 'Posts finished reports to the team channel',
+      },
+    },
     params: z.strictObject({ url: Url, events: Events.optional(), description: Description.optional() }),
-    result: z.object({ id: Id, url: z.string(), events: z.array(z.string()).nullable(), description: z.string().nullable(), secret: ShownSecret, secret_hint: z.string() }),
+    result: z.object({
+      id: Id,
+      url: z.string(),
+      events: z.array(z.string()).nullable(),
+      description: z.string().nullable(),
+      secret: ShownSecret,
+      secret_hint: z.string(),
+    }),
     async handler(ctx) {
       const p = ctx.params
       requireOwnerLevel(ctx.caller, 'register a webhook')
@@ -100,7 +123,14 @@ export const webhookRpcs = [
         description: p.description || null,
       })
       const s = created.state
-      return { id: created.id, url: s.url, events: s.events === null ? null : [...s.events], description: s.description, secret: created.secret, secret_hint: created.secret.slice(0, 10) + '…' }
+      return {
+        id: created.id,
+        url: s.url,
+        events: s.events === null ? null : [...s.events],
+        description: s.description,
+        secret: created.secret,
+        secret_hint: `${created.secret.slice(0, 10)}…`,
+      }
     },
   }),
   rpc({
@@ -108,7 +138,8 @@ export const webhookRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "The organization's webhooks with their state (active, consecutive failures, last success and failure) and a hint of the secret, never the secret.",
+    summary:
+      "The organization's webhooks with their state (active, consecutive failures, last success and failure) and a hint of the secret, never the secret.",
     example: { params: {} },
     params: z.strictObject({}),
     result: z.array(WebhookView),
@@ -122,7 +153,16 @@ export const webhookRpcs = [
     summary:
       'Change a webhook: url, events (null: every event), description, active (true switches a disabled webhook back on and resets its failure count). Fields left out keep their value. Returns the webhook.',
     example: { params: { webhook_id: 5, events: null, active: true } },
-    params: z.strictObject({ webhook_id: WebhookId, url: Url.optional(), events: Events.optional(), description: Description.optional(), active: z.boolean().optional().describe('true switches a disabled webhook back on and resets its failure count; false stops deliveries') }),
+    params: z.strictObject({
+      webhook_id: WebhookId,
+      url: Url.optional(),
+      events: Events.optional(),
+      description: Description.optional(),
+      active: z
+        .boolean()
+        .optional()
+        .describe('true switches a disabled webhook back on and resets its failure count; false stops deliveries'),
+    }),
     result: WebhookView,
     async handler(ctx) {
       const p = ctx.params
@@ -143,13 +183,14 @@ export const webhookRpcs = [
     domain,
     access: 'write',
     orgScoped: true,
-    summary: 'Replace the signing secret. The new secret is returned once and signs every delivery from now on, retries of earlier events included.',
+    summary:
+      'Replace the signing secret. The new secret is returned once and signs every delivery from now on, retries of earlier events included.',
     example: { params: { webhook_id: 5 } },
     params: OneWebhook,
     result: z.object({ id: Id, secret: ShownSecret, secret_hint: z.string() }),
     async handler(ctx) {
       const rotated = await rotateWebhookSecret(webhookDeps(ctx), ctx.command, { callerOrgId: ctx.orgId, webhookId: ctx.params.webhook_id })
-      return { id: ctx.params.webhook_id, secret: rotated.secret, secret_hint: rotated.secret.slice(0, 10) + '…' }
+      return { id: ctx.params.webhook_id, secret: rotated.secret, secret_hint: `${rotated.secret.slice(0, 10)}…` }
     },
   }),
   rpc({
@@ -187,14 +228,19 @@ export const webhookRpcs = [
     access: 'read',
     orgScoped: true,
     summary:
-      "Deliveries, newest first (optionally of one webhook), each with every attempt: status, attempts, last_status_code, last_error, next_attempt_at and the attempt log. A delivery appears with its first attempt.",
+      'Deliveries, newest first (optionally of one webhook), each with every attempt: status, attempts, last_status_code, last_error, next_attempt_at and the attempt log. A delivery appears with its first attempt.',
     example: { params: { webhook_id: 5 } },
     params: z.strictObject({ webhook_id: WebhookId.optional().describe('Only deliveries to this webhook (default every webhook)') }),
     paginated: { maxLimit: 500, defaultLimit: 50 },
     result: z.array(DeliveryView),
     async handler(ctx) {
       if (ctx.params.webhook_id !== undefined) await webhookOf(ctx.read, ctx.orgId, ctx.params.webhook_id, { includeDeleted: true })
-      return deliveriesOf(ctx.read, { orgId: ctx.orgId, webhookId: ctx.params.webhook_id, limit: ctx.page?.limit ?? 50, offset: ctx.page?.offset ?? 0 })
+      return deliveriesOf(ctx.read, {
+        orgId: ctx.orgId,
+        webhookId: ctx.params.webhook_id,
+        limit: ctx.page?.limit ?? 50,
+        offset: ctx.page?.offset ?? 0,
+      })
     },
   }),
   rpc({

@@ -18,12 +18,17 @@ export function pinCertificate(text: string): PinnedCertificate {
     .replace(/-----BEGIN CERTIFICATE-----/g, '')
     .replace(/-----END CERTIFICATE-----/g, '')
     .replace(/\s+/g, '')
-  if (body === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) throw new DomainError('saml_certificate_invalid', 'The certificate is not a PEM or base64 X.509 certificate')
+  if (body === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(body))
+    throw new DomainError('saml_certificate_invalid', 'The certificate is not a PEM or base64 X.509 certificate')
   const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`
   try {
     const certificate = new X509Certificate(pem)
     return { pem, fingerprintSha256: certificate.fingerprint256, expiresAt: new Date(certificate.validTo).toISOString() }
   } catch (error) {
-    throw new DomainError('saml_certificate_invalid', 'The certificate could not be read', error instanceof Error ? error.message : String(error))
+    throw new DomainError(
+      'saml_certificate_invalid',
+      'The certificate could not be read',
+      error instanceof Error ? error.message : String(error),
+    )
   }
 }

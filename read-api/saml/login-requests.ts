@@ -10,7 +10,10 @@ import type { WorkTables } from '../../migrations/work-tables.js'
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const DAY_MS = 24 * 60 * 60_000
 
-export async function recordLoginRequest(db: Kysely<WorkTables>, input: { requestId: string; providerId: number; browserToken: string; returnTo: string | null; now: Date }): Promise<void> {
+export async function recordLoginRequest(
+  db: Kysely<WorkTables>,
+  input: { requestId: string; providerId: number; browserToken: string; returnTo: string | null; now: Date },
+): Promise<void> {
   await db
     .insertInto('saml_login_requests')
     .values({
@@ -23,7 +26,10 @@ export async function recordLoginRequest(db: Kysely<WorkTables>, input: { reques
     })
     .execute()
   // Housekeeping, as for OIDC states: rows a day past expiry, and replay-cache entries past theirs.
-  await db.deleteFrom('saml_login_requests').where('expires_at', '<', new Date(input.now.getTime() - DAY_MS)).execute()
+  await db
+    .deleteFrom('saml_login_requests')
+    .where('expires_at', '<', new Date(input.now.getTime() - DAY_MS))
+    .execute()
   await db.deleteFrom('saml_seen_assertions').where('expires_at', '<', input.now).execute()
 }
 
@@ -32,7 +38,10 @@ export type RequestClaim =
   | { readonly ok: false; readonly problem: 'in_response_to_unknown' | 'state_reused' | 'state_expired' }
 
 /** Uses the request up (a second Response to it never works) and says whether it was good for this provider. */
-export async function claimLoginRequest(db: Kysely<WorkTables>, input: { requestId: string; providerId: number; now: Date }): Promise<RequestClaim> {
+export async function claimLoginRequest(
+  db: Kysely<WorkTables>,
+  input: { requestId: string; providerId: number; now: Date },
+): Promise<RequestClaim> {
   if (input.requestId.length > 200) return { ok: false, problem: 'in_response_to_unknown' }
   const claimed = await db
     .updateTable('saml_login_requests')
@@ -43,7 +52,12 @@ export async function claimLoginRequest(db: Kysely<WorkTables>, input: { request
     .returningAll()
     .executeTakeFirst()
   if (!claimed) {
-    const seen = await db.selectFrom('saml_login_requests').select('request_id').where('request_id', '=', input.requestId).where('provider_id', '=', input.providerId).executeTakeFirst()
+    const seen = await db
+      .selectFrom('saml_login_requests')
+      .select('request_id')
+      .where('request_id', '=', input.requestId)
+      .where('provider_id', '=', input.providerId)
+      .executeTakeFirst()
     return { ok: false, problem: seen ? 'state_reused' : 'in_response_to_unknown' }
   }
   if (new Date(claimed.expires_at).getTime() <= input.now.getTime()) return { ok: false, problem: 'state_expired' }
@@ -51,7 +65,10 @@ export async function claimLoginRequest(db: Kysely<WorkTables>, input: { request
 }
 
 /** True the first time this provider's assertion id is seen; false for a replay. */
-export async function firstSightOfAssertion(db: Kysely<WorkTables>, input: { providerId: number; assertionId: string; until: Date }): Promise<boolean> {
+export async function firstSightOfAssertion(
+  db: Kysely<WorkTables>,
+  input: { providerId: number; assertionId: string; until: Date },
+): Promise<boolean> {
   const inserted = await db
     .insertInto('saml_seen_assertions')
     .values({ provider_id: input.providerId, assertion_hash: sha256(input.assertionId), expires_at: input.until })

@@ -127,7 +127,7 @@ export const samlLoginRoute = route<SsoPagesDeps, typeof KeyParams, typeof Login
     const { writesOff, unknownProvider } = signInPages(deps)
     const secure = secureCookies(deps.people)
     const provider = await providerByKey(deps, input.params().key)
-    if (!provider || !provider.active) return unknownProvider(reply)
+    if (!provider?.active) return unknownProvider(reply)
     if (await writesOff(request, reply)) return reply
     const urls = urlsOf(deps, request, provider)
     const sp = new saml2.ServiceProvider({ entity_id: urls.entityId, assert_endpoint: urls.acs })

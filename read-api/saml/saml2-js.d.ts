@@ -33,7 +33,15 @@ declare module 'saml2-js' {
   }
   export class ServiceProvider {
     constructor(options: ServiceProviderOptions)
-    create_login_request_url(idp: IdentityProvider, options: { relay_state?: string }, cb: (error: Error | null, url: string, requestId: string) => void): void
-    post_assert(idp: IdentityProvider, options: AssertOptions, cb: (error: (Error & { extra?: unknown }) | null, response: AssertResponse) => void): void
+    create_login_request_url(
+      idp: IdentityProvider,
+      options: { relay_state?: string },
+      cb: (error: Error | null, url: string, requestId: string) => void,
+    ): void
+    post_assert(
+      idp: IdentityProvider,
+      options: AssertOptions,
+      cb: (error: (Error & { extra?: unknown }) | null, response: AssertResponse) => void,
+    ): void
   }
 }

@@ -21,7 +21,12 @@ import { NS, attribute, child, children, descendants, parseXml, textOf } from '.
  * the service clock and a stated skew, where saml2-js would use Date.now() with none on NotOnOrAfter.
  */
 export type VerifiedResponse =
-  | { readonly ok: true; readonly facts: SamlAssertionFacts; readonly nameId: string | null; readonly attributes: Readonly<Record<string, readonly string[]>> }
+  | {
+      readonly ok: true
+      readonly facts: SamlAssertionFacts
+      readonly nameId: string | null
+      readonly attributes: Readonly<Record<string, readonly string[]>>
+    }
   | { readonly ok: false; readonly reason: SsoFailureReason; readonly detail: string }
 
 export interface ResponseVerification {
@@ -36,24 +41,36 @@ const refuse = (reason: SsoFailureReason, detail: string): VerifiedResponse => (
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer'
 
 export async function verifySamlResponse(input: ResponseVerification): Promise<VerifiedResponse> {
-  if (input.samlResponse.length > (SAML_RESPONSE_MAX_BYTES * 4) / 3 + 4) return refuse('saml_response_invalid', 'the SAMLResponse is too large')
+  if (input.samlResponse.length > (SAML_RESPONSE_MAX_BYTES * 4) / 3 + 4)
+    return refuse('saml_response_invalid', 'the SAMLResponse is too large')
   const compact = input.samlResponse.replace(/\s+/g, '')
   if (compact === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return refuse('saml_response_invalid', 'the SAMLResponse is not base64')
   const xml = Buffer.from(compact, 'base64').toString('utf8')
   const doc = parseXml(xml)
   if (!doc) return refuse('saml_response_invalid', 'the SAMLResponse is not well-formed XML (or carries a DOCTYPE)')
   const root = doc.documentElement!
-  if (root.namespaceURI !== NS.SAMLP || root.localName !== 'Response') return refuse('saml_response_invalid', `expected a samlp:Response, got ${root.nodeName}`)
-  if (descendants(doc, NS.SAML, 'EncryptedAssertion').length > 0) return refuse('assertion_encrypted', 'encrypted assertions are not supported: configure the IdP to sign, not encrypt')
+  if (root.namespaceURI !== NS.SAMLP || root.localName !== 'Response')
+    return refuse('saml_response_invalid', `expected a samlp:Response, got ${root.nodeName}`)
+  if (descendants(doc, NS.SAML, 'EncryptedAssertion').length > 0)
+    return refuse('assertion_encrypted', 'encrypted assertions are not supported: configure the IdP to sign, not encrypt')
   const assertions = descendants(doc, NS.SAML, 'Assertion')
   if (assertions.length !== 1) return refuse('saml_response_invalid', `expected exactly one Assertion, found ${assertions.length}`)
 
-  const sp = new saml2.ServiceProvider({ entity_id: input.spEntityId, assert_endpoint: input.acsUrl, audience: input.spEntityId, allow_unencrypted_assertion: true })
+  const sp = new saml2.ServiceProvider({
+    entity_id: input.spEntityId,
+    assert_endpoint: input.acsUrl,
+    audience: input.spEntityId,
+    allow_unencrypted_assertion: true,
+  })
   const idp = new saml2.IdentityProvider({ sso_login_url: input.ssoUrl, certificates: [...input.certificates] })
   let asserted: saml2.AssertResponse
   try {
     asserted = await new Promise((resolve, reject) =>
-      sp.post_assert(idp, { request_body: { SAMLResponse: compact }, require_session_index: false, ignore_timing: true }, (error, response) => (error ? reject(error) : resolve(response))),
+      sp.post_assert(
+        idp,
+        { request_body: { SAMLResponse: compact }, require_session_index: false, ignore_timing: true },
+        (error, response) => (error ? reject(error) : resolve(response)),
+      ),
     )
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
@@ -81,7 +98,11 @@ export async function verifySamlResponse(input: ResponseVerification): Promise<V
  * Destination and InResponseTo are then covered too. (saml2-js exports its own helper for this only under
  * NODE_ENV=test, so it is done here with the same library.)
  */
-function signedAssertion(xml: string, doc: Document, certificates: readonly string[]): { assertion: Element; response: Element | null } | null {
+function signedAssertion(
+  xml: string,
+  doc: Document,
+  certificates: readonly string[],
+): { assertion: Element; response: Element | null } | null {
   const root = doc.documentElement!
   const assertion = descendants(doc, NS.SAML, 'Assertion')[0]
   if (!assertion) return null
@@ -130,7 +151,9 @@ function factsOf(response: Element, assertion: Element): SamlAssertionFacts {
     responseInResponseTo: attribute(response, 'InResponseTo'),
     assertionId: attribute(assertion, 'ID') ?? '',
     assertionIssuer: textOf(child(assertion, NS.SAML, 'Issuer')),
-    audienceRestrictions: (conditions ? children(conditions, NS.SAML, 'AudienceRestriction') : []).map((r) => children(r, NS.SAML, 'Audience').map((a) => textOf(a) ?? '')),
+    audienceRestrictions: (conditions ? children(conditions, NS.SAML, 'AudienceRestriction') : []).map((r) =>
+      children(r, NS.SAML, 'Audience').map((a) => textOf(a) ?? ''),
+    ),
     notBefore: conditions ? attribute(conditions, 'NotBefore') : null,
     notOnOrAfter: conditions ? attribute(conditions, 'NotOnOrAfter') : null,
     bearerConfirmations: confirmations,

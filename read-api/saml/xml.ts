@@ -16,9 +16,14 @@ export const NS = {
 export function parseXml(text: string): Document | null {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) return null
   let failed = false
-  const onError = () => void (failed = true)
+  const onError = () => {
+    failed = true
+  }
   try {
-    const doc = new DOMParser({ errorHandler: { warning: () => {}, error: onError, fatalError: onError } }).parseFromString(text, 'text/xml')
+    const doc = new DOMParser({ errorHandler: { warning: () => {}, error: onError, fatalError: onError } }).parseFromString(
+      text,
+      'text/xml',
+    )
     return failed || !doc.documentElement ? null : doc
   } catch {
     return null
@@ -29,7 +34,8 @@ export function parseXml(text: string): Document | null {
 export function children(parent: Element, ns: string, localName: string): Element[] {
   const found: Element[] = []
   for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
-    if (node.nodeType === 1 && (node as Element).namespaceURI === ns && (node as Element).localName === localName) found.push(node as Element)
+    if (node.nodeType === 1 && (node as Element).namespaceURI === ns && (node as Element).localName === localName)
+      found.push(node as Element)
   }
   return found
 }
@@ -37,11 +43,13 @@ export function children(parent: Element, ns: string, localName: string): Elemen
 export const child = (parent: Element, ns: string, localName: string): Element | null => children(parent, ns, localName)[0] ?? null
 
 /** Every element with this namespace and local name anywhere under `root`. */
-export const descendants = (root: Document | Element, ns: string, localName: string): Element[] => Array.from(root.getElementsByTagNameNS(ns, localName))
+export const descendants = (root: Document | Element, ns: string, localName: string): Element[] =>
+  Array.from(root.getElementsByTagNameNS(ns, localName))
 
 export const textOf = (element: Element | null): string | null => (element === null ? null : (element.textContent ?? '').trim())
 
 /** An attribute's value, null when absent. */
 export const attribute = (element: Element, name: string): string | null => (element.hasAttribute(name) ? element.getAttribute(name) : null)
 
-export const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+export const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')

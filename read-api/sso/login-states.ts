@@ -36,7 +36,10 @@ export async function createLoginState(db: Kysely<WorkTables>, input: NewLoginSt
     })
     .execute()
   // Housekeeping: rows a day past expiry go (their only use left would be telling "reused" from "unknown").
-  await db.deleteFrom('oidc_login_states').where('expires_at', '<', new Date(input.now.getTime() - 24 * 60 * 60_000)).execute()
+  await db
+    .deleteFrom('oidc_login_states')
+    .where('expires_at', '<', new Date(input.now.getTime() - 24 * 60 * 60_000))
+    .execute()
   return state
 }
 
@@ -48,7 +51,9 @@ export interface ClaimedLoginState {
   readonly returnTo: string | null
 }
 
-export type Claim = { readonly ok: true; readonly row: ClaimedLoginState } | { readonly ok: false; readonly problem: 'state_unknown' | 'state_reused' | 'state_expired'; readonly providerId: number | null }
+export type Claim =
+  | { readonly ok: true; readonly row: ClaimedLoginState }
+  | { readonly ok: false; readonly problem: 'state_unknown' | 'state_reused' | 'state_expired'; readonly providerId: number | null }
 
 /** Uses the state up (whatever happens next, it never works again) and says whether it was good. */
 export async function claimLoginState(db: Kysely<WorkTables>, state: string, now: Date): Promise<Claim> {
@@ -62,13 +67,21 @@ export async function claimLoginState(db: Kysely<WorkTables>, state: string, now
     .executeTakeFirst()
   if (!claimed) {
     const seen = await db.selectFrom('oidc_login_states').select(['provider_id']).where('state_hash', '=', sha256(state)).executeTakeFirst()
-    return seen ? { ok: false, problem: 'state_reused', providerId: Number(seen.provider_id) } : { ok: false, problem: 'state_unknown', providerId: null }
+    return seen
+      ? { ok: false, problem: 'state_reused', providerId: Number(seen.provider_id) }
+      : { ok: false, problem: 'state_unknown', providerId: null }
   }
   const providerId = Number(claimed.provider_id)
   if (new Date(claimed.expires_at).getTime() <= now.getTime()) return { ok: false, problem: 'state_expired', providerId }
   return {
     ok: true,
-    row: { providerId, browserHash: claimed.browser_hash, nonce: claimed.nonce, codeVerifierSealed: claimed.code_verifier_sealed, returnTo: claimed.return_to },
+    row: {
+      providerId,
+      browserHash: claimed.browser_hash,
+      nonce: claimed.nonce,
+      codeVerifierSealed: claimed.code_verifier_sealed,
+      returnTo: claimed.return_to,
+    },
   }
 }
 

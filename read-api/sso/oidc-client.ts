@@ -17,14 +17,16 @@ import type { SsoSettings } from './settings.js'
  * address a name resolves to at connect time, as the webhook dispatcher does, so DNS rebinding cannot slip an
  * internal address in between.
  */
-export const issuerInvalid = (detail: string) => new DomainError('sso_issuer_invalid', 'The identity provider issuer could not be used', detail)
+export const issuerInvalid = (detail: string) =>
+  new DomainError('sso_issuer_invalid', 'The identity provider issuer could not be used', detail)
 
 /** Throws sso_issuer_invalid naming the rule when the URL may not be fetched. */
 export async function assertIdpUrl(settings: SsoSettings, url: string): Promise<string> {
   try {
     return await assertWebhookUrl({ serviceKey: settings.serviceKey, allowList: settings.allowList, resolve: settings.resolve }, url)
   } catch (error) {
-    if (error instanceof DomainError && error.code === 'webhook_url_refused') throw issuerInvalid(`${url}: address not allowed: ${error.detail ?? error.message}`)
+    if (error instanceof DomainError && error.code === 'webhook_url_refused')
+      throw issuerInvalid(`${url}: address not allowed: ${error.detail ?? error.message}`)
     throw error
   }
 }
@@ -94,7 +96,8 @@ export async function discoverIssuer(settings: SsoSettings, input: IssuerInput):
     config = await client.discovery(url, input.clientId, undefined, secret === null ? client.None() : client.ClientSecretPost(secret), {
       [client.customFetch]: fetcher,
       // http only reaches here for an address the operator allowed (SSO_ALLOWED_HOSTS): tests, internal IdPs.
-      execute: url.protocol === 'http:' ? [client.allowInsecureRequests, client.enableNonRepudiationChecks] : [client.enableNonRepudiationChecks],
+      execute:
+        url.protocol === 'http:' ? [client.allowInsecureRequests, client.enableNonRepudiationChecks] : [client.enableNonRepudiationChecks],
       timeout: 10,
     })
   } catch (error) {
@@ -108,7 +111,8 @@ export async function discoverIssuer(settings: SsoSettings, input: IssuerInput):
   if (!meta.authorization_endpoint) throw issuerInvalid('discovery document: no authorization_endpoint')
   if (!meta.token_endpoint) throw issuerInvalid('discovery document: no token_endpoint')
   if (!meta.jwks_uri) throw issuerInvalid('discovery document: no jwks_uri (the id_token signature could not be verified)')
-  if (Array.isArray(meta.response_types_supported) && !meta.response_types_supported.includes('code')) throw issuerInvalid('discovery document: the code response type is not supported')
+  if (Array.isArray(meta.response_types_supported) && !meta.response_types_supported.includes('code'))
+    throw issuerInvalid('discovery document: the code response type is not supported')
   if (Array.isArray(meta.code_challenge_methods_supported) && !meta.code_challenge_methods_supported.includes('S256')) {
     throw issuerInvalid('discovery document: PKCE S256 is not supported')
   }
@@ -132,7 +136,10 @@ export async function discoverIssuer(settings: SsoSettings, input: IssuerInput):
  */
 export class IssuerCache {
   readonly #entries = new Map<number, { key: string; at: number; config: Promise<client.Configuration> }>()
-  constructor(private readonly settings: SsoSettings, private readonly ttlMs = 10 * 60_000) {}
+  constructor(
+    private readonly settings: SsoSettings,
+    private readonly ttlMs = 10 * 60_000,
+  ) {}
 
   get(providerId: number, input: IssuerInput): Promise<client.Configuration> {
     const key = `${input.issuer}\n${input.clientId}\n${input.clientSecretSealed ?? ''}`

@@ -227,7 +227,7 @@ export const oidcCallbackRoute = route<SsoPagesDeps, typeof ProviderParams, type
     try {
       tokens = await client.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: unseal(deps.sso.serviceKey, claim.row.codeVerifierSealed),
-        expectedState: query.state,
+        ...(query.state === undefined ? {} : { expectedState: query.state }),
         expectedNonce: claim.row.nonce,
         idTokenExpected: true,
       })

@@ -6,7 +6,9 @@ import type { ReadDb } from '../../projections/tables.js'
  * that lists the domain in allowed_domains (or, for OIDC, names it as hosted_domain). Several: the oldest,
  * so adding a second provider never silently moves staff off the first.
  */
-export type DomainProvider = { readonly protocol: 'oidc'; readonly id: number } | { readonly protocol: 'saml'; readonly id: number; readonly key: string }
+export type DomainProvider =
+  | { readonly protocol: 'oidc'; readonly id: number }
+  | { readonly protocol: 'saml'; readonly id: number; readonly key: string }
 
 export async function providerForDomain(read: ReadDb, domain: string): Promise<DomainProvider | null> {
   const listed = sql<string[]>`array[${domain}]::text[]`

@@ -16,7 +16,13 @@ import { errorBox, html, sendPage } from '../people/html.js'
 const IDENTITY_REFUSED =
   'Single sign-on did not let you in. If you should have access, ask an owner of your organization for an invite, or sign in with your password.'
 const STATE_REFUSED = 'This sign-in link expired, was already used or was started in another browser. Start again from the sign-in page.'
-const STATE_REASONS: readonly SsoFailureReason[] = ['state_unknown', 'state_expired', 'state_reused', 'browser_mismatch', 'in_response_to_unknown']
+const STATE_REASONS: readonly SsoFailureReason[] = [
+  'state_unknown',
+  'state_expired',
+  'state_reused',
+  'browser_mismatch',
+  'in_response_to_unknown',
+]
 
 export interface SignInPages {
   /** Waits until the read models show `position` (so the next page sees the session). */
@@ -42,12 +48,22 @@ export function signInPages(deps: { readonly watermark: ProjectionWatermark; rea
         return false
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 'writes_disabled')) throw error
-        void sendPage(reply, 503, 'Paused for maintenance', html`${errorBox('Signing in is paused for maintenance. Try again in a minute.', 'writes_disabled')}`)
+        void sendPage(
+          reply,
+          503,
+          'Paused for maintenance',
+          html`${errorBox('Signing in is paused for maintenance. Try again in a minute.', 'writes_disabled')}`,
+        )
         return true
       }
     },
     unknownProvider: (reply) =>
-      sendPage(reply, 404, 'Single sign-on', html`${errorBox('This single sign-on link is unknown or no longer in use.', 'sso_provider_unknown')}<p><a href="/login">Sign in</a></p>`),
+      sendPage(
+        reply,
+        404,
+        'Single sign-on',
+        html`${errorBox('This single sign-on link is unknown or no longer in use.', 'sso_provider_unknown')}<p><a href="/login">Sign in</a></p>`,
+      ),
     async refused(reply, request, reason, position) {
       await settle(position)
       request.log.info({ reason }, 'sso sign-in refused')

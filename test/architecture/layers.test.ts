@@ -36,7 +36,10 @@ function upwardImports(edges: readonly ImportEdge[]): string[] {
       const to = folderOf(e.to)
       return from !== to && MAY_IMPORT[from] !== undefined && !MAY_IMPORT[from].includes(to)
     })
-    .map((e) => `${e.from}:${e.line} imports ${e.to}${e.typeOnly ? ' (type only)' : ''}: ${folderOf(e.from)}/ may import ${[folderOf(e.from), ...MAY_IMPORT[folderOf(e.from)]!].join(', ')}`)
+    .map(
+      (e) =>
+        `${e.from}:${e.line} imports ${e.to}${e.typeOnly ? ' (type only)' : ''}: ${folderOf(e.from)}/ may import ${[folderOf(e.from), ...MAY_IMPORT[folderOf(e.from)]!].join(', ')}`,
+    )
 }
 
 t.test('the checker itself', async (t) => {
@@ -52,7 +55,7 @@ t.test('the checker itself', async (t) => {
       "const g = await import('./g.js')",
       "type H = import('./h.js').H",
       "// import { z } from './commented.js'",
-      "const text = \"from './string.js'\"",
+      'const text = "from \'./string.js\'"',
     ].join('\n')
     const edges = importsOf('x/m.ts', source).map((e) => `${e.to}${e.typeOnly ? ' type' : ''}${e.dynamic ? ' dynamic' : ''}`)
     t.same(edges, ['x/a.ts', 'b/b.ts type', 'x/c.ts type', 'x/effects.ts', 'x/e.ts', 'x/f.ts type', 'x/g.ts dynamic', 'x/h.ts type'])

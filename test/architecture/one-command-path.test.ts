@@ -86,8 +86,19 @@ t.test('the detector finds each shape of a second command path', async (t) => {
   t.match(secondCommandPaths('processors/x.ts', 'const MAX_ATTEMPTS = 8'), [/declares its own MAX_ATTEMPTS/])
   t.match(secondCommandPaths('read-api/x.ts', 'await deps.store.append(stream, events, "any")'), [/calls store.append directly/])
   t.same(secondCommandPaths(HANDLER, loop), [], 'the handler is the one place for it')
-  t.same(secondCommandPaths('domain/webhooks/schedule.ts', 'export const MAX_ATTEMPTS = 8'), [], 'a business rule of domain/ is not a retry policy')
-  t.same(secondCommandPaths('commands/x.ts', '// for (;;) { store.append(a, b) } WrongExpectedRevisionError\nconst MAX_ATTEMPTS_NOTE = "const MAX_ATTEMPTS = 1"'), [], 'comments and strings do not count')
+  t.same(
+    secondCommandPaths('domain/webhooks/schedule.ts', 'export const MAX_ATTEMPTS = 8'),
+    [],
+    'a business rule of domain/ is not a retry policy',
+  )
+  t.same(
+    secondCommandPaths(
+      'commands/x.ts',
+      '// for (;;) { store.append(a, b) } WrongExpectedRevisionError\nconst MAX_ATTEMPTS_NOTE = "const MAX_ATTEMPTS = 1"',
+    ),
+    [],
+    'comments and strings do not count',
+  )
   t.same(
     secondCommandPaths('processors/x.ts', 'for (const r of outcomes) { if (r instanceof WrongExpectedRevisionError) lost++ }'),
     [],

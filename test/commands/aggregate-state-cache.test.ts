@@ -34,7 +34,13 @@ function deps(store: EventStore): WriteDeps {
 const run = (store: EventStore, command: ClientCommand) =>
   handleCommand(deps(store), { aggregate: client, id: CLIENT, command, context: systemContext('test') })
 
-const setting = (key: string, value: string): ClientCommand => ({ type: 'SetClientSetting', client_id: CLIENT, key, value, caller_org_id: null })
+const setting = (key: string, value: string): ClientCommand => ({
+  type: 'SetClientSetting',
+  client_id: CLIENT,
+  key,
+  value,
+  caller_org_id: null,
+})
 
 t.test('a second process writing in between is seen: refused append, read forward, right state', async (t) => {
   const { url, pool } = await createTestDatabase(t)
@@ -46,8 +52,16 @@ t.test('a second process writing in between is seen: refused append, read forwar
   })
 
   await run(a.store, {
-    type: 'AddClient', client_id: CLIENT, org_id: 3, name: 'Acme', website_url: 'https://acme.test', slug: 'acme',
-    status: 'active', services: [], locations: [], settings: {},
+    type: 'AddClient',
+    client_id: CLIENT,
+    org_id: 3,
+    name: 'Acme',
+    website_url: 'https://acme.test',
+    slug: 'acme',
+    status: 'active',
+    services: [],
+    locations: [],
+    settings: {},
   })
   t.same(a.reads, [undefined], 'an unknown stream is read in full')
   await run(a.store, setting('a', '1'))

@@ -47,8 +47,14 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     const result = await store.append(s, [event(1), event(2), event(3)], 'no_stream')
     t.equal(result.nextRevision, 2n)
     const events = await collect(store.readStream(s))
-    t.same(events.map((e) => e.revision), [0n, 1n, 2n])
-    t.same(events.map((e) => e.data.n), [1, 2, 3])
+    t.same(
+      events.map((e) => e.revision),
+      [0n, 1n, 2n],
+    )
+    t.same(
+      events.map((e) => e.data.n),
+      [1, 2, 3],
+    )
     t.equal(events[0]!.data.text, 'héllo ✓')
     t.equal(events[0]!.metadata.org_id, 7)
     t.equal(events[0]!.type, 'ThingHappened')
@@ -103,9 +109,16 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
   t.test('readStream honours fromRevision and maxCount; a missing stream is empty', async (t) => {
     const store = await makeStore(t)
     const s = stream('thing')
-    await store.append(s, Array.from({ length: 10 }, (_, i) => event(i)), 'no_stream')
+    await store.append(
+      s,
+      Array.from({ length: 10 }, (_, i) => event(i)),
+      'no_stream',
+    )
     const page = await collect(store.readStream(s, { fromRevision: 3n, maxCount: 4 }))
-    t.same(page.map((e) => e.data.n), [3, 4, 5, 6])
+    t.same(
+      page.map((e) => e.data.n),
+      [3, 4, 5, 6],
+    )
     t.same(await collect(store.readStream(stream('missing'))), [])
   })
 
@@ -118,10 +131,16 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     await store.append(b, [event(2)], 'no_stream')
     await store.append(a, [event(3)], 0n)
     const mine = (await collect(store.readAll({ after: start.position }))).filter((e) => e.stream === a || e.stream === b)
-    t.same(mine.map((e) => e.data.n), [1, 2, 3])
+    t.same(
+      mine.map((e) => e.data.n),
+      [1, 2, 3],
+    )
     for (let i = 1; i < mine.length; i++) t.ok(store.comparePositions(mine[i - 1]!.position, mine[i]!.position) < 0)
     const resumed = (await collect(store.readAll({ after: mine[0]!.position }))).filter((e) => e.stream === a || e.stream === b)
-    t.same(resumed.map((e) => e.data.n), [2, 3])
+    t.same(
+      resumed.map((e) => e.data.n),
+      [2, 3],
+    )
     t.equal((await collect(store.readAll({ after: start.position, maxCount: 2 }))).length, 2)
     const head = await store.headPosition()
     t.ok(head !== null && store.comparePositions(head, mine[2]!.position) >= 0, 'headPosition is at or after the last append')
@@ -131,11 +150,13 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     const store = await makeStore(t)
     const s = stream('race')
     const created = await store.append(s, [event(0)], 'no_stream')
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => store.append(s, [event(i + 1)], created.nextRevision)),
-    )
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.append(s, [event(i + 1)], created.nextRevision)))
     t.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1)
-    t.ok(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason instanceof WrongExpectedRevisionError))
+    t.ok(
+      outcomes
+        .filter((o) => o.status === 'rejected')
+        .every((o) => (o as PromiseRejectedResult).reason instanceof WrongExpectedRevisionError),
+    )
     t.equal((await collect(store.readStream(s))).length, 2)
   })
 
@@ -153,38 +174,72 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     t.equal(outcomes.length, 3)
     const [oa, ob, oc] = outcomes
     t.ok(!(oa instanceof WrongExpectedRevisionError) && oa!.nextRevision === 2n, 'a: two events at revisions 1 and 2')
-    t.ok(ob instanceof WrongExpectedRevisionError && ob.actual === 0n, 'b: a stale expectation is a returned conflict with the actual revision')
+    t.ok(
+      ob instanceof WrongExpectedRevisionError && ob.actual === 0n,
+      'b: a stale expectation is a returned conflict with the actual revision',
+    )
     t.ok(!(oc instanceof WrongExpectedRevisionError) && oc!.nextRevision === 2n, 'c: appended')
-    t.same((await collect(store.readStream(a))).map((e) => [e.revision, e.data.n]), [[0n, 0], [1n, 1], [2n, 2]])
+    t.same(
+      (await collect(store.readStream(a))).map((e) => [e.revision, e.data.n]),
+      [
+        [0n, 0],
+        [1n, 1],
+        [2n, 2],
+      ],
+    )
     t.equal((await collect(store.readStream(b))).length, 1, 'nothing appended to the conflicting stream')
     const last = (await collect(store.readStream(c))).at(-1)!
     t.equal(store.comparePositions(last.position, (oc as { position: string }).position), 0, 'each outcome carries its last position')
     t.same(await appendEach(store, []), [], 'no writes, no call')
-    t.throws(() => appendEach(store, [{ stream: a, events: [event(9)], expected: 2n }, { stream: a, events: [event(9)], expected: 2n }]), TypeError, 'a stream at most once')
+    t.throws(
+      () =>
+        appendEach(store, [
+          { stream: a, events: [event(9)], expected: 2n },
+          { stream: a, events: [event(9)], expected: 2n },
+        ]),
+      TypeError,
+      'a stream at most once',
+    )
   })
 
-  t.test('appendEach: no_stream beside exact revisions: new streams start at 0, an existing one conflicts, a re-append is idempotent', async (t) => {
-    const store = await makeStore(t)
-    const [a, b, c] = [stream('each-new'), stream('each-new'), stream('each-new')]
-    const ra = await store.append(a, [event(0)], 'no_stream')
-    const firstOfC = event(0, { id: randomUUID() })
-    const outcomes = await appendEach(store, [
-      { stream: a, events: [event(1)], expected: ra.nextRevision },
-      { stream: b, events: [event(0), event(1)], expected: 'no_stream' },
-      { stream: c, events: [firstOfC], expected: 'no_stream' },
-    ])
-    t.ok(outcomes.every((o) => !(o instanceof WrongExpectedRevisionError)), 'all three land')
-    t.same((await collect(store.readStream(b))).map((e) => [e.revision, e.data.n]), [[0n, 0], [1n, 1]], 'a new stream starts at revision 0')
-    t.equal((outcomes[1] as { nextRevision: bigint }).nextRevision, 1n)
-    const again = await appendEach(store, [
-      { stream: a, events: [event(9)], expected: 'no_stream' },
-      { stream: c, events: [firstOfC], expected: 'no_stream' },
-    ])
-    t.ok(again[0] instanceof WrongExpectedRevisionError && again[0].actual === 1n, 'no_stream on an existing stream is a returned conflict')
-    t.ok(!(again[1] instanceof WrongExpectedRevisionError) && again[1]!.nextRevision === 0n, 'the same first event again is idempotent')
-    t.equal((await collect(store.readStream(a))).length, 2, 'nothing appended to the conflicting stream')
-    t.equal((await collect(store.readStream(c))).length, 1, 'no duplicate')
-  })
+  t.test(
+    'appendEach: no_stream beside exact revisions: new streams start at 0, an existing one conflicts, a re-append is idempotent',
+    async (t) => {
+      const store = await makeStore(t)
+      const [a, b, c] = [stream('each-new'), stream('each-new'), stream('each-new')]
+      const ra = await store.append(a, [event(0)], 'no_stream')
+      const firstOfC = event(0, { id: randomUUID() })
+      const outcomes = await appendEach(store, [
+        { stream: a, events: [event(1)], expected: ra.nextRevision },
+        { stream: b, events: [event(0), event(1)], expected: 'no_stream' },
+        { stream: c, events: [firstOfC], expected: 'no_stream' },
+      ])
+      t.ok(
+        outcomes.every((o) => !(o instanceof WrongExpectedRevisionError)),
+        'all three land',
+      )
+      t.same(
+        (await collect(store.readStream(b))).map((e) => [e.revision, e.data.n]),
+        [
+          [0n, 0],
+          [1n, 1],
+        ],
+        'a new stream starts at revision 0',
+      )
+      t.equal((outcomes[1] as { nextRevision: bigint }).nextRevision, 1n)
+      const again = await appendEach(store, [
+        { stream: a, events: [event(9)], expected: 'no_stream' },
+        { stream: c, events: [firstOfC], expected: 'no_stream' },
+      ])
+      t.ok(
+        again[0] instanceof WrongExpectedRevisionError && again[0].actual === 1n,
+        'no_stream on an existing stream is a returned conflict',
+      )
+      t.ok(!(again[1] instanceof WrongExpectedRevisionError) && again[1]!.nextRevision === 0n, 'the same first event again is idempotent')
+      t.equal((await collect(store.readStream(a))).length, 2, 'nothing appended to the conflicting stream')
+      t.equal((await collect(store.readStream(c))).length, 1, 'no duplicate')
+    },
+  )
 
   t.test('appendEach: re-appending the same ids is idempotent; other modes work too', async (t) => {
     const store = await makeStore(t)
@@ -210,8 +265,11 @@ export function eventStoreContract(t: Test, makeStore: (t: Test) => Promise<Even
     for (const s of streams) await store.append(s, [event(0)], 'no_stream')
     // Eight batches over the same streams in different orders, all expecting revision 0.
     const batches = Array.from({ length: 8 }, (_, i) => {
-      const order = [...streams].sort((x, y) => ((x.charCodeAt(x.length - 1 - (i % 5)) ^ i) - (y.charCodeAt(y.length - 1 - (i % 5)) ^ i)))
-      return appendEach(store, (i % 2 === 0 ? order : order.reverse()).map((s) => ({ stream: s, events: [event(i + 1)], expected: 0n })))
+      const order = [...streams].sort((x, y) => (x.charCodeAt(x.length - 1 - (i % 5)) ^ i) - (y.charCodeAt(y.length - 1 - (i % 5)) ^ i))
+      return appendEach(
+        store,
+        (i % 2 === 0 ? order : order.reverse()).map((s) => ({ stream: s, events: [event(i + 1)], expected: 0n })),
+      )
     })
     const outcomes = await Promise.all(batches)
     for (const s of streams) {

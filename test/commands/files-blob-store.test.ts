@@ -38,7 +38,14 @@ t.test('PostgreSQL blob store', async (t) => {
     const total = CHUNK_BYTES * 2 + 12_345
     const expected = await readAll(pattern(total) as AsyncIterable<Buffer>)
     const info = await store.put('exports/1/big.bin', pattern(total), { orgId: 1, contentType: 'application/octet-stream' })
-    t.match(info, { path: 'exports/1/big.bin', orgId: 1, contentType: 'application/octet-stream', bytes: total, sha256: sha(expected), expiresAt: null })
+    t.match(info, {
+      path: 'exports/1/big.bin',
+      orgId: 1,
+      contentType: 'application/octet-stream',
+      bytes: total,
+      sha256: sha(expected),
+      expiresAt: null,
+    })
     t.equal(await chunkRows('exports/1/big.bin'), 3, 'three chunks')
     const opened = await store.open('exports/1/big.bin')
     t.ok(opened)
@@ -108,10 +115,15 @@ t.test('PostgreSQL blob store', async (t) => {
   })
 
   await t.test('concurrent writers of one path serialize; the last one wins whole', async (t) => {
-    const writes = Array.from({ length: 5 }, (_, i) => store.put('r/concurrent.txt', `writer ${i} `.repeat(50_000), { orgId: 1, contentType: 'text/plain' }))
+    const writes = Array.from({ length: 5 }, (_, i) =>
+      store.put('r/concurrent.txt', `writer ${i} `.repeat(50_000), { orgId: 1, contentType: 'text/plain' }),
+    )
     const infos = await Promise.all(writes)
     const final = await store.stat('r/concurrent.txt')
-    t.ok(infos.some((info) => info.sha256 === final!.sha256), 'the stored file is one writer’s, whole')
+    t.ok(
+      infos.some((info) => info.sha256 === final!.sha256),
+      'the stored file is one writer’s, whole',
+    )
     const body = await readAll((await store.open('r/concurrent.txt'))!.body)
     t.equal(sha(body), final!.sha256)
   })

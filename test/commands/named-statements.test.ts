@@ -30,7 +30,11 @@ t.test('a registered text runs as a named statement and follows a schema swap', 
 
   const other = 'select v from swap_live.t'
   t.same((await client.query(other)).rows, [{ v: 'new' }], 'an unregistered text runs as given')
-  t.equal((await client.query(`select count(*)::int as n from pg_prepared_statements where statement = $1`, [other])).rows[0]!.n, 0, 'and is not prepared')
+  t.equal(
+    (await client.query(`select count(*)::int as n from pg_prepared_statements where statement = $1`, [other])).rows[0]!.n,
+    0,
+    'and is not prepared',
+  )
 })
 
 t.test('a pool with the client answers registered texts through kysely-style calls and the pool', async (t) => {
@@ -49,6 +53,8 @@ t.test('a pool with the client answers registered texts through kysely-style cal
     client.release()
   }
   // The callback form is left alone.
-  const viaCallback = await new Promise<number>((resolve, reject) => pool.query('select 7 as n', (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result.rows[0].n))))
+  const viaCallback = await new Promise<number>((resolve, reject) =>
+    pool.query('select 7 as n', (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result.rows[0].n))),
+  )
   t.equal(viaCallback, 7)
 })

@@ -9,7 +9,9 @@ import { EMPTY_ALLOW_LIST, parseAllowList } from '../../domain/webhooks/url-poli
 
 /** Runs the lookup as a socket would (all addresses) and answers its callback's error or addresses. */
 function lookupAll(lookup: ReturnType<typeof safeLookup>, host: string): Promise<{ error: Error | null; addresses?: unknown }> {
-  return new Promise((resolve) => (lookup as any)(host, { all: true }, (error: Error | null, addresses?: unknown) => resolve({ error, addresses })))
+  return new Promise((resolve) =>
+    (lookup as any)(host, { all: true }, (error: Error | null, addresses?: unknown) => resolve({ error, addresses })),
+  )
 }
 
 t.test('a name resolving to an IPv6 form of an internal IPv4 address is refused at connect time', async (t) => {
@@ -23,7 +25,13 @@ t.test('a name resolving to an IPv6 form of an internal IPv4 address is refused 
 
 t.test('a public address, and an address the operator allowed, are handed to the socket', async (t) => {
   const publicLookup = safeLookup(async () => ['93.184.216.34', '::5db8:d822'], EMPTY_ALLOW_LIST)
-  t.same(await lookupAll(publicLookup, 'hooks.example.com'), { error: null, addresses: [{ address: '93.184.216.34', family: 4 }, { address: '::5db8:d822', family: 6 }] })
+  t.same(await lookupAll(publicLookup, 'hooks.example.com'), {
+    error: null,
+    addresses: [
+      { address: '93.184.216.34', family: 4 },
+      { address: '::5db8:d822', family: 6 },
+    ],
+  })
   const allowed = safeLookup(async () => ['127.0.0.1'], parseAllowList('127.0.0.1')!)
   t.same(await lookupAll(allowed, 'receiver.test'), { error: null, addresses: [{ address: '127.0.0.1', family: 4 }] })
 })

@@ -43,9 +43,7 @@ async function listen(t: Test, url: string): Promise<{ readonly arrivals: number
 
 t.test('es_events has no NOTIFY trigger: an append commits without taking the notify queue lock', async (t) => {
   const { pool } = await createTestDatabase(t)
-  const { rows } = await pool.query(
-    `select tgname from pg_trigger where tgrelid = 'es_events'::regclass and not tgisinternal`,
-  )
+  const { rows } = await pool.query(`select tgname from pg_trigger where tgrelid = 'es_events'::regclass and not tgisinternal`)
   t.same(rows, [], 'no user trigger on es_events')
 })
 

@@ -110,10 +110,7 @@ t.test('an append that commits late is not skipped by readAll, readPage or subsc
     const e = event(i)
     laterIds.push(e.id!)
     const result = await store.append(`early-${i}`, [e], 'no_stream')
-    t.ok(
-      BigInt(parsePosition(result.position).txid) > BigInt(t1Xid),
-      `append ${i} committed with a higher transaction id than T1`,
-    )
+    t.ok(BigInt(parsePosition(result.position).txid) > BigInt(t1Xid), `append ${i} committed with a higher transaction id than T1`)
   }
 
   // What a naive reader by global position alone sees now: the later events, past T1's position.
@@ -154,7 +151,11 @@ t.test('an append that commits late is not skipped by readAll, readPage or subsc
     return all.length >= expected.length
   }, 10_000)
   t.ok(visible, 'readAll shows the events once T1 has committed')
-  t.same(all.map((e) => e.id), expected, 'readAll: T1 first, then the later events, in order, none skipped')
+  t.same(
+    all.map((e) => e.id),
+    expected,
+    'readAll: T1 first, then the later events, in order, none skipped',
+  )
   t.same(
     all.map((e) => e.stream),
     ['late-1', 'early-1', 'early-2', 'early-3', 'early-4', 'early-5'],
@@ -164,9 +165,17 @@ t.test('an append that commits late is not skipped by readAll, readPage or subsc
     t.ok(store.comparePositions(all[i - 1]!.position, all[i]!.position) < 0, `position ${i} increases`)
   }
   const page = await store.readPage(undefined, 100)
-  t.same(page.map((e) => e.id), expected, 'readPage: the same order')
+  t.same(
+    page.map((e) => e.id),
+    expected,
+    'readPage: the same order',
+  )
   const afterFirst = await collect(store.readAll({ after: all[0]!.position }))
-  t.same(afterFirst.map((e) => e.id), laterIds, "readAll after T1's position returns the later events")
+  t.same(
+    afterFirst.map((e) => e.id),
+    laterIds,
+    "readAll after T1's position returns the later events",
+  )
 
   const delivered = await waitFor(() => subscription.seen.length >= expected.length, 10_000)
   t.ok(delivered, 'the subscription delivers the events once T1 has committed')
@@ -313,7 +322,11 @@ t.test('concurrent writers with slow commits: subscribeToAll sees every event ex
   const writeMs = Date.now() - started
   const total = appendedIds.size
   t.same(wrongRevisions, [], 'every adapter append reports the expected next revision')
-  t.equal(total, plans.flat().reduce((n, p) => n + p.events.length, 0), 'every planned event was appended')
+  t.equal(
+    total,
+    plans.flat().reduce((n, p) => n + p.events.length, 0),
+    'every planned event was appended',
+  )
 
   const caughtUp = await waitFor(() => subscription.seen.length >= total, 20_000, 25)
   t.ok(caughtUp, `the subscription caught up: ${subscription.seen.length} of ${total} events within 20 s`)
@@ -325,8 +338,16 @@ t.test('concurrent writers with slow commits: subscribeToAll sees every event ex
   const unique = new Set(ids)
   t.equal(seen.length, total, 'as many events delivered as were appended')
   t.equal(unique.size, seen.length, 'no event delivered twice')
-  t.same([...appendedIds].filter((id) => !unique.has(id)), [], 'no appended event missed')
-  t.same(ids.filter((id) => !appendedIds.has(id)), [], 'nothing delivered that was not appended')
+  t.same(
+    [...appendedIds].filter((id) => !unique.has(id)),
+    [],
+    'no appended event missed',
+  )
+  t.same(
+    ids.filter((id) => !appendedIds.has(id)),
+    [],
+    'nothing delivered that was not appended',
+  )
 
   const nextRevision = new Map<string, bigint>()
   const outOfOrder: string[] = []
@@ -346,7 +367,11 @@ t.test('concurrent writers with slow commits: subscribeToAll sees every event ex
   t.same(notIncreasing.slice(0, 10), [], 'global positions strictly increase by comparePositions')
 
   const replay = await collect(store.readAll())
-  t.same(replay.map((e) => e.id), ids, 'readAll afterwards returns the same order the subscription delivered')
+  t.same(
+    replay.map((e) => e.id),
+    ids,
+    'readAll afterwards returns the same order the subscription delivered',
+  )
 
   // How the late commits showed up: deliveries with a lower global_position than one delivered before.
   let belowHighWater = 0

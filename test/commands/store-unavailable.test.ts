@@ -54,12 +54,10 @@ t.test('faults in the request or the code are not', async (t) => {
     (error: unknown) => error,
   )
   t.notOk(isStoreUnavailable(syntax), `a syntax error (${(syntax as { code?: string }).code})`)
-  const unique = await database.pool
-    .query("create temp table u (x int primary key); insert into u values (1), (1)")
-    .then(
-      () => null,
-      (error: unknown) => error,
-    )
+  const unique = await database.pool.query('create temp table u (x int primary key); insert into u values (1), (1)').then(
+    () => null,
+    (error: unknown) => error,
+  )
   t.notOk(isStoreUnavailable(unique), `a unique violation (${(unique as { code?: string }).code})`)
   t.notOk(isStoreUnavailable(new WrongExpectedRevisionError('client-1', 3n, 4n)), 'a lost race (409, not 503)')
   t.notOk(isStoreUnavailable(new TypeError('x is undefined')), 'a bug')
@@ -89,10 +87,13 @@ t.test("the service's pool gives up on a server that accepts and never answers, 
   const bound = PG_CONNECT_TIMEOUT_MS + 5000
   const query = () =>
     Promise.race([
-      database.db.selectNoFrom((eb) => eb.lit(1).as('one')).execute().then(
-        () => 'answered',
-        (error: unknown) => error,
-      ),
+      database.db
+        .selectNoFrom((eb) => eb.lit(1).as('one'))
+        .execute()
+        .then(
+          () => 'answered',
+          (error: unknown) => error,
+        ),
       delay(bound, 'still waiting'),
     ])
   const outcomes = await Promise.all([query(), query()])
@@ -102,5 +103,8 @@ t.test("the service's pool gives up on a server that accepts and never answers, 
     t.ok(outcome instanceof Error, `${which}: the query fails instead of waiting (${String(outcome)})`)
     t.ok(isStoreUnavailable(outcome), `${which}: as the store being unavailable (${(outcome as Error).message})`)
   }
-  t.ok(elapsed >= PG_CONNECT_TIMEOUT_MS - 100 && elapsed < PG_CONNECT_TIMEOUT_MS + 2000, `after about the connect timeout, ${PG_CONNECT_TIMEOUT_MS} ms (${elapsed} ms)`)
+  t.ok(
+    elapsed >= PG_CONNECT_TIMEOUT_MS - 100 && elapsed < PG_CONNECT_TIMEOUT_MS + 2000,
+    `after about the connect timeout, ${PG_CONNECT_TIMEOUT_MS} ms (${elapsed} ms)`,
+  )
 })

@@ -29,7 +29,9 @@ t.test('RFC 6238 test vectors', async (t) => {
 
 t.test('RFC 4226 HOTP vectors (6 digits)', async (t) => {
   const expected = ['755224', '287082', '359152', '969429', '338314', '254676', '287922', '162583', '399871', '520489']
-  expected.forEach((code, counter) => t.equal(hotp(SEED_SHA1, counter), code, `counter ${counter}`))
+  expected.forEach((code, counter) => {
+    t.equal(hotp(SEED_SHA1, counter), code, `counter ${counter}`)
+  })
 })
 
 t.test('base32 round-trips and matches RFC 4648', async (t) => {

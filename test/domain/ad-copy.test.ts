@@ -31,15 +31,23 @@ const proposed: AdCopyEvent = { type: 'AdCopySetProposed', data: { set_id: 5, cl
 const given = spec(adCopySet)
 
 t.test('the set lifecycle', async (t) => {
-  given().when({ type: 'ProposeSet', set_id: 5, client_id: 3, job_id: 9, ad_groups: [group()] }).then(t, [proposed])
-  given(proposed).when({ type: 'ProposeSet', set_id: 5, client_id: 3, job_id: 9, ad_groups: [group()] }).thenThrows(t, 'already_exists')
-  given(proposed).when({ type: 'ApproveSet', client_id: 3, approved_by: ' Dana ' }).then(t, [{ type: 'AdCopySetApproved', data: { set_id: 5, client_id: 3, approved_by: 'Dana' } }])
+  given()
+    .when({ type: 'ProposeSet', set_id: 5, client_id: 3, job_id: 9, ad_groups: [group()] })
+    .then(t, [proposed])
+  given(proposed)
+    .when({ type: 'ProposeSet', set_id: 5, client_id: 3, job_id: 9, ad_groups: [group()] })
+    .thenThrows(t, 'already_exists')
+  given(proposed)
+    .when({ type: 'ApproveSet', client_id: 3, approved_by: ' Dana ' })
+    .then(t, [{ type: 'AdCopySetApproved', data: { set_id: 5, client_id: 3, approved_by: 'Dana' } }])
   given(proposed).when({ type: 'ApproveSet', client_id: 3, approved_by: '  ' }).thenThrows(t, 'validation_failed')
   given(proposed).when({ type: 'ApproveSet', client_id: 4, approved_by: 'Dana' }).thenThrows(t, 'not_found')
   given().when({ type: 'ApproveSet', client_id: 3, approved_by: 'Dana' }).thenThrows(t, 'not_found')
   const approved: AdCopyEvent = { type: 'AdCopySetApproved', data: { set_id: 5, client_id: 3, approved_by: 'Dana' } }
   given(proposed, approved).when({ type: 'ApproveSet', client_id: 3, approved_by: 'Dana' }).thenThrows(t, 'ad_copy_set_not_proposed')
-  given(proposed, approved).when({ type: 'RejectSet', client_id: 3, rejected_by: 'Sam', reason: '' }).thenThrows(t, 'ad_copy_set_not_proposed')
+  given(proposed, approved)
+    .when({ type: 'RejectSet', client_id: 3, rejected_by: 'Sam', reason: '' })
+    .thenThrows(t, 'ad_copy_set_not_proposed')
   const rejected: AdCopyEvent = { type: 'AdCopySetRejected', data: { set_id: 5, client_id: 3, rejected_by: 'Sam', reason: 'too generic' } }
   given(proposed).when({ type: 'RejectSet', client_id: 3, rejected_by: 'Sam', reason: ' too generic ' }).then(t, [rejected])
   given(proposed, rejected).when({ type: 'ApproveSet', client_id: 3, approved_by: 'Dana' }).thenThrows(t, 'ad_copy_set_not_proposed')
@@ -47,45 +55,120 @@ t.test('the set lifecycle', async (t) => {
 
 t.test('a group outside the limits is never proposed', async (t) => {
   const propose = (g: AdGroup) => ({ type: 'ProposeSet' as const, set_id: 5, client_id: 3, job_id: null, ad_groups: [g] })
-  given().when(propose(group({ headlines: ['One', 'Two'] }))).thenThrows(t, 'ad_copy_limits')
-  given().when(propose(group({ headlines: ['One', 'Two', 'x'.repeat(31)] }))).thenThrows(t, 'ad_copy_limits')
-  given().when(propose(group({ descriptions: ['Only one.'] }))).thenThrows(t, 'ad_copy_limits')
-  given().when(propose(group({ descriptions: ['Fine.', 'y'.repeat(91)] }))).thenThrows(t, 'ad_copy_limits')
-  given().when(propose(group({ headlines: Array.from({ length: 16 }, (_, i) => `Headline ${i}`) }))).thenThrows(t, 'ad_copy_limits')
+  given()
+    .when(propose(group({ headlines: ['One', 'Two'] })))
+    .thenThrows(t, 'ad_copy_limits')
+  given()
+    .when(propose(group({ headlines: ['One', 'Two', 'x'.repeat(31)] })))
+    .thenThrows(t, 'ad_copy_limits')
+  given()
+    .when(propose(group({ descriptions: ['Only one.'] })))
+    .thenThrows(t, 'ad_copy_limits')
+  given()
+    .when(propose(group({ descriptions: ['Fine.', 'y'.repeat(91)] })))
+    .thenThrows(t, 'ad_copy_limits')
+  given()
+    .when(propose(group({ headlines: Array.from({ length: 16 }, (_, i) => `Headline ${i}`) })))
+    .thenThrows(t, 'ad_copy_limits')
   given().when({ type: 'ProposeSet', set_id: 5, client_id: 3, job_id: null, ad_groups: [] }).thenThrows(t, 'ad_copy_limits')
-  given().when({ type: 'ProposeSet', set_id: 5, client_id: 3, job_id: null, ad_groups: Array.from({ length: MAX_AD_GROUPS + 1 }, (_, i) => group({ ad_group_id: i + 1 })) }).thenThrows(t, 'ad_copy_limits')
-  t.equal(limitProblem({ headlines: ['ab', 'cd', 'é'.repeat(30)], descriptions: ['a', 'b'] }), null, 'characters, not UTF-16 units or bytes')
+  given()
+    .when({
+      type: 'ProposeSet',
+      set_id: 5,
+      client_id: 3,
+      job_id: null,
+      ad_groups: Array.from({ length: MAX_AD_GROUPS + 1 }, (_, i) => group({ ad_group_id: i + 1 })),
+    })
+    .thenThrows(t, 'ad_copy_limits')
+  t.equal(
+    limitProblem({ headlines: ['ab', 'cd', 'é'.repeat(30)], descriptions: ['a', 'b'] }),
+    null,
+    'characters, not UTF-16 units or bytes',
+  )
 })
 
-t.test("fitLines drops what breaks a limit and rejects a group it cannot fill", async (t) => {
+t.test('fitLines drops what breaks a limit and rejects a group it cannot fill', async (t) => {
   t.same(fitLines({ headlines: [' A  b ', 'a b', 'x'.repeat(31), 7, 'C', 'D'], descriptions: ['One.', 'z'.repeat(91), 'Two.'] }), {
     headlines: ['A b', 'C', 'D'],
     descriptions: ['One.', 'Two.'],
   })
   t.equal(fitLines({ headlines: ['A', 'B', 'x'.repeat(31)], descriptions: ['One.', 'Two.'] }), null, 'two headlines left')
   t.equal(fitLines({ headlines: ['A', 'B', 'C'], descriptions: ['One.'] }), null, 'one description')
-  t.equal(fitLines({ headlines: Array.from({ length: 20 }, (_, i) => `H${i}`), descriptions: ['1', '2', '3', '4', '5'] })!.headlines.length, 15, 'at most 15')
-  const planned = [{ service: { name: 'Drain cleaning', description: '' }, area: 'Austin' }, { service: { name: 'Roofing', description: '' }, area: '' }]
-  const answer = JSON.stringify({ ad_groups: [{ service: 'roofing', area: '', headlines: ['A', 'B', 'C'], descriptions: ['1', '2'] }, { service: 'Drain cleaning', area: 'Austin', headlines: ['A'], descriptions: [] }] })
-  t.same(readAdCopyAnswer(`Here you go: ${answer} Enjoy`, planned), [null, { headlines: ['A', 'B', 'C'], descriptions: ['1', '2'] }], 'matched by service and area, JSON found in prose')
+  t.equal(
+    fitLines({ headlines: Array.from({ length: 20 }, (_, i) => `H${i}`), descriptions: ['1', '2', '3', '4', '5'] })!.headlines.length,
+    15,
+    'at most 15',
+  )
+  const planned = [
+    { service: { name: 'Drain cleaning', description: '' }, area: 'Austin' },
+    { service: { name: 'Roofing', description: '' }, area: '' },
+  ]
+  const answer = JSON.stringify({
+    ad_groups: [
+      { service: 'roofing', area: '', headlines: ['A', 'B', 'C'], descriptions: ['1', '2'] },
+      { service: 'Drain cleaning', area: 'Austin', headlines: ['A'], descriptions: [] },
+    ],
+  })
+  t.same(
+    readAdCopyAnswer(`Here you go: ${answer} Enjoy`, planned),
+    [null, { headlines: ['A', 'B', 'C'], descriptions: ['1', '2'] }],
+    'matched by service and area, JSON found in prose',
+  )
   t.same(readAdCopyAnswer('no json', planned), [null, null])
 })
 
 t.test('the plan', async (t) => {
-  const services = [{ name: 'Drain cleaning', description: '' }, { name: 'Roofing', description: '' }]
-  t.same(planAdGroups({ services, locations: ['Austin, TX', 'austin,  tx'] }).groups.map((g) => [g.service.name, g.area]), [['Drain cleaning', 'Austin, TX'], ['Roofing', 'Austin, TX']])
-  t.same(planAdGroups({ services, locations: [] }).groups.map((g) => g.area), ['', ''], 'no locations: groups about no area')
-  t.same(planAdGroups({ services, locations: ['Austin'], requestedServices: ['ROOFING'], requestedAreas: ['Dallas'] }).groups.map((g) => [g.service.name, g.area]), [['Roofing', 'Dallas']])
-  const unknown = (() => { try { planAdGroups({ services, locations: [], requestedServices: ['Plumbing'] }) } catch (e) { return e } })()
-  t.ok(unknown instanceof DomainError && unknown.code === 'ad_copy_unknown_service' && /"Plumbing"/.test(unknown.detail ?? ''), 'names the unknown service')
+  const services = [
+    { name: 'Drain cleaning', description: '' },
+    { name: 'Roofing', description: '' },
+  ]
+  t.same(
+    planAdGroups({ services, locations: ['Austin, TX', 'austin,  tx'] }).groups.map((g) => [g.service.name, g.area]),
+    [
+      ['Drain cleaning', 'Austin, TX'],
+      ['Roofing', 'Austin, TX'],
+    ],
+  )
+  t.same(
+    planAdGroups({ services, locations: [] }).groups.map((g) => g.area),
+    ['', ''],
+    'no locations: groups about no area',
+  )
+  t.same(
+    planAdGroups({ services, locations: ['Austin'], requestedServices: ['ROOFING'], requestedAreas: ['Dallas'] }).groups.map((g) => [
+      g.service.name,
+      g.area,
+    ]),
+    [['Roofing', 'Dallas']],
+  )
+  const unknown = (() => {
+    try {
+      planAdGroups({ services, locations: [], requestedServices: ['Plumbing'] })
+    } catch (e) {
+      return e
+    }
+    return undefined
+  })()
+  t.ok(
+    unknown instanceof DomainError && unknown.code === 'ad_copy_unknown_service' && /"Plumbing"/.test(unknown.detail ?? ''),
+    'names the unknown service',
+  )
   t.throws(() => planAdGroups({ services: [], locations: ['Austin'] }), { code: 'ad_copy_no_services' })
-  const many = planAdGroups({ services: Array.from({ length: 20 }, (_, i) => ({ name: `Service ${i}`, description: '' })), locations: Array.from({ length: 10 }, (_, i) => `City ${i}`) })
+  const many = planAdGroups({
+    services: Array.from({ length: 20 }, (_, i) => ({ name: `Service ${i}`, description: '' })),
+    locations: Array.from({ length: 10 }, (_, i) => `City ${i}`),
+  })
   t.equal(many.groups.length, MAX_AD_GROUPS)
   t.equal(many.omitted, 100, 'the rest counted as omitted')
 })
 
 t.test('the built-in writer always fits the limits', async (t) => {
-  const lines = writeAdGroup({ clientName: 'Acme Plumbing', websiteUrl: 'https://www.acme.example.com', service: { name: 'Emergency Plumber', description: '' }, area: 'Round Rock, TX' })
+  const lines = writeAdGroup({
+    clientName: 'Acme Plumbing',
+    websiteUrl: 'https://www.acme.example.com',
+    service: { name: 'Emergency Plumber', description: '' },
+    area: 'Round Rock, TX',
+  })
   t.ok(lines.headlines.includes('Need an Emergency Plumber?'), 'provider phrasing with the right article')
   t.ok(lines.headlines.includes('Visit acme.example.com'))
   t.ok(lines.descriptions.some((d) => d.includes('Round Rock, TX')))

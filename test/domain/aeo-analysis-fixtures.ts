@@ -11,10 +11,25 @@ export const acme: AnalysisClient = {
   locations: ['Austin, TX', 'Round Rock, TX'],
 }
 
-export const bestOf: AnalysisQuestion = { prompt: 'best emergency plumber in Austin, TX', service: 'Drain cleaning', location: 'Austin, TX', kind: 'best-of' }
-export const costQ: AnalysisQuestion = { prompt: 'how much does drain cleaning cost in Austin', service: 'Drain cleaning', location: 'Austin, TX', kind: 'cost' }
+export const bestOf: AnalysisQuestion = {
+  prompt: 'best emergency plumber in Austin, TX',
+  service: 'Drain cleaning',
+  location: 'Austin, TX',
+  kind: 'best-of',
+}
+export const costQ: AnalysisQuestion = {
+  prompt: 'how much does drain cleaning cost in Austin',
+  service: 'Drain cleaning',
+  location: 'Austin, TX',
+  kind: 'cost',
+}
 
-export const input = (answerText: string, citations: AnalysisInput['citations'] = [], question = bestOf, retrieved: AnalysisInput['retrieved'] = []): AnalysisInput => ({
+export const input = (
+  answerText: string,
+  citations: AnalysisInput['citations'] = [],
+  question = bestOf,
+  retrieved: AnalysisInput['retrieved'] = [],
+): AnalysisInput => ({
   answerText,
   citations,
   retrieved,
@@ -38,7 +53,10 @@ Acme Plumbing is a strong first call if you need someone tonight.`
 
 export const namedFirstCitations = [
   { url: 'https://acmeplumbing.com/emergency', title: 'Emergency plumbing | Acme Plumbing' },
-  { url: 'https://www.yelp.com/search?find_desc=emergency+plumber&find_loc=Austin%2C+TX', title: 'Top 10 Best Emergency Plumbers in Austin' },
+  {
+    url: 'https://www.yelp.com/search?find_desc=emergency+plumber&find_loc=Austin%2C+TX',
+    title: 'Top 10 Best Emergency Plumbers in Austin',
+  },
   { url: 'https://www.radiantplumbing.com/', title: 'Radiant Plumbing & Air Conditioning' },
 ]
 

@@ -32,9 +32,25 @@ t.test('name keys ignore case, punctuation, "the" and legal suffixes', async (t)
 
 t.test('named first: a numbered list with bold names, the own site cited', async (t) => {
   const report = analyze(f.input(f.namedFirst, f.namedFirstCitations))
-  t.match(report.scorecard, { present: true, named: true, named_first: true, position: 1, named_count: 4, cited: true, own_domain_citations: 1, citation_count: 3 })
-  t.strictSame(names(report), ['Radiant Plumbing & Air Conditioning', 'S&D Plumbing', 'Reliant Plumbing'], 'other businesses in order; labels such as "Check reviews" are not businesses')
-  t.strictSame(report.entity_table.map((e) => e.position), [2, 3, 4])
+  t.match(report.scorecard, {
+    present: true,
+    named: true,
+    named_first: true,
+    position: 1,
+    named_count: 4,
+    cited: true,
+    own_domain_citations: 1,
+    citation_count: 3,
+  })
+  t.strictSame(
+    names(report),
+    ['Radiant Plumbing & Air Conditioning', 'S&D Plumbing', 'Reliant Plumbing'],
+    'other businesses in order; labels such as "Check reviews" are not businesses',
+  )
+  t.strictSame(
+    report.entity_table.map((e) => e.position),
+    [2, 3, 4],
+  )
   t.equal(report.entity_table[0]!.domain, 'radiantplumbing.com', "a competitor's cited site is linked to it")
   const classes = Object.fromEntries(report.source_table.map((s) => [s.domain, s.class]))
   t.strictSame(classes, { 'acmeplumbing.com': 'own', 'yelp.com': 'directory', 'radiantplumbing.com': 'competitor' })
@@ -46,8 +62,20 @@ t.test('named first: a numbered list with bold names, the own site cited', async
 
 t.test('named later: headings per business, not cited, directories and media cited', async (t) => {
   const report = analyze(f.input(f.namedLater, f.namedLaterCitations))
-  t.match(report.scorecard, { present: true, named: true, named_first: false, position: 3, named_count: 3, cited: false, own_domain_citations: 0 })
-  t.strictSame(names(report), ['Radiant Plumbing & Air Conditioning', 'Reliant Plumbing'], '"What to look for" is a heading, not a business')
+  t.match(report.scorecard, {
+    present: true,
+    named: true,
+    named_first: false,
+    position: 3,
+    named_count: 3,
+    cited: false,
+    own_domain_citations: 0,
+  })
+  t.strictSame(
+    names(report),
+    ['Radiant Plumbing & Air Conditioning', 'Reliant Plumbing'],
+    '"What to look for" is a heading, not a business',
+  )
   t.strictSame(keys(report), [
     'site:citable:drain-cleaning',
     'listing:angi.com',
@@ -84,7 +112,15 @@ t.test('absent: bullets with bold names; directories, Google and media cited', a
 
 t.test('only cited: the own site is a source but the answer names no business', async (t) => {
   const report = analyze(f.input(f.onlyCited, f.onlyCitedCitations, f.costQ))
-  t.match(report.scorecard, { present: true, named: false, named_first: false, position: null, named_count: 0, cited: true, own_domain_citations: 1 })
+  t.match(report.scorecard, {
+    present: true,
+    named: false,
+    named_first: false,
+    position: null,
+    named_count: 0,
+    cited: true,
+    own_domain_citations: 1,
+  })
   t.strictSame(report.entity_table, [])
   t.strictSame(keys(report), ['site:name-on-page:drain-cleaning', 'listing:homeguide.com'])
 })
@@ -119,9 +155,14 @@ t.test('retrieved but not cited sources are listed apart and do not count as cit
   const report = analyze(f.input(f.absent, [], f.bestOf, [{ url: 'https://acmeplumbing.com/' }, { url: 'https://www.yelp.com/x' }]))
   t.match(report.scorecard, { cited: false, present: false, retrieved_own: 1, retrieved_count: 2, citation_count: 0 })
   t.strictSame(report.source_table, [], 'the source table lists cited domains only')
-  const cited = analyze(f.input(f.absent, [{ url: 'https://www.yelp.com/a' }], f.bestOf, [{ url: 'https://yelp.com/b' }, { url: 'https://acmeplumbing.com/' }]))
+  const cited = analyze(
+    f.input(f.absent, [{ url: 'https://www.yelp.com/a' }], f.bestOf, [{ url: 'https://yelp.com/b' }, { url: 'https://acmeplumbing.com/' }]),
+  )
   t.match(cited.source_table, [{ domain: 'yelp.com', class: 'directory', count: 1, retrieved: 1 }])
-  t.notOk(keys(report).some((k) => k.startsWith('listing:')), 'a directory only retrieved is not a listing finding')
+  t.notOk(
+    keys(report).some((k) => k.startsWith('listing:')),
+    'a directory only retrieved is not a listing finding',
+  )
 })
 
 t.test('the client is found by its site name too, and its own listing entry is not a competitor', async (t) => {
@@ -141,10 +182,19 @@ t.test('item_keys are stable: the same situation in other words, order and month
       [{ url: 'https://www.google.com/maps/place/radiant' }, { url: 'https://bbb.org/us/tx/austin' }],
     ),
   )
-  for (const key of ['site:service-page:drain-cleaning:austin-tx', 'listing:google.com', 'listing:bbb.org', 'market:leader:radiant-plumbing-air-conditioning']) {
+  for (const key of [
+    'site:service-page:drain-cleaning:austin-tx',
+    'listing:google.com',
+    'listing:bbb.org',
+    'market:leader:radiant-plumbing-air-conditioning',
+  ]) {
     t.ok(keys(reworded).includes(key), `${key} again`)
   }
-  t.strictSame(analyze(f.input(f.namedLater, f.namedLaterCitations)), analyze(f.input(f.namedLater, f.namedLaterCitations)), 'deterministic')
+  t.strictSame(
+    analyze(f.input(f.namedLater, f.namedLaterCitations)),
+    analyze(f.input(f.namedLater, f.namedLaterCitations)),
+    'deterministic',
+  )
   for (const finding of [...a.findings, ...reworded.findings]) {
     t.ok(/^[a-z]+:[a-z0-9:.-]+$/.test(finding.item_key) && finding.item_key.length <= 200, `${finding.item_key} is a plain key`)
   }
@@ -165,7 +215,10 @@ t.test('entities: labels, places, platforms and sentences are not businesses', a
     '**Bottom line:** call two companies.',
   ].join('\n')
   const found = namedBusinesses(text, { contextWords: ['Drain cleaning', 'Austin', 'TX'], placeNames: ['Austin, TX'] })
-  t.strictSame(found.map((b) => b.name), ['Mr. Rooter Plumbing of Austin'])
+  t.strictSame(
+    found.map((b) => b.name),
+    ['Mr. Rooter Plumbing of Austin'],
+  )
 })
 
 t.test('entities: a place-led local name ("Austin Pipe Pros") is a business; the place and the client\'s service is a label', async (t) => {
@@ -177,7 +230,10 @@ t.test('entities: a place-led local name ("Austin Pipe Pros") is a business; the
     '3. **Round Rock Plumbing Co**',
   ].join('\n')
   const context = { contextWords: ['Drain cleaning', 'Austin', 'TX', 'Round Rock'], placeNames: ['Austin, TX', 'Round Rock, TX'] }
-  t.strictSame(namedBusinesses(text, context).map((b) => b.name), ['Austin Pipe Pros', 'Acme Plumbing', 'Round Rock Plumbing Co'])
+  t.strictSame(
+    namedBusinesses(text, context).map((b) => b.name),
+    ['Austin Pipe Pros', 'Acme Plumbing', 'Round Rock Plumbing Co'],
+  )
 })
 
 t.test('entities: a sentence end splits names; abbreviations and initials inside a name do not', async (t) => {
@@ -186,10 +242,20 @@ t.test('entities: a sentence end splits names; abbreviations and initials inside
   // No places in this context: "Austin Plumbing" is then a business of its own (with the client's places it is a label, below).
   t.strictSame(
     namedBusinesses(text, { contextWords: [], placeNames: [] }).map((b) => [b.name, b.mentions]),
-    [['Reliant Plumbing', 1], ['Austin Plumbing', 1], ['Smith Bros. Plumbing', 1], ['J.R. Rooter Services', 1], ['St. Louis Plumbing Co', 1]],
+    [
+      ['Reliant Plumbing', 1],
+      ['Austin Plumbing', 1],
+      ['Smith Bros. Plumbing', 1],
+      ['J.R. Rooter Services', 1],
+      ['St. Louis Plumbing Co', 1],
+    ],
   )
   const report = analyze(f.input(text))
-  t.strictSame(names(report), ['Reliant Plumbing', 'Smith Bros. Plumbing', 'J.R. Rooter Services', 'St. Louis Plumbing Co'], 'through the analysis: no business spans two sentences')
+  t.strictSame(
+    names(report),
+    ['Reliant Plumbing', 'Smith Bros. Plumbing', 'J.R. Rooter Services', 'St. Louis Plumbing Co'],
+    'through the analysis: no business spans two sentences',
+  )
   t.match(report.scorecard, { named: false, named_count: 4 })
 })
 
@@ -199,7 +265,8 @@ t.test('sentences split on end punctuation and lines, markdown removed', async (
 
 t.test('a directory dump of an answer is bounded: at most 100 businesses and 50 claims', async (t) => {
   let text = ''
-  for (let i = 0; text.length < 150_000; i++) text += `${i + 1}. **Business Number${i} Plumbing** – reliable. Acme Plumbing is mentioned too.\n`
+  for (let i = 0; text.length < 150_000; i++)
+    text += `${i + 1}. **Business Number${i} Plumbing** – reliable. Acme Plumbing is mentioned too.\n`
   const report = analyze(f.input(text))
   t.equal(report.entity_table.length + 1, 100, '100 businesses, the client among them')
   t.equal(report.claim_map.length, 50)

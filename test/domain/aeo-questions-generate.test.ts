@@ -49,12 +49,20 @@ t.test('every kind, with service, location and a priority', async (t) => {
     t.ok(Number.isInteger(q.priority) && q.priority >= 1 && q.priority <= 100, 'priority 1–100')
   }
   const priorities = questions.map((q) => q.priority)
-  t.strictSame(priorities, [...priorities].sort((a, b) => b - a), 'highest priority first')
+  t.strictSame(
+    priorities,
+    [...priorities].sort((a, b) => b - a),
+    'highest priority first',
+  )
   t.equal(questions[0]!.prompt, 'best emergency plumber in Austin, TX', 'the first service in the first location leads')
 })
 
 t.test('plural services agree with their verb and never read "a implants"', async (t) => {
-  const all = prompts({ clientName: 'Bravo Dental', services: ['Implants', 'Water heaters', 'Dentists'], locations: [{ name: 'Miami, FL', city: 'Miami' }] })
+  const all = prompts({
+    clientName: 'Bravo Dental',
+    services: ['Implants', 'Water heaters', 'Dentists'],
+    locations: [{ name: 'Miami, FL', city: 'Miami' }],
+  })
   t.ok(all.includes('how much do implants cost in Miami, FL?'))
   t.ok(all.includes('how much do water heaters cost in Miami, FL?'))
   t.ok(all.includes('best dentist in Miami, FL'), 'a plural provider is asked in the singular')
@@ -76,7 +84,7 @@ t.test('a client without locations gets location-free questions', async (t) => {
   t.ok(all.includes('who is the best plumber to hire?'))
   for (const q of questions) {
     t.equal(q.location, '')
-    t.notMatch(q.prompt, / in \?| in$|near \?|  /, `no dangling preposition or double space: ${q.prompt}`)
+    t.notMatch(q.prompt, / in \?| in$|near \?| {2}/, `no dangling preposition or double space: ${q.prompt}`)
   }
 })
 
@@ -96,8 +104,14 @@ t.test('bounded: at most MAX_GENERATED, from the first services and locations', 
   const locations = Array.from({ length: 500 }, (_, i) => ({ name: `Town ${i + 1}`, city: `Town ${i + 1}` }))
   const questions = generateQuestions({ clientName: 'Big', services, locations })
   t.equal(questions.length, MAX_GENERATED)
-  t.ok(questions.every((q) => services.slice(0, MAX_SERVICES).includes(q.service)), 'only the first services')
-  t.ok(questions.every((q) => locations.slice(0, MAX_LOCATIONS).some((l) => l.name === q.location)), 'only the first locations')
+  t.ok(
+    questions.every((q) => services.slice(0, MAX_SERVICES).includes(q.service)),
+    'only the first services',
+  )
+  t.ok(
+    questions.every((q) => locations.slice(0, MAX_LOCATIONS).some((l) => l.name === q.location)),
+    'only the first locations',
+  )
   const pairs = new Set(questions.map((q) => `${q.service} / ${q.location}`))
   t.equal(pairs.size, MAX_GENERATED / 6, 'whole pairs: every kind of each pair kept')
   t.ok(pairs.has('Service 1 / Town 1') && pairs.has('Service 2 / Town 1') && pairs.has('Service 1 / Town 2'), 'the main pairs first')

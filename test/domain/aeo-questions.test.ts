@@ -6,7 +6,12 @@ import fc from 'fast-check'
 import t from 'tap'
 import type { AeoQuestionEvent } from '../../domain/aeo/questions/events.js'
 import { promptKey } from '../../domain/aeo/prompt.js'
-import { MAX_QUESTIONS_PER_CLIENT, questionSet, type NewQuestion, type QuestionSetCommand } from '../../domain/aeo/questions/question-set.js'
+import {
+  MAX_QUESTIONS_PER_CLIENT,
+  questionSet,
+  type NewQuestion,
+  type QuestionSetCommand,
+} from '../../domain/aeo/questions/question-set.js'
 import { fold } from '../../domain/shared/aggregate.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { spec } from './given-when-then.js'
@@ -60,7 +65,9 @@ t.test('promptKey ignores case, punctuation, apostrophes and spacing', async (t)
 
 t.test('AddQuestions', async (t) => {
   t.test('adds a new question with its normalized key', async (t) => {
-    given().when(add(manual(1, 'Best plumber in Austin, TX?'))).then(t, [added(1, 'Best plumber in Austin, TX?')])
+    given()
+      .when(add(manual(1, 'Best plumber in Austin, TX?')))
+      .then(t, [added(1, 'Best plumber in Austin, TX?')])
   })
 
   t.test('an existing prompt, differently cased and punctuated, adds nothing (any engine)', async (t) => {
@@ -76,10 +83,9 @@ t.test('AddQuestions', async (t) => {
   })
 
   t.test('duplicates within one command are added once', async (t) => {
-    given().when(add(manual(1, 'Drain cleaning cost?'), manual(2, 'drain cleaning cost'), manual(3, 'Other'))).then(t, [
-      added(1, 'Drain cleaning cost?'),
-      added(3, 'Other'),
-    ])
+    given()
+      .when(add(manual(1, 'Drain cleaning cost?'), manual(2, 'drain cleaning cost'), manual(3, 'Other')))
+      .then(t, [added(1, 'Drain cleaning cost?'), added(3, 'Other')])
   })
 
   t.test('a deleted question does not block the same prompt again (a new id)', async (t) => {
@@ -89,66 +95,108 @@ t.test('AddQuestions', async (t) => {
   })
 
   t.test('a prompt without letters or digits is refused', async (t) => {
-    given().when(add(manual(1, '?!?'))).thenThrows(t, 'validation_failed')
+    given()
+      .when(add(manual(1, '?!?')))
+      .thenThrows(t, 'validation_failed')
   })
 
   t.test('the cap: refuse, or add only what fits', async (t) => {
     const full = Array.from({ length: MAX_QUESTIONS_PER_CLIENT }, (_, i) => added(i + 1, `question number ${i + 1}`))
-    given(...full).when(add(manual(9999, 'one more question'))).thenThrows(t, 'aeo_question_limit')
-    given(...full).when(add(manual(9999, 'question number 7'))).thenNothingHappens(t)
+    given(...full)
+      .when(add(manual(9999, 'one more question')))
+      .thenThrows(t, 'aeo_question_limit')
+    given(...full)
+      .when(add(manual(9999, 'question number 7')))
+      .thenNothingHappens(t)
     const almost = full.slice(0, -1)
     given(...almost)
-      .when({ type: 'AddQuestions', client_id: CLIENT, overflow: 'truncate', questions: [manual(9998, 'first extra'), manual(9999, 'second extra')] })
+      .when({
+        type: 'AddQuestions',
+        client_id: CLIENT,
+        overflow: 'truncate',
+        questions: [manual(9998, 'first extra'), manual(9999, 'second extra')],
+      })
       .then(t, [added(9998, 'first extra')])
   })
 })
 
 t.test('UpdateQuestion', async (t) => {
   const base = [added(1, 'Best plumber in Austin'), added(2, 'Cheap plumber in Austin')]
-  const update = (query_id: number, changes: Record<string, unknown>) => ({ type: 'UpdateQuestion' as const, client_id: CLIENT, query_id, ...changes })
+  const update = (query_id: number, changes: Record<string, unknown>) => ({
+    type: 'UpdateQuestion' as const,
+    client_id: CLIENT,
+    query_id,
+    ...changes,
+  })
 
   t.test('only the fields that change are recorded', async (t) => {
     given(...base)
       .when(update(1, { active: false, priority: 50, service: 'Plumbing', kind: 'best-of' }))
-      .then(t, [{ type: 'AeoQuestionUpdated', data: { client_id: CLIENT, query_id: 1, active: false, service: 'Plumbing', kind: 'best-of' } }])
+      .then(t, [
+        { type: 'AeoQuestionUpdated', data: { client_id: CLIENT, query_id: 1, active: false, service: 'Plumbing', kind: 'best-of' } },
+      ])
   })
 
   t.test('nothing changes: no event', async (t) => {
-    given(...base).when(update(1, { active: true, priority: 50 })).thenNothingHappens(t)
+    given(...base)
+      .when(update(1, { active: true, priority: 50 }))
+      .thenNothingHappens(t)
   })
 
   t.test('a new prompt records its key', async (t) => {
     given(...base)
       .when(update(1, { prompt: 'Best plumber in Round Rock?' }))
-      .then(t, [{ type: 'AeoQuestionUpdated', data: { client_id: CLIENT, query_id: 1, prompt: 'Best plumber in Round Rock?', prompt_key: 'best plumber in round rock' } }])
+      .then(t, [
+        {
+          type: 'AeoQuestionUpdated',
+          data: { client_id: CLIENT, query_id: 1, prompt: 'Best plumber in Round Rock?', prompt_key: 'best plumber in round rock' },
+        },
+      ])
   })
 
   t.test('re-punctuating its own prompt is allowed', async (t) => {
     given(...base)
       .when(update(1, { prompt: 'best plumber in austin?' }))
-      .then(t, [{ type: 'AeoQuestionUpdated', data: { client_id: CLIENT, query_id: 1, prompt: 'best plumber in austin?', prompt_key: 'best plumber in austin' } }])
+      .then(t, [
+        {
+          type: 'AeoQuestionUpdated',
+          data: { client_id: CLIENT, query_id: 1, prompt: 'best plumber in austin?', prompt_key: 'best plumber in austin' },
+        },
+      ])
   })
 
   t.test("a prompt that normalizes like another question's is a conflict naming it", async (t) => {
-    given(...base).when(update(1, { prompt: 'CHEAP plumber, in Austin!' })).thenThrows(t, 'aeo_question_conflict', { detail: 'question 2 has the same normalized prompt' })
+    given(...base)
+      .when(update(1, { prompt: 'CHEAP plumber, in Austin!' }))
+      .thenThrows(t, 'aeo_question_conflict', { detail: 'question 2 has the same normalized prompt' })
   })
 
   t.test('a missing or deleted question is not found', async (t) => {
-    given(...base).when(update(3, { active: false })).thenThrows(t, 'not_found')
-    given(...base, { type: 'AeoQuestionDeleted', data: { client_id: CLIENT, query_id: 1 } }).when(update(1, { active: false })).thenThrows(t, 'not_found')
+    given(...base)
+      .when(update(3, { active: false }))
+      .thenThrows(t, 'not_found')
+    given(...base, { type: 'AeoQuestionDeleted', data: { client_id: CLIENT, query_id: 1 } })
+      .when(update(1, { active: false }))
+      .thenThrows(t, 'not_found')
   })
 })
 
 t.test('DeleteQuestion', async (t) => {
   const del = (query_id: number, captured: boolean) => ({ type: 'DeleteQuestion' as const, client_id: CLIENT, query_id, captured })
   t.test('uncaptured: deleted', async (t) => {
-    given(added(1, 'a question')).when(del(1, false)).then(t, [{ type: 'AeoQuestionDeleted', data: { client_id: CLIENT, query_id: 1 } }])
+    given(added(1, 'a question'))
+      .when(del(1, false))
+      .then(t, [{ type: 'AeoQuestionDeleted', data: { client_id: CLIENT, query_id: 1 } }])
   })
   t.test('captured: deactivated instead', async (t) => {
-    given(added(1, 'a question')).when(del(1, true)).then(t, [{ type: 'AeoQuestionUpdated', data: { client_id: CLIENT, query_id: 1, active: false } }])
+    given(added(1, 'a question'))
+      .when(del(1, true))
+      .then(t, [{ type: 'AeoQuestionUpdated', data: { client_id: CLIENT, query_id: 1, active: false } }])
   })
   t.test('captured and already inactive: nothing', async (t) => {
-    given(added(1, 'a question', { active: false })).when(del(1, true)).thenNothingHappens(t)
+    given(added(1, 'a question', { active: false }))
+      .when(del(1, true))
+      .thenNothingHappens(t)
   })
   t.test('missing: not found', async (t) => {
     given().when(del(1, false)).thenThrows(t, 'not_found')
@@ -167,7 +215,12 @@ t.test('MergeDuplicates', async (t) => {
 
   t.test('merges into the oldest; canonical takes any active and the highest priority, and today’s key', async (t) => {
     const events = given(
-      added(5, 'Best plumber in Austin, TX', { prompt_key: 'best plumber in austin, tx', active: false, priority: 40, engine: 'chatgpt-web' }),
+      added(5, 'Best plumber in Austin, TX', {
+        prompt_key: 'best plumber in austin, tx',
+        active: false,
+        priority: 40,
+        engine: 'chatgpt-web',
+      }),
       added(3, 'Unrelated question'),
       added(7, 'best plumber in austin tx', { engine: 'claude', priority: 80 }),
       added(9, 'BEST PLUMBER IN AUSTIN TX?', { engine: 'gemini', active: false, priority: 10 }),
@@ -177,7 +230,14 @@ t.test('MergeDuplicates', async (t) => {
         { type: 'AeoQuestionsMerged', data: { client_id: CLIENT, canonical_id: 5, merged_ids: [7, 9] } },
         {
           type: 'AeoQuestionUpdated',
-          data: { client_id: CLIENT, query_id: 5, active: true, priority: 80, prompt: 'Best plumber in Austin, TX', prompt_key: 'best plumber in austin tx' },
+          data: {
+            client_id: CLIENT,
+            query_id: 5,
+            active: true,
+            priority: 80,
+            prompt: 'Best plumber in Austin, TX',
+            prompt_key: 'best plumber in austin tx',
+          },
         },
       ])
     const state = fold(questionSet, [
@@ -200,7 +260,9 @@ t.test('MergeDuplicates', async (t) => {
 
   t.test('no duplicates: nothing; deleted rows are not merged', async (t) => {
     given(added(1, 'one'), added(2, 'two')).when(merge).thenNothingHappens(t)
-    given(added(1, 'one'), { type: 'AeoQuestionDeleted', data: { client_id: CLIENT, query_id: 1 } }, added(2, 'ONE')).when(merge).thenNothingHappens(t)
+    given(added(1, 'one'), { type: 'AeoQuestionDeleted', data: { client_id: CLIENT, query_id: 1 } }, added(2, 'ONE'))
+      .when(merge)
+      .thenNothingHappens(t)
   })
 
   t.test('a canonical that already matches gets no update', async (t) => {
@@ -229,7 +291,8 @@ t.test('property: whatever is added, updated and merged, live prompts stay uniqu
         if (step.kind === 'add') command = add(...step.prompts.map((p) => manual(nextId++, p)))
         else if (step.kind === 'merge') command = { type: 'MergeDuplicates', client_id: CLIENT }
         else if (live.length === 0) continue
-        else if (step.kind === 'update') command = { type: 'UpdateQuestion', client_id: CLIENT, query_id: live[step.pick % live.length]!.id, prompt: step.prompt }
+        else if (step.kind === 'update')
+          command = { type: 'UpdateQuestion', client_id: CLIENT, query_id: live[step.pick % live.length]!.id, prompt: step.prompt }
         else command = { type: 'DeleteQuestion', client_id: CLIENT, query_id: live[step.pick % live.length]!.id, captured: step.captured }
         let events: readonly AeoQuestionEvent[] = []
         try {

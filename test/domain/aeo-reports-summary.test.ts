@@ -12,7 +12,8 @@ import { proportion, wilsonInterval } from '../../domain/aeo/summary/wilson.js'
 import { AccentColor, LogoUrl } from '../../domain/organizations/branding.js'
 import { spec } from './given-when-then.js'
 
-const close = (t: Pick<Test, 'ok'>, found: number, wanted: number, what: string) => t.ok(Math.abs(found - wanted) < 5e-5, `${what}: ${found} ≈ ${wanted}`)
+const close = (t: Pick<Test, 'ok'>, found: number, wanted: number, what: string) =>
+  t.ok(Math.abs(found - wanted) < 5e-5, `${what}: ${found} ≈ ${wanted}`)
 
 t.test('Wilson 95% intervals match published figures', async (t) => {
   // Reference values: Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I
@@ -64,7 +65,15 @@ t.test('previousMonth is the latest month before, whatever the order', async (t)
   t.equal(previousMonth(['2026-05', '2026-01'], '2026-04'), '2026-01', 'a month asked for without captures still compares')
 })
 
-const row = (month: string, service: string, engine: string, captures: number, present: number, namedFirst: number, mentioned = present): CaptureCounts => ({
+const row = (
+  month: string,
+  service: string,
+  engine: string,
+  captures: number,
+  present: number,
+  namedFirst: number,
+  mentioned = present,
+): CaptureCounts => ({
   month,
   service,
   engine,
@@ -124,21 +133,32 @@ t.test('share of voice: client mentions over all business mentions, top competit
   ])
   t.equal(sov.total_mentions, 21)
   t.equal(sov.rate, 0.2857)
-  t.strictSame(sov.competitors.map((c) => [c.name, c.mentions, c.share]), [
-    ['Ace', 8, 0.381],
-    ['Bob', 2, 0.0952],
-    ['Cat', 2, 0.0952],
-    ['Dee', 1, 0.0476],
-    ['Eve', 1, 0.0476],
-  ])
+  t.strictSame(
+    sov.competitors.map((c) => [c.name, c.mentions, c.share]),
+    [
+      ['Ace', 8, 0.381],
+      ['Bob', 2, 0.0952],
+      ['Cat', 2, 0.0952],
+      ['Dee', 1, 0.0476],
+      ['Eve', 1, 0.0476],
+    ],
+  )
   t.strictSame(shareOfVoice(0, []), { client_mentions: 0, total_mentions: 0, rate: null, competitors: [] })
 })
 
 t.test('branding values: #rrggbb accents and https logos only', async (t) => {
   t.equal(AccentColor.parse(' #A1B2C3 '), '#a1b2c3')
-  for (const bad of ['red', '#abc', '#12345g', 'rgb(1,2,3)', '#1234567', '#123456;}body{x:y']) t.notOk(AccentColor.safeParse(bad).success, `accent ${bad}`)
+  for (const bad of ['red', '#abc', '#12345g', 'rgb(1,2,3)', '#1234567', '#123456;}body{x:y'])
+    t.notOk(AccentColor.safeParse(bad).success, `accent ${bad}`)
   t.equal(LogoUrl.parse('https://cdn.example.com/logo.png'), 'https://cdn.example.com/logo.png')
-  for (const bad of ['http://cdn.example.com/logo.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'https://user:pw@cdn.example.com/x.png', 'https://localhost/x.png', 'logo.png']) {
+  for (const bad of [
+    'http://cdn.example.com/logo.png',
+    'javascript:alert(1)',
+    'data:image/png;base64,AAAA',
+    'https://user:pw@cdn.example.com/x.png',
+    'https://localhost/x.png',
+    'logo.png',
+  ]) {
     t.notOk(LogoUrl.safeParse(bad).success, `logo ${bad}`)
   }
 })
@@ -148,18 +168,28 @@ t.test('filing a report is always recorded, on aeo_reports-<client_id>', async (
   t.equal(aeoReportsStream(7), 'aeo_reports-7')
   t.equal(file.path, 'aeo-reports/3/7/2026-02.html')
   const filed = { type: 'AeoReportFiled' as const, data: { client_id: 7, month: '2026-02', files: [file] } }
-  spec(aeoReports)().when({ type: 'FileReport', client_id: 7, month: '2026-02', files: [file] }).then(t, [filed])
-  spec(aeoReports)(filed).when({ type: 'FileReport', client_id: 7, month: '2026-02', files: [file] }).then(t, [filed])
+  spec(aeoReports)()
+    .when({ type: 'FileReport', client_id: 7, month: '2026-02', files: [file] })
+    .then(t, [filed])
+  spec(aeoReports)(filed)
+    .when({ type: 'FileReport', client_id: 7, month: '2026-02', files: [file] })
+    .then(t, [filed])
 })
 
 const ALLOWED_TAGS = new Set(
-  'html head meta title style body main header div h1 h2 h3 p span section table thead tbody tr th td ul li strong footer svg line text polygon polyline circle'.split(' '),
+  'html head meta title style body main header div h1 h2 h3 p span section table thead tbody tr th td ul li strong footer svg line text polygon polyline circle'.split(
+    ' ',
+  ),
 )
 
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>'&`
 
 function reportInput(overrides: Partial<ReportInput> = {}): ReportInput {
-  const counts = [row('2026-01', 'Drains', 'claude', 10, 2, 1), row('2026-02', HOSTILE, 'claude', 10, 8, 4), row('2026-02', 'Drains', 'openai', 10, 5, 2)]
+  const counts = [
+    row('2026-01', 'Drains', 'claude', 10, 2, 1),
+    row('2026-02', HOSTILE, 'claude', 10, 8, 4),
+    row('2026-02', 'Drains', 'openai', 10, 5, 2),
+  ]
   const summary = summarizeRates({ month: '2026-02', previousMonth: '2026-01', counts, competitors: [{ name: HOSTILE, mentions: 3 }] })
   return {
     brand: { name: `Agency ${HOSTILE}`, accent_color: '#ff0066' },
@@ -199,9 +229,15 @@ t.test('the report page is self-contained and escapes every data string', async 
   t.strictSame(externalReferences(html), [], 'no src, href, url() or @import anywhere')
   t.notMatch(html, /<script/i, 'no script element, not even from data')
   t.notMatch(html, /<img/i, 'no image element')
-  t.strictSame(tagsOf(html).filter((tag) => /\son\w+\s*=/i.test(tag)), [], 'no event handler attribute on any tag')
   t.strictSame(
-    tagsOf(html).map((tag) => /^<(\w+)/.exec(tag)![1]!.toLowerCase()).filter((name) => !ALLOWED_TAGS.has(name)),
+    tagsOf(html).filter((tag) => /\son\w+\s*=/i.test(tag)),
+    [],
+    'no event handler attribute on any tag',
+  )
+  t.strictSame(
+    tagsOf(html)
+      .map((tag) => /^<(\w+)/.exec(tag)![1]!.toLowerCase())
+      .filter((name) => !ALLOWED_TAGS.has(name)),
     [],
     'only the tags the renderer writes',
   )
@@ -215,7 +251,9 @@ t.test('the report page is self-contained and escapes every data string', async 
   t.ok(html.indexOf('Tier A') < html.indexOf('Tier C'), 'actions by tier, A first')
   t.equal(renderReportHtml(reportInput()), html, 'the same input renders the same bytes')
 
-  const single = renderReportHtml(reportInput({ trend: [{ month: '2026-02', presence: proportion(13, 20), named_first: proportion(6, 20) }] }))
+  const single = renderReportHtml(
+    reportInput({ trend: [{ month: '2026-02', presence: proportion(13, 20), named_first: proportion(6, 20) }] }),
+  )
   t.notMatch(single, '<svg', 'no chart with one month')
   t.match(single, 'appears once two months have captures')
 

@@ -63,8 +63,12 @@ t.test('CreateApiKey', async (t) => {
   })
 
   t.test('an org creator may grant any subset of its own scopes', async (t) => {
-    given().when(createKey({ scopes: ['read', 'jobs'], creator: orgCreator(['read', 'write', 'jobs']) })).then(t, [keyCreated({ scopes: ['read', 'jobs'] })])
-    given().when(createKey({ scopes: ['read', 'write'], creator: orgCreator(['read', 'write']) })).then(t, [keyCreated({ scopes: ['read', 'write'] })])
+    given()
+      .when(createKey({ scopes: ['read', 'jobs'], creator: orgCreator(['read', 'write', 'jobs']) }))
+      .then(t, [keyCreated({ scopes: ['read', 'jobs'] })])
+    given()
+      .when(createKey({ scopes: ['read', 'write'], creator: orgCreator(['read', 'write']) }))
+      .then(t, [keyCreated({ scopes: ['read', 'write'] })])
   })
 
   t.test('an org creator cannot make a key for another organization', async (t) => {
@@ -95,24 +99,29 @@ t.test('CreateApiKey', async (t) => {
   })
 
   t.test('a platform creator makes platform keys and keys of any organization', async (t) => {
-    given().when(createKey({ org_id: null, creator: platformCreator() })).then(t, [keyCreated({ org_id: null })])
-    given().when(createKey({ org_id: OTHER_ORG, scopes: ALL, creator: platformCreator() })).then(t, [keyCreated({ org_id: OTHER_ORG, scopes: ALL })])
+    given()
+      .when(createKey({ org_id: null, creator: platformCreator() }))
+      .then(t, [keyCreated({ org_id: null })])
+    given()
+      .when(createKey({ org_id: OTHER_ORG, scopes: ALL, creator: platformCreator() }))
+      .then(t, [keyCreated({ org_id: OTHER_ORG, scopes: ALL })])
     given()
       .when(createKey({ org_id: null, created_by_user_id: null, creator: platformCreator() }))
       .then(t, [keyCreated({ org_id: null, created_by_user_id: null })])
   })
 
   t.test('an existing key: already_exists, even for a revoked one', async (t) => {
-    given(keyCreated()).when(createKey()).thenThrows(t, 'already_exists', { detail: `api_key ${KEY}` })
+    given(keyCreated())
+      .when(createKey())
+      .thenThrows(t, 'already_exists', { detail: `api_key ${KEY}` })
     given(keyCreated(), keyRevoked).when(createKey()).thenThrows(t, 'already_exists')
   })
 
-  t.test(
-    'a key with no scopes is refused rather than recorded as an event its schema rejects',
-    async (t) => {
-      given().when(createKey({ scopes: [] })).thenThrows(t, 'invalid_scopes')
-    },
-  )
+  t.test('a key with no scopes is refused rather than recorded as an event its schema rejects', async (t) => {
+    given()
+      .when(createKey({ scopes: [] }))
+      .thenThrows(t, 'invalid_scopes')
+  })
 
   t.test('the folded state is the key as created', async (t) => {
     t.strictSame(fold(apiKey, [keyCreated()]), { exists: true, orgId: ORG, revoked: false, rateLimitPerMinute: null })
@@ -128,7 +137,9 @@ t.test('RevokeApiKey', async (t) => {
 
   t.test('the platform revokes any key, org or platform', async (t) => {
     given(keyCreated()).when(revoke(null)).then(t, [keyRevoked])
-    given(keyCreated({ org_id: null })).when(revoke(null)).then(t, [keyRevoked])
+    given(keyCreated({ org_id: null }))
+      .when(revoke(null))
+      .then(t, [keyRevoked])
   })
 
   t.test('already revoked: nothing', async (t) => {
@@ -136,14 +147,20 @@ t.test('RevokeApiKey', async (t) => {
     given(keyCreated(), keyRevoked).when(revoke(null)).thenNothingHappens(t)
   })
 
-  t.test('another organization\'s key, or a platform key, answers exactly like a missing one', async (t) => {
+  t.test("another organization's key, or a platform key, answers exactly like a missing one", async (t) => {
     const expected = new NotFoundError('api_key', KEY)
     const want = { message: expected.message, detail: expected.detail }
     const missing = given().when(revoke(ORG)).thenThrows(t, 'not_found', want)
-    const foreign = given(keyCreated({ org_id: OTHER_ORG })).when(revoke(ORG)).thenThrows(t, 'not_found', want)
-    const platformKey = given(keyCreated({ org_id: null })).when(revoke(ORG)).thenThrows(t, 'not_found', want)
+    const foreign = given(keyCreated({ org_id: OTHER_ORG }))
+      .when(revoke(ORG))
+      .thenThrows(t, 'not_found', want)
+    const platformKey = given(keyCreated({ org_id: null }))
+      .when(revoke(ORG))
+      .thenThrows(t, 'not_found', want)
     // Revoked or not must not show through either.
-    const foreignRevoked = given(keyCreated({ org_id: OTHER_ORG }), keyRevoked).when(revoke(ORG)).thenThrows(t, 'not_found', want)
+    const foreignRevoked = given(keyCreated({ org_id: OTHER_ORG }), keyRevoked)
+      .when(revoke(ORG))
+      .thenThrows(t, 'not_found', want)
     const shape = (e: DomainError | undefined) => e && { name: e.name, code: e.code, message: e.message, detail: e.detail }
     t.strictSame(shape(foreign), shape(missing))
     t.strictSame(shape(platformKey), shape(missing))
@@ -151,7 +168,9 @@ t.test('RevokeApiKey', async (t) => {
   })
 
   t.test('a missing key is not_found for the platform too', async (t) => {
-    given().when(revoke(null)).thenThrows(t, 'not_found', { detail: `api_key ${KEY} not found` })
+    given()
+      .when(revoke(null))
+      .thenThrows(t, 'not_found', { detail: `api_key ${KEY} not found` })
   })
 })
 
@@ -160,9 +179,15 @@ t.test('SetApiKeyRateLimit', async (t) => {
   const limitSet = (per_minute: number | null): ApiKeyEvent => ({ type: 'ApiKeyRateLimitSet', data: { key_id: KEY, per_minute } })
 
   t.test('sets, changes and clears the limit; the state remembers it', async (t) => {
-    given(keyCreated()).when(setLimit(120)).then(t, [limitSet(120)])
-    given(keyCreated(), limitSet(120)).when(setLimit(30)).then(t, [limitSet(30)])
-    given(keyCreated(), limitSet(120)).when(setLimit(null)).then(t, [limitSet(null)])
+    given(keyCreated())
+      .when(setLimit(120))
+      .then(t, [limitSet(120)])
+    given(keyCreated(), limitSet(120))
+      .when(setLimit(30))
+      .then(t, [limitSet(30)])
+    given(keyCreated(), limitSet(120))
+      .when(setLimit(null))
+      .then(t, [limitSet(null)])
     t.equal(fold(apiKey, [keyCreated(), limitSet(120)]).rateLimitPerMinute, 120)
     t.equal(fold(apiKey, [keyCreated(), limitSet(120), limitSet(null)]).rateLimitPerMinute, null)
   })
@@ -173,7 +198,9 @@ t.test('SetApiKeyRateLimit', async (t) => {
   })
 
   t.test('a missing key is not_found; a revoked one cannot be changed', async (t) => {
-    given().when(setLimit(10)).thenThrows(t, 'not_found', { detail: `api_key ${KEY} not found` })
+    given()
+      .when(setLimit(10))
+      .thenThrows(t, 'not_found', { detail: `api_key ${KEY} not found` })
     given(keyCreated(), keyRevoked).when(setLimit(10)).thenThrows(t, 'api_key_revoked')
   })
 })
@@ -192,7 +219,13 @@ t.test('CreateApiKey over any creator and request: forbidden exactly when the ru
       }
       if ('error' in outcome) return false
       const [event] = outcome.events
-      return outcome.events.length === 1 && event !== undefined && schemaProblem(event) === null && event.type === 'ApiKeyCreated' && event.data.org_id === keyOrg
+      return (
+        outcome.events.length === 1 &&
+        event !== undefined &&
+        schemaProblem(event) === null &&
+        event.type === 'ApiKeyCreated' &&
+        event.data.org_id === keyOrg
+      )
     }),
     { numRuns: 300 },
   )

@@ -11,14 +11,24 @@ import { clientAdded, clientUpdated, ORG, OTHER_ORG, statusChanged } from './cli
 import { spec } from './given-when-then.js'
 
 const given = spec(clientIdentity)
-const claimed = (client_id: number, replaced: number | null = null) => ({ type: 'ClientIdentityClaimed' as const, data: { org_id: ORG, client_id, replaced } })
+const claimed = (client_id: number, replaced: number | null = null) => ({
+  type: 'ClientIdentityClaimed' as const,
+  data: { org_id: ORG, client_id, replaced },
+})
 const released = (client_id: number) => ({ type: 'ClientIdentityReleased' as const, data: { org_id: ORG, client_id } })
-const claim = (client_id: number, stale_owner: number | null = null) => ({ type: 'ClaimIdentity' as const, org_id: ORG, client_id, stale_owner })
+const claim = (client_id: number, stale_owner: number | null = null) => ({
+  type: 'ClaimIdentity' as const,
+  org_id: ORG,
+  client_id,
+  stale_owner,
+})
 const release = (client_id: number) => ({ type: 'ReleaseIdentity' as const, org_id: ORG, client_id })
 
 t.test('ClaimIdentity', async (t) => {
   t.test('the first claim holds it', async (t) => {
-    given().when(claim(1)).then(t, [claimed(1)])
+    given()
+      .when(claim(1))
+      .then(t, [claimed(1)])
   })
   t.test('claiming again for the same client changes nothing', async (t) => {
     given(claimed(1)).when(claim(1)).then(t, [])
@@ -29,16 +39,22 @@ t.test('ClaimIdentity', async (t) => {
     given(claimed(1)).when(claim(2, 3)).then(t, [])
   })
   t.test('a holder the caller found stale is taken over, naming it', async (t) => {
-    given(claimed(1)).when(claim(2, 1)).then(t, [claimed(2, 1)])
+    given(claimed(1))
+      .when(claim(2, 1))
+      .then(t, [claimed(2, 1)])
   })
   t.test('after a release anyone may claim', async (t) => {
-    given(claimed(1), released(1)).when(claim(2)).then(t, [claimed(2)])
+    given(claimed(1), released(1))
+      .when(claim(2))
+      .then(t, [claimed(2)])
   })
 })
 
 t.test('ReleaseIdentity', async (t) => {
   t.test('the holder releases it', async (t) => {
-    given(claimed(1)).when(release(1)).then(t, [released(1)])
+    given(claimed(1))
+      .when(release(1))
+      .then(t, [released(1)])
   })
   t.test('anyone else releases nothing (a later holder keeps it)', async (t) => {
     given(claimed(1), claimed(2, 1)).when(release(1)).then(t, [])

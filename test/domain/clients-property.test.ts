@@ -37,11 +37,15 @@ const vary = (base: fc.Arbitrary<string>) =>
   fc
     .tuple(base, fc.constantFrom('same', 'upper', 'lower', 'spaced', 'tabbed'))
     .map(([name, how]) =>
-      how === 'upper' ? name.toUpperCase()
-      : how === 'lower' ? name.toLowerCase()
-      : how === 'spaced' ? name.replace(/ /g, '   ')
-      : how === 'tabbed' ? name.replace(/ /g, ' \t')
-      : name,
+      how === 'upper'
+        ? name.toUpperCase()
+        : how === 'lower'
+          ? name.toLowerCase()
+          : how === 'spaced'
+            ? name.replace(/ /g, '   ')
+            : how === 'tabbed'
+              ? name.replace(/ /g, ' \t')
+              : name,
     )
 const freeName = fc
   .string({ minLength: 1, maxLength: 40, unit: 'grapheme' })
@@ -76,7 +80,10 @@ const intent: fc.Arbitrary<Intent> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ caller, name: serviceName, description }).map((r) => ({ kind: 'AddService' as const, ...r })) },
   { weight: 4, arbitrary: fc.record({ caller, name: locationName }).map((r) => ({ kind: 'AddLocation' as const, ...r })) },
   { weight: 2, arbitrary: fc.record({ caller }).map((r) => ({ kind: 'RemoveLocations' as const, ...r })) },
-  { weight: 3, arbitrary: fc.record({ caller, key: settingKey, value: settingValue }).map((r) => ({ kind: 'SetClientSetting' as const, ...r })) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ caller, key: settingKey, value: settingValue }).map((r) => ({ kind: 'SetClientSetting' as const, ...r })),
+  },
 )
 
 const initial = fc.record({
@@ -206,7 +213,10 @@ function run(init: Init, intents: readonly Intent[]) {
       }
       if (event.type === 'ClientLocationsRemoved') {
         check(
-          isDeepStrictEqual(event.data.location_ids, state.locations.map((l) => l.id)),
+          isDeepStrictEqual(
+            event.data.location_ids,
+            state.locations.map((l) => l.id),
+          ),
           () => `removed ${event.data.location_ids} but the current locations are ${state.locations.map((l) => l.id)}`,
         )
         for (const id of event.data.location_ids) removed.add(id)
@@ -236,7 +246,7 @@ function run(init: Init, intents: readonly Intent[]) {
 
 const RUNS = 400
 
-t.test('random command sequences keep the client aggregate\'s rules, schemas and invariants', async (t) => {
+t.test("random command sequences keep the client aggregate's rules, schemas and invariants", async (t) => {
   let events = 0
   const seen = new Set<string>()
   fc.assert(
@@ -261,9 +271,21 @@ t.test('random command sequences keep the client aggregate\'s rules, schemas and
 })
 
 t.test('the schema check the property relies on rejects invalid and non-canonical events', async (t) => {
-  t.equal(schemaProblem({ type: 'ClientServiceAdded', data: { client_id: CLIENT, service_id: 1, name: 'Plumbing', description: '' } }), null)
-  t.match(schemaProblem({ type: 'ClientServiceAdded', data: { client_id: CLIENT, service_id: 1, name: '', description: '' } }), /fails its schema/)
-  t.match(schemaProblem({ type: 'ClientServiceAdded', data: { client_id: CLIENT, service_id: 1, name: ' Plumbing ', description: '' } }), /changed by its schema/)
-  t.match(schemaProblem({ type: 'ClientLocationsRemoved', data: { client_id: CLIENT, location_ids: [1], extra: true } }), /changed by its schema/)
+  t.equal(
+    schemaProblem({ type: 'ClientServiceAdded', data: { client_id: CLIENT, service_id: 1, name: 'Plumbing', description: '' } }),
+    null,
+  )
+  t.match(
+    schemaProblem({ type: 'ClientServiceAdded', data: { client_id: CLIENT, service_id: 1, name: '', description: '' } }),
+    /fails its schema/,
+  )
+  t.match(
+    schemaProblem({ type: 'ClientServiceAdded', data: { client_id: CLIENT, service_id: 1, name: ' Plumbing ', description: '' } }),
+    /changed by its schema/,
+  )
+  t.match(
+    schemaProblem({ type: 'ClientLocationsRemoved', data: { client_id: CLIENT, location_ids: [1], extra: true } }),
+    /changed by its schema/,
+  )
   t.match(schemaProblem({ type: 'ClientVanished', data: {} }), /no schema registered/)
 })

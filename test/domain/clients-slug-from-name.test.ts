@@ -36,7 +36,10 @@ t.test('candidates: the name, then -2, -3 …, then -<client id>', async (t) => 
   t.equal(new Set(candidates).size, candidates.length, 'all different')
   t.same(slugCandidates('東京', 1), [], 'no slug from the name: nothing to try')
   const long = slugCandidates('x'.repeat(300), 123_456_789)
-  t.ok(long.every((slug) => slug.length <= MAX_SLUG_LENGTH), 'every candidate fits, suffix included')
+  t.ok(
+    long.every((slug) => slug.length <= MAX_SLUG_LENGTH),
+    'every candidate fits, suffix included',
+  )
   t.equal(long.at(-1), `${'x'.repeat(MAX_SLUG_LENGTH - 10)}-123456789`)
 })
 

@@ -94,13 +94,22 @@ t.test('AddClient', async (t) => {
   })
 
   t.test('every status can be the initial one', async (t) => {
-    for (const status of CLIENT_STATUSES) given().when(addClient({ status })).then(t, [clientAdded({ status })])
+    for (const status of CLIENT_STATUSES)
+      given()
+        .when(addClient({ status }))
+        .then(t, [clientAdded({ status })])
   })
 
   t.test('on an existing stream: already_exists, whatever its state', async (t) => {
-    given(clientAdded()).when(addClient()).thenThrows(t, 'already_exists', { detail: `client ${CLIENT}` })
-    given(clientAdded({ status: 'deleted' })).when(addClient()).thenThrows(t, 'already_exists')
-    given(clientAdded({ org_id: OTHER_ORG })).when(addClient()).thenThrows(t, 'already_exists')
+    given(clientAdded())
+      .when(addClient())
+      .thenThrows(t, 'already_exists', { detail: `client ${CLIENT}` })
+    given(clientAdded({ status: 'deleted' }))
+      .when(addClient())
+      .thenThrows(t, 'already_exists')
+    given(clientAdded({ org_id: OTHER_ORG }))
+      .when(addClient())
+      .thenThrows(t, 'already_exists')
   })
 
   t.test('the state folded from its events is the client as added', async (t) => {
@@ -136,7 +145,9 @@ t.test('UpdateClient', async (t) => {
   })
 
   t.test('emits only the fields that changed', async (t) => {
-    given(clientAdded()).when(update({ name: 'Acme Plumbing & Drains' })).then(t, [clientUpdated({ name: 'Acme Plumbing & Drains' })])
+    given(clientAdded())
+      .when(update({ name: 'Acme Plumbing & Drains' }))
+      .then(t, [clientUpdated({ name: 'Acme Plumbing & Drains' })])
     given(clientAdded())
       .when(update({ name: 'Acme Plumbing', website_url: 'https://acme.example.org', slug: 'acme' }))
       .then(t, [clientUpdated({ website_url: 'https://acme.example.org' })])
@@ -146,12 +157,16 @@ t.test('UpdateClient', async (t) => {
   })
 
   t.test('unchanged fields are absent, not undefined', async (t) => {
-    const [event] = given(clientAdded()).when(update({ slug: 'acme-co' })).then(t, [clientUpdated({ slug: 'acme-co' })])
+    const [event] = given(clientAdded())
+      .when(update({ slug: 'acme-co' }))
+      .then(t, [clientUpdated({ slug: 'acme-co' })])
     t.strictSame(Object.keys(event?.data ?? {}).sort(), ['client_id', 'slug'])
   })
 
   t.test('an empty slug clears it', async (t) => {
-    given(clientAdded()).when(update({ slug: '' })).then(t, [clientUpdated({ slug: '' })])
+    given(clientAdded())
+      .when(update({ slug: '' }))
+      .then(t, [clientUpdated({ slug: '' })])
     const state = fold(client, [clientAdded(), clientUpdated({ slug: '' })])
     t.equal(state.slug, '')
   })
@@ -164,7 +179,9 @@ t.test('UpdateClient', async (t) => {
   })
 
   t.test('compares with the latest state, not the original', async (t) => {
-    given(clientAdded(), clientUpdated({ name: 'Second' })).when(update({ name: 'Second' })).thenNothingHappens(t)
+    given(clientAdded(), clientUpdated({ name: 'Second' }))
+      .when(update({ name: 'Second' }))
+      .thenNothingHappens(t)
     given(clientAdded(), clientUpdated({ name: 'Second' }))
       .when(update({ name: 'Acme Plumbing' }))
       .then(t, [clientUpdated({ name: 'Acme Plumbing' })])
@@ -175,7 +192,9 @@ t.test('UpdateClient', async (t) => {
       .when(update({ name: 'X' }))
       .thenThrows(t, 'client_deleted', { message: 'The client is deleted', detail: `client ${CLIENT}` })
     // Even a no-op update is refused: the client is not writable at all.
-    given(clientAdded({ status: 'deleted' })).when(update({})).thenThrows(t, 'client_deleted')
+    given(clientAdded({ status: 'deleted' }))
+      .when(update({}))
+      .thenThrows(t, 'client_deleted')
   })
 })
 
@@ -191,7 +210,9 @@ t.test('SetClientStatus', async (t) => {
     for (const from of CLIENT_STATUSES) {
       for (const to of CLIENT_STATUSES) {
         if (from === to) continue
-        given(clientAdded({ status: from })).when(setStatus(to)).then(t, [statusChanged(from, to)])
+        given(clientAdded({ status: from }))
+          .when(setStatus(to))
+          .then(t, [statusChanged(from, to)])
       }
     }
   })
@@ -208,7 +229,9 @@ t.test('SetClientStatus', async (t) => {
 
   t.test('a deleted client can be restored, and is writable again', async (t) => {
     const history = [clientAdded(), statusChanged('active', 'deleted')]
-    given(...history).when(setStatus('active')).then(t, [statusChanged('deleted', 'active')])
+    given(...history)
+      .when(setStatus('active'))
+      .then(t, [statusChanged('deleted', 'active')])
     given(...history, statusChanged('deleted', 'active'))
       .when({ type: 'UpdateClient', client_id: CLIENT, caller_org_id: ORG, name: 'Back' })
       .then(t, [clientUpdated({ name: 'Back' })])
@@ -233,17 +256,25 @@ t.test('AddService (get-or-create by name)', async (t) => {
 
   t.test('an existing name, in any case or spacing, adds nothing', async (t) => {
     for (const name of ['Drain Cleaning', 'drain cleaning', '  DRAIN   cleaning ', 'Drain\nCleaning']) {
-      given(clientAdded(), serviceAdded(11, 'Drain Cleaning')).when(addService(12, name, 'other')).thenNothingHappens(t)
+      given(clientAdded(), serviceAdded(11, 'Drain Cleaning'))
+        .when(addService(12, name, 'other'))
+        .thenNothingHappens(t)
     }
   })
 
   t.test('a deleted client refuses it', async (t) => {
-    given(clientAdded({ status: 'deleted' })).when(addService(12, 'New')).thenThrows(t, 'client_deleted')
+    given(clientAdded({ status: 'deleted' }))
+      .when(addService(12, 'New'))
+      .thenThrows(t, 'client_deleted')
   })
 })
 
 t.test('AddLocation (get-or-create by name)', async (t) => {
-  const addLocation = (location_id: number, name: string, parts: { city?: string; state?: string; country?: string } = {}): ClientCommand => ({
+  const addLocation = (
+    location_id: number,
+    name: string,
+    parts: { city?: string; state?: string; country?: string } = {},
+  ): ClientCommand => ({
     type: 'AddLocation',
     client_id: CLIENT,
     caller_org_id: ORG,
@@ -273,7 +304,9 @@ t.test('AddLocation (get-or-create by name)', async (t) => {
   })
 
   t.test('a deleted client refuses it', async (t) => {
-    given(clientAdded({ status: 'deleted' })).when(addLocation(22, 'Waco')).thenThrows(t, 'client_deleted')
+    given(clientAdded({ status: 'deleted' }))
+      .when(addLocation(22, 'Waco'))
+      .thenThrows(t, 'client_deleted')
   })
 })
 
@@ -294,33 +327,53 @@ t.test('RemoveLocations', async (t) => {
 
   t.test('nothing when there are no locations', async (t) => {
     given(clientAdded()).when(removeLocations).thenNothingHappens(t)
-    given(clientAdded(), locationAdded(21, 'Austin'), locationsRemoved([21])).when(removeLocations).thenNothingHappens(t)
+    given(clientAdded(), locationAdded(21, 'Austin'), locationsRemoved([21]))
+      .when(removeLocations)
+      .thenNothingHappens(t)
   })
 
   t.test('the state afterwards has no locations and keeps services and settings', async (t) => {
-    const state = fold(client, [clientAdded(), serviceAdded(11, 'Plumbing'), settingSet('k', 'v'), locationAdded(21, 'Austin'), locationsRemoved([21])])
+    const state = fold(client, [
+      clientAdded(),
+      serviceAdded(11, 'Plumbing'),
+      settingSet('k', 'v'),
+      locationAdded(21, 'Austin'),
+      locationsRemoved([21]),
+    ])
     t.strictSame(state.locations, [])
     t.strictSame(state.services, [{ id: 11, name: 'Plumbing', description: '' }])
     t.strictSame(state.settings, { k: 'v' })
   })
 
   t.test('a deleted client refuses it', async (t) => {
-    given(clientAdded({ status: 'deleted' }), locationAdded(21, 'Austin')).when(removeLocations).thenThrows(t, 'client_deleted')
+    given(clientAdded({ status: 'deleted' }), locationAdded(21, 'Austin'))
+      .when(removeLocations)
+      .thenThrows(t, 'client_deleted')
   })
 })
 
 t.test('SetClientSetting', async (t) => {
-  const setSetting = (key: string, value: string): ClientCommand => ({ type: 'SetClientSetting', client_id: CLIENT, caller_org_id: ORG, key, value })
+  const setSetting = (key: string, value: string): ClientCommand => ({
+    type: 'SetClientSetting',
+    client_id: CLIENT,
+    caller_org_id: ORG,
+    key,
+    value,
+  })
 
   t.test('a new key or a new value is one ClientSettingSet', async (t) => {
-    given(clientAdded()).when(setSetting('attention_flag', 'call back')).then(t, [settingSet('attention_flag', 'call back')])
+    given(clientAdded())
+      .when(setSetting('attention_flag', 'call back'))
+      .then(t, [settingSet('attention_flag', 'call back')])
     given(clientAdded(), settingSet('attention_flag', 'call back'))
       .when(setSetting('attention_flag', 'done'))
       .then(t, [settingSet('attention_flag', 'done')])
   })
 
   t.test('an empty value is a value: setting it on a missing key is an event', async (t) => {
-    given(clientAdded()).when(setSetting('attention_flag', '')).then(t, [settingSet('attention_flag', '')])
+    given(clientAdded())
+      .when(setSetting('attention_flag', ''))
+      .then(t, [settingSet('attention_flag', '')])
   })
 
   t.test('the same value again is no event', async (t) => {
@@ -329,9 +382,15 @@ t.test('SetClientSetting', async (t) => {
   })
 
   t.test('keys named like Object.prototype members are ordinary keys', async (t) => {
-    given(clientAdded()).when(setSetting('toString', 'x')).then(t, [settingSet('toString', 'x')])
-    given(clientAdded()).when(setSetting('constructor', 'x')).then(t, [settingSet('constructor', 'x')])
-    given(clientAdded()).when(setSetting('__proto__', 'x')).then(t, [settingSet('__proto__', 'x')])
+    given(clientAdded())
+      .when(setSetting('toString', 'x'))
+      .then(t, [settingSet('toString', 'x')])
+    given(clientAdded())
+      .when(setSetting('constructor', 'x'))
+      .then(t, [settingSet('constructor', 'x')])
+    given(clientAdded())
+      .when(setSetting('__proto__', 'x'))
+      .then(t, [settingSet('__proto__', 'x')])
     given(clientAdded(), settingSet('__proto__', 'x')).when(setSetting('__proto__', 'x')).thenNothingHappens(t)
     const state = fold(client, [clientAdded(), settingSet('__proto__', 'x')])
     t.equal(Object.getPrototypeOf(state.settings), Object.prototype, 'the settings object keeps its prototype')
@@ -339,11 +398,13 @@ t.test('SetClientSetting', async (t) => {
   })
 
   t.test('a deleted client refuses it', async (t) => {
-    given(clientAdded({ status: 'deleted' })).when(setSetting('k', 'v')).thenThrows(t, 'client_deleted')
+    given(clientAdded({ status: 'deleted' }))
+      .when(setSetting('k', 'v'))
+      .thenThrows(t, 'client_deleted')
   })
 })
 
-t.test('visibility: another organization\'s client answers exactly like a missing one', async (t) => {
+t.test("visibility: another organization's client answers exactly like a missing one", async (t) => {
   const expected = new NotFoundError('client', CLIENT)
 
   for (const command of everyCallerCommand(ORG)) {
@@ -370,7 +431,7 @@ t.test('visibility: another organization\'s client answers exactly like a missin
   })
 })
 
-t.test('the platform caller (caller_org_id null) may act on any organization\'s client', async (t) => {
+t.test("the platform caller (caller_org_id null) may act on any organization's client", async (t) => {
   const history = [clientAdded({ org_id: OTHER_ORG }), locationAdded(21, 'Austin')]
   given(...history)
     .when({ type: 'UpdateClient', client_id: CLIENT, caller_org_id: null, name: 'Renamed' })
@@ -382,15 +443,29 @@ t.test('the platform caller (caller_org_id null) may act on any organization\'s 
     .when({ type: 'AddService', client_id: CLIENT, caller_org_id: null, service_id: 500, name: 'Roofing', description: '' })
     .then(t, [serviceAdded(500, 'Roofing')])
   given(...history)
-    .when({ type: 'AddLocation', client_id: CLIENT, caller_org_id: null, location_id: 600, name: 'Waco', city: 'Waco', state: '', country: '' })
+    .when({
+      type: 'AddLocation',
+      client_id: CLIENT,
+      caller_org_id: null,
+      location_id: 600,
+      name: 'Waco',
+      city: 'Waco',
+      state: '',
+      country: '',
+    })
     .then(t, [locationAdded(600, 'Waco', { city: 'Waco' })])
-  given(...history).when({ type: 'RemoveLocations', client_id: CLIENT, caller_org_id: null }).then(t, [locationsRemoved([21])])
+  given(...history)
+    .when({ type: 'RemoveLocations', client_id: CLIENT, caller_org_id: null })
+    .then(t, [locationsRemoved([21])])
   given(...history)
     .when({ type: 'SetClientSetting', client_id: CLIENT, caller_org_id: null, key: 'k', value: 'v' })
     .then(t, [settingSet('k', 'v')])
 
   t.test('but a missing client is still not_found for the platform', async (t) => {
-    for (const command of everyCallerCommand(null)) given().when(command).thenThrows(t, 'not_found', { detail: `client ${CLIENT} not found` })
+    for (const command of everyCallerCommand(null))
+      given()
+        .when(command)
+        .thenThrows(t, 'not_found', { detail: `client ${CLIENT} not found` })
   })
 
   t.test('and a deleted client still refuses writes other than a status change', async (t) => {

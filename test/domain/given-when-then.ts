@@ -64,6 +64,7 @@ export function spec<S, C, E extends DomainEvent>(aggregate: Pick<Aggregate<S, C
       const run = () => aggregate.decide(command, fold(aggregate, given))
       return {
         /** Exactly these events, in this order, each valid for its schema. */
+        // biome-ignore lint/suspicious/noThenProperty: given/when/then reads as the spec; this object is never awaited.
         then(t: Assert, expected: readonly E[]): readonly E[] {
           const outcome = attempt<E>(run)
           if ('error' in outcome) {

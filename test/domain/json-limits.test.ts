@@ -38,7 +38,12 @@ t.test('findJsonProblem walks without recursion: a million levels is a problem, 
 })
 
 t.test('findJsonProblem finds refused text in values and keys at any depth, naming the path; the first in document order', async (t) => {
-  t.same(findJsonProblem({ client: { name: 'a\u0000' } }), { kind: 'text', path: ['client', 'name'], reason: unacceptableTextReason('a\u0000'), inKey: false })
+  t.same(findJsonProblem({ client: { name: 'a\u0000' } }), {
+    kind: 'text',
+    path: ['client', 'name'],
+    reason: unacceptableTextReason('a\u0000'),
+    inKey: false,
+  })
   t.same(findJsonProblem({ list: ['ok', 'x\uD800'] })?.path, ['list', 1])
   const key = findJsonProblem({ settings: { 'k\u0000': 'v' } })
   t.same([key?.kind, key?.path, key?.kind === 'text' && key.inKey], ['text', ['settings', 'k\u0000'], true])

@@ -18,7 +18,13 @@ const at = (ms: number) => new Date(T0.getTime() + ms)
 const MIN = 60_000
 
 t.test('redirect URIs a client may register', async (t) => {
-  for (const ok of ['https://app.example/cb', 'https://app.example:8443/cb?x=1', 'http://127.0.0.1:5555/cb', 'http://localhost/cb', 'http://[::1]:9/cb']) {
+  for (const ok of [
+    'https://app.example/cb',
+    'https://app.example:8443/cb?x=1',
+    'http://127.0.0.1:5555/cb',
+    'http://localhost/cb',
+    'http://[::1]:9/cb',
+  ]) {
     t.ok(checkRedirectUri(ok).ok, `${ok} accepted`)
   }
   for (const [bad, problem] of [
@@ -32,8 +38,30 @@ t.test('redirect URIs a client may register', async (t) => {
   ] as const) {
     t.equal(checkRedirectUri(bad).problem, problem, `${bad} refused: ${problem}`)
   }
-  t.throws(() => checkClientMetadata({ client_name: 'x', redirect_uris: ['http://evil.example/cb'], client_uri: null, logo_uri: null, software_id: null, software_version: null }), { code: 'invalid_redirect_uri' })
-  t.throws(() => checkClientMetadata({ client_name: ' ', redirect_uris: ['https://a.example/cb'], client_uri: null, logo_uri: null, software_id: null, software_version: null }), { code: 'invalid_client_metadata' })
+  t.throws(
+    () =>
+      checkClientMetadata({
+        client_name: 'x',
+        redirect_uris: ['http://evil.example/cb'],
+        client_uri: null,
+        logo_uri: null,
+        software_id: null,
+        software_version: null,
+      }),
+    { code: 'invalid_redirect_uri' },
+  )
+  t.throws(
+    () =>
+      checkClientMetadata({
+        client_name: ' ',
+        redirect_uris: ['https://a.example/cb'],
+        client_uri: null,
+        logo_uri: null,
+        software_id: null,
+        software_version: null,
+      }),
+    { code: 'invalid_client_metadata' },
+  )
 })
 
 t.test('redirect URIs are registered only in the form they are matched in', async (t) => {
@@ -65,13 +93,26 @@ t.test('redirect URIs are registered only in the form they are matched in', asyn
     t.equal(verdict.problem, problem, `${JSON.stringify(bad)}: ${problem}`)
     t.type(verdict.reason, 'string')
   }
-  for (const ok of ['https://app.example/cb/..x/.well', 'https://app.example/a.b/c', 'https://app.example/cb?next=/../x', 'https://xn--bcher-kva.example/cb', 'https://app.example/a%20b']) {
+  for (const ok of [
+    'https://app.example/cb/..x/.well',
+    'https://app.example/a.b/c',
+    'https://app.example/cb?next=/../x',
+    'https://xn--bcher-kva.example/cb',
+    'https://app.example/a%20b',
+  ]) {
     t.ok(checkRedirectUri(ok).ok, `${ok} accepted: no dot segment in the path, canonical`)
   }
 })
 
 t.test('client_name: no bidi controls or other control characters', async (t) => {
-  const metadata = (client_name: string) => ({ client_name, redirect_uris: ['https://a.example/cb'], client_uri: null, logo_uri: null, software_id: null, software_version: null })
+  const metadata = (client_name: string) => ({
+    client_name,
+    redirect_uris: ['https://a.example/cb'],
+    client_uri: null,
+    logo_uri: null,
+    software_id: null,
+    software_version: null,
+  })
   for (const [name, why] of [
     ['Good App\u202Egnp.exe', 'right-to-left override'],
     ['Good\u202A App', 'left-to-right embedding'],
@@ -123,11 +164,34 @@ t.test('scopes: parsing and the cap by role', async (t) => {
 })
 
 t.test('a client registers once', async (t) => {
-  const metadata = { client_name: 'App', redirect_uris: ['https://a.example/cb'], client_uri: null, logo_uri: null, software_id: null, software_version: null }
-  const registered = spec(oauthClient)().when({ type: 'RegisterOAuthClient', client_id: 3, metadata }).then(t, [
-    { type: 'OAuthClientRegistered', data: { client_id: 3, client_name: 'App', redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'none', client_uri: null, logo_uri: null, software_id: null, software_version: null } },
-  ])
-  spec(oauthClient)(...registered).when({ type: 'RegisterOAuthClient', client_id: 3, metadata }).thenThrows(t, 'already_exists')
+  const metadata = {
+    client_name: 'App',
+    redirect_uris: ['https://a.example/cb'],
+    client_uri: null,
+    logo_uri: null,
+    software_id: null,
+    software_version: null,
+  }
+  const registered = spec(oauthClient)()
+    .when({ type: 'RegisterOAuthClient', client_id: 3, metadata })
+    .then(t, [
+      {
+        type: 'OAuthClientRegistered',
+        data: {
+          client_id: 3,
+          client_name: 'App',
+          redirect_uris: ['https://a.example/cb'],
+          token_endpoint_auth_method: 'none',
+          client_uri: null,
+          logo_uri: null,
+          software_id: null,
+          software_version: null,
+        },
+      },
+    ])
+  spec(oauthClient)(...registered)
+    .when({ type: 'RegisterOAuthClient', client_id: 3, metadata })
+    .thenThrows(t, 'already_exists')
 })
 
 const approved: OAuthGrantEvent = {
@@ -160,10 +224,25 @@ const exchange = (over: Record<string, unknown> = {}) =>
   }) as const
 const exchanged: OAuthGrantEvent = {
   type: 'OAuthCodeExchanged',
-  data: { grant_id: 7, access_token_hash: h('a'), access_expires_at: at(61 * MIN).toISOString(), refresh_token_hash: h('1'), refresh_expires_at: at(MIN + 30 * 24 * 60 * MIN).toISOString() },
+  data: {
+    grant_id: 7,
+    access_token_hash: h('a'),
+    access_expires_at: at(61 * MIN).toISOString(),
+    refresh_token_hash: h('1'),
+    refresh_expires_at: at(MIN + 30 * 24 * 60 * MIN).toISOString(),
+  },
 }
 const refresh = (presented: string, over: Record<string, unknown> = {}) =>
-  ({ type: 'RefreshOAuthTokens', grant_id: 7, client_id: 3, presented_refresh_hash: presented, now: at(2 * MIN), access_token_hash: h('b'), refresh_token_hash: h('2'), ...over }) as const
+  ({
+    type: 'RefreshOAuthTokens',
+    grant_id: 7,
+    client_id: 3,
+    presented_refresh_hash: presented,
+    now: at(2 * MIN),
+    access_token_hash: h('b'),
+    refresh_token_hash: h('2'),
+    ...over,
+  }) as const
 const refreshed: OAuthGrantEvent = {
   type: 'OAuthTokensRefreshed',
   data: {
@@ -187,53 +266,99 @@ t.test('approval records the code with a 10-minute expiry', async (t) => {
 t.test('code exchange: the checks, in order', async (t) => {
   const g = spec(oauthGrant)
   g(approved).when(exchange()).then(t, [exchanged])
-  g(approved).when(exchange({ code_hash: h('5') })).thenThrows(t, 'invalid_grant', { detail: 'unknown authorization code' })
-  g(approved).when(exchange({ client_id: 4 })).thenThrows(t, 'invalid_grant', { detail: 'the code was issued to another client' })
-  g(approved).when(exchange({ redirect_uri: 'https://a.example/cb/' })).thenThrows(t, 'invalid_grant', { detail: 'redirect_uri differs from the authorization request' })
-  g(approved).when(exchange({ now: at(10 * MIN) })).thenThrows(t, 'invalid_grant', { detail: 'the authorization code expired' })
-  g(approved).when(exchange({ verifier_challenge: 'x'.repeat(43) })).thenThrows(t, 'invalid_grant', { detail: 'code_verifier does not match the code_challenge' })
+  g(approved)
+    .when(exchange({ code_hash: h('5') }))
+    .thenThrows(t, 'invalid_grant', { detail: 'unknown authorization code' })
+  g(approved)
+    .when(exchange({ client_id: 4 }))
+    .thenThrows(t, 'invalid_grant', { detail: 'the code was issued to another client' })
+  g(approved)
+    .when(exchange({ redirect_uri: 'https://a.example/cb/' }))
+    .thenThrows(t, 'invalid_grant', { detail: 'redirect_uri differs from the authorization request' })
+  g(approved)
+    .when(exchange({ now: at(10 * MIN) }))
+    .thenThrows(t, 'invalid_grant', { detail: 'the authorization code expired' })
+  g(approved)
+    .when(exchange({ verifier_challenge: 'x'.repeat(43) }))
+    .thenThrows(t, 'invalid_grant', { detail: 'code_verifier does not match the code_challenge' })
   // Reuse revokes, whatever else the replay gets wrong (another client, a wrong verifier).
-  g(approved, exchanged).when(exchange({ client_id: 4, verifier_challenge: 'y'.repeat(43) })).then(t, [{ type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'code_reused' } }])
-  g(approved, exchanged, { type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'code_reused' } }).when(exchange()).thenThrows(t, 'invalid_grant', { detail: 'the grant was revoked' })
+  g(approved, exchanged)
+    .when(exchange({ client_id: 4, verifier_challenge: 'y'.repeat(43) }))
+    .then(t, [{ type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'code_reused' } }])
+  g(approved, exchanged, { type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'code_reused' } })
+    .when(exchange())
+    .thenThrows(t, 'invalid_grant', { detail: 'the grant was revoked' })
   // Without offline_access: no refresh token.
   const online: OAuthGrantEvent = { type: 'OAuthGrantApproved', data: { ...approved.data, scopes: ['read'] } }
-  g(online).when(exchange()).then(t, [{ type: 'OAuthCodeExchanged', data: { ...exchanged.data, refresh_token_hash: null, refresh_expires_at: null } }])
+  g(online)
+    .when(exchange())
+    .then(t, [{ type: 'OAuthCodeExchanged', data: { ...exchanged.data, refresh_token_hash: null, refresh_expires_at: null } }])
 })
 
 t.test('refresh: rotation, replay revokes the grant, expiry slides', async (t) => {
   const g = spec(oauthGrant)
-  g(approved, exchanged).when(refresh(h('1'))).then(t, [refreshed])
-  g(approved, exchanged, refreshed).when(refresh(h('1'))).then(t, [{ type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'refresh_token_reused' } }])
-  g(approved, exchanged).when(refresh(h('9'))).thenThrows(t, 'invalid_grant', { detail: 'unknown refresh token' })
-  g(approved, exchanged).when(refresh(h('1'), { client_id: 9 })).thenThrows(t, 'invalid_grant')
-  g(approved, exchanged).when(refresh(h('1'), { now: at(MIN + 30 * 24 * 60 * MIN) })).thenThrows(t, 'invalid_grant', { detail: 'the refresh token expired' })
+  g(approved, exchanged)
+    .when(refresh(h('1')))
+    .then(t, [refreshed])
+  g(approved, exchanged, refreshed)
+    .when(refresh(h('1')))
+    .then(t, [{ type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'refresh_token_reused' } }])
+  g(approved, exchanged)
+    .when(refresh(h('9')))
+    .thenThrows(t, 'invalid_grant', { detail: 'unknown refresh token' })
+  g(approved, exchanged)
+    .when(refresh(h('1'), { client_id: 9 }))
+    .thenThrows(t, 'invalid_grant')
+  g(approved, exchanged)
+    .when(refresh(h('1'), { now: at(MIN + 30 * 24 * 60 * MIN) }))
+    .thenThrows(t, 'invalid_grant', { detail: 'the refresh token expired' })
   // Sliding: the rotated token lives 30 days from its own issue.
-  g(approved, exchanged, refreshed).when(refresh(h('2'), { now: at(29 * 24 * 60 * MIN + 10 * MIN), access_token_hash: h('d'), refresh_token_hash: h('3') })).then(t, [
-    {
-      type: 'OAuthTokensRefreshed',
-      data: {
-        grant_id: 7,
-        generation: 3,
-        previous_refresh_hash: h('2'),
-        access_token_hash: h('d'),
-        access_expires_at: at(29 * 24 * 60 * MIN + 70 * MIN).toISOString(),
-        refresh_token_hash: h('3'),
-        refresh_expires_at: at(59 * 24 * 60 * MIN + 10 * MIN).toISOString(),
+  g(approved, exchanged, refreshed)
+    .when(refresh(h('2'), { now: at(29 * 24 * 60 * MIN + 10 * MIN), access_token_hash: h('d'), refresh_token_hash: h('3') }))
+    .then(t, [
+      {
+        type: 'OAuthTokensRefreshed',
+        data: {
+          grant_id: 7,
+          generation: 3,
+          previous_refresh_hash: h('2'),
+          access_token_hash: h('d'),
+          access_expires_at: at(29 * 24 * 60 * MIN + 70 * MIN).toISOString(),
+          refresh_token_hash: h('3'),
+          refresh_expires_at: at(59 * 24 * 60 * MIN + 10 * MIN).toISOString(),
+        },
       },
-    },
-  ])
+    ])
 })
 
 t.test('revocation: by token (RFC 7009) and by the grant owner', async (t) => {
   const g = spec(oauthGrant)
   const revoked = { type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'token_revoked' } } as const
-  g(approved, exchanged).when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('a') }).then(t, [revoked])
-  g(approved, exchanged).when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('1') }).then(t, [revoked])
-  g(approved, exchanged).when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('4') }).thenNothingHappens(t)
-  g().when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('a') }).thenNothingHappens(t)
-  g(approved, exchanged, revoked).when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('a') }).thenNothingHappens(t)
-  g(approved).when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: 1, userId: null } }).then(t, [{ type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'revoked' } }])
-  g(approved).when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: 2, userId: null } }).thenThrows(t, 'not_found')
-  g(approved).when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: 1, userId: 5 } }).thenThrows(t, 'not_found')
-  g().when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: null, userId: null } }).thenThrows(t, 'not_found')
+  g(approved, exchanged)
+    .when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('a') })
+    .then(t, [revoked])
+  g(approved, exchanged)
+    .when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('1') })
+    .then(t, [revoked])
+  g(approved, exchanged)
+    .when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('4') })
+    .thenNothingHappens(t)
+  g()
+    .when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('a') })
+    .thenNothingHappens(t)
+  g(approved, exchanged, revoked)
+    .when({ type: 'RevokeOAuthToken', grant_id: 7, token_hash: h('a') })
+    .thenNothingHappens(t)
+  g(approved)
+    .when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: 1, userId: null } })
+    .then(t, [{ type: 'OAuthGrantRevoked', data: { grant_id: 7, reason: 'revoked' } }])
+  g(approved)
+    .when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: 2, userId: null } })
+    .thenThrows(t, 'not_found')
+  g(approved)
+    .when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: 1, userId: 5 } })
+    .thenThrows(t, 'not_found')
+  g()
+    .when({ type: 'RevokeOAuthGrant', grant_id: 7, revoker: { orgId: null, userId: null } })
+    .thenThrows(t, 'not_found')
 })

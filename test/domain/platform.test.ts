@@ -13,7 +13,9 @@ t.test('the whole installation bootstraps on one stream', async (t) => {
 })
 
 t.test('the first Bootstrap records the platform key', async (t) => {
-  given().when({ type: 'Bootstrap', key_id: 1 }).then(t, [bootstrapped(1)])
+  given()
+    .when({ type: 'Bootstrap', key_id: 1 })
+    .then(t, [bootstrapped(1)])
 })
 
 t.test('bootstrap happens once: a second one is already_exists, whichever key it brings', async (t) => {

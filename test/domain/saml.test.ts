@@ -28,17 +28,40 @@ const provider = spec(samlProvider)
 
 t.test('provider stream', async (t) => {
   provider().when({ type: 'AddSamlProvider', provider_id: 7, org_id: 2, provider_key: key, manager: owner, settings }).then(t, [added])
-  provider().when({ type: 'AddSamlProvider', provider_id: 7, org_id: 2, provider_key: key, manager: { kind: 'member', role: 'web_builder', user_id: 3 }, settings }).thenThrows(t, 'forbidden')
-  provider(added).when({ type: 'AddSamlProvider', provider_id: 7, org_id: 2, provider_key: key, manager: owner, settings }).thenThrows(t, 'already_exists')
+  provider()
+    .when({
+      type: 'AddSamlProvider',
+      provider_id: 7,
+      org_id: 2,
+      provider_key: key,
+      manager: { kind: 'member', role: 'web_builder', user_id: 3 },
+      settings,
+    })
+    .thenThrows(t, 'forbidden')
+  provider(added)
+    .when({ type: 'AddSamlProvider', provider_id: 7, org_id: 2, provider_key: key, manager: owner, settings })
+    .thenThrows(t, 'already_exists')
   provider(added).when({ type: 'UpdateSamlProvider', caller_org_id: 2, manager: owner, settings, active: true }).thenNothingHappens(t)
   provider(added)
-    .when({ type: 'UpdateSamlProvider', caller_org_id: 2, manager: { kind: 'key' }, settings: { ...settings, allow_unsolicited: true }, active: false })
+    .when({
+      type: 'UpdateSamlProvider',
+      caller_org_id: 2,
+      manager: { kind: 'key' },
+      settings: { ...settings, allow_unsolicited: true },
+      active: false,
+    })
     .then(t, [{ type: 'SamlProviderUpdated', data: { provider_id: 7, org_id: 2, ...settings, allow_unsolicited: true, active: false } }])
   provider(added).when({ type: 'UpdateSamlProvider', caller_org_id: 3, manager: owner, settings, active: true }).thenThrows(t, 'not_found')
-  provider(added).when({ type: 'UpdateSamlProvider', caller_org_id: 2, manager: { kind: 'member', role: 'viewer', user_id: 4 }, settings, active: true }).thenThrows(t, 'forbidden')
+  provider(added)
+    .when({ type: 'UpdateSamlProvider', caller_org_id: 2, manager: { kind: 'member', role: 'viewer', user_id: 4 }, settings, active: true })
+    .thenThrows(t, 'forbidden')
   provider(added).when({ type: 'DeleteSamlProvider', caller_org_id: 3, manager: owner }).thenThrows(t, 'not_found')
-  provider(added).when({ type: 'DeleteSamlProvider', caller_org_id: null, manager: owner }).then(t, [{ type: 'SamlProviderDeleted', data: { provider_id: 7, org_id: 2 } }])
-  provider(added, { type: 'SamlProviderDeleted', data: { provider_id: 7, org_id: 2 } }).when({ type: 'DeleteSamlProvider', caller_org_id: 2, manager: owner }).thenThrows(t, 'not_found')
+  provider(added)
+    .when({ type: 'DeleteSamlProvider', caller_org_id: null, manager: owner })
+    .then(t, [{ type: 'SamlProviderDeleted', data: { provider_id: 7, org_id: 2 } }])
+  provider(added, { type: 'SamlProviderDeleted', data: { provider_id: 7, org_id: 2 } })
+    .when({ type: 'DeleteSamlProvider', caller_org_id: 2, manager: owner })
+    .thenThrows(t, 'not_found')
 })
 
 const now = new Date('2026-11-25T12:00:00.000Z')
@@ -65,8 +88,16 @@ const bearer = good.bearerConfirmations[0]!
 
 t.test('an assertion that passes: its request and how long it stays in the replay cache', async (t) => {
   t.same(checkSamlAssertion(good, expected), { ok: true, inResponseTo: '_req1', replayUntil: new Date(now.getTime() + 6 * 60_000) })
-  t.match(checkSamlAssertion({ ...good, responseIssuer: null, responseDestination: null, responseInResponseTo: null }, expected), { ok: true, inResponseTo: '_req1' }, 'the envelope may leave them out')
-  t.match(checkSamlAssertion({ ...good, audienceRestrictions: [['https://other.test', expected.spEntityId]] }, expected), { ok: true }, 'one audience of several')
+  t.match(
+    checkSamlAssertion({ ...good, responseIssuer: null, responseDestination: null, responseInResponseTo: null }, expected),
+    { ok: true, inResponseTo: '_req1' },
+    'the envelope may leave them out',
+  )
+  t.match(
+    checkSamlAssertion({ ...good, audienceRestrictions: [['https://other.test', expected.spEntityId]] }, expected),
+    { ok: true },
+    'one audience of several',
+  )
 })
 
 t.test('each check, one fact off', async (t) => {
@@ -85,9 +116,17 @@ t.test('each check, one fact off', async (t) => {
     ['no bearer confirmation', { bearerConfirmations: [] }, 'recipient_mismatch'],
     ['confirmation expired', { bearerConfirmations: [{ ...bearer, notOnOrAfter: at(-2 * 60_000) }] }, 'assertion_expired'],
     ['confirmation not yet valid', { bearerConfirmations: [{ ...bearer, notBefore: at(2 * 60_000) }] }, 'assertion_not_yet_valid'],
-    ['no end anywhere (replay could never be ruled out)', { notOnOrAfter: null, bearerConfirmations: [{ ...bearer, notOnOrAfter: null }] }, 'saml_response_invalid'],
+    [
+      'no end anywhere (replay could never be ruled out)',
+      { notOnOrAfter: null, bearerConfirmations: [{ ...bearer, notOnOrAfter: null }] },
+      'saml_response_invalid',
+    ],
     ['the envelope and the assertion answer different requests', { responseInResponseTo: '_req2' }, 'in_response_to_unknown'],
-    ['unsolicited, not allowed', { responseInResponseTo: null, bearerConfirmations: [{ ...bearer, inResponseTo: null }] }, 'unsolicited_response'],
+    [
+      'unsolicited, not allowed',
+      { responseInResponseTo: null, bearerConfirmations: [{ ...bearer, inResponseTo: null }] },
+      'unsolicited_response',
+    ],
   ]
   for (const [name, change, reason, expect] of cases) {
     t.match(checkSamlAssertion({ ...good, ...change }, { ...expected, ...expect }), { ok: false, reason }, name)
@@ -95,8 +134,16 @@ t.test('each check, one fact off', async (t) => {
 })
 
 t.test('the clock skew both ways, and unsolicited when allowed', async (t) => {
-  t.match(checkSamlAssertion({ ...good, notBefore: at(30_000) }, expected), { ok: true }, 'NotBefore 30 s ahead: the IdP clock a little fast')
-  t.match(checkSamlAssertion({ ...good, notOnOrAfter: at(-30_000), bearerConfirmations: [{ ...bearer, notOnOrAfter: at(-30_000) }] }, expected), { ok: true }, '30 s past: a little slow')
+  t.match(
+    checkSamlAssertion({ ...good, notBefore: at(30_000) }, expected),
+    { ok: true },
+    'NotBefore 30 s ahead: the IdP clock a little fast',
+  )
+  t.match(
+    checkSamlAssertion({ ...good, notOnOrAfter: at(-30_000), bearerConfirmations: [{ ...bearer, notOnOrAfter: at(-30_000) }] }, expected),
+    { ok: true },
+    '30 s past: a little slow',
+  )
   const unsolicited = { ...good, responseInResponseTo: null, bearerConfirmations: [{ ...bearer, inResponseTo: null }] }
   t.match(checkSamlAssertion(unsolicited, { ...expected, allowUnsolicited: true }), { ok: true, inResponseTo: null })
   t.match(

@@ -17,9 +17,17 @@ t.test('sandboxMayCreateJob: export_org once per 10 minutes, every other kind re
   t.same(sandboxMayCreateJob('export_org', null, now), { allowed: true }, 'the first export')
   t.same(sandboxMayCreateJob('export_org', minutes(10), now), { allowed: true }, 'exactly 10 minutes later')
   t.same(sandboxMayCreateJob('export_org', minutes(60), now), { allowed: true })
-  t.same(sandboxMayCreateJob('export_org', minutes(9), now), { allowed: false, reason: 'rate_limited', retryAfterSeconds: 60 }, '9 minutes later: wait a minute')
+  t.same(
+    sandboxMayCreateJob('export_org', minutes(9), now),
+    { allowed: false, reason: 'rate_limited', retryAfterSeconds: 60 },
+    '9 minutes later: wait a minute',
+  )
   t.same(sandboxMayCreateJob('export_org', now, now), { allowed: false, reason: 'rate_limited', retryAfterSeconds: 600 }, 'just exported')
-  t.same(sandboxMayCreateJob('export_org', new Date(now.getTime() + 5000), now), { allowed: false, reason: 'rate_limited', retryAfterSeconds: 600 }, 'a clock skewed into the future never shortens the wait past 10 minutes')
+  t.same(
+    sandboxMayCreateJob('export_org', new Date(now.getTime() + 5000), now),
+    { allowed: false, reason: 'rate_limited', retryAfterSeconds: 600 },
+    'a clock skewed into the future never shortens the wait past 10 minutes',
+  )
   for (const kind of ['prompted_edit', 'audit', 'strategist', 'EXPORT_ORG', '']) {
     t.same(sandboxMayCreateJob(kind, null, now), { allowed: false, reason: 'read_only' }, `${kind || '(empty)'} is refused`)
   }
@@ -36,14 +44,19 @@ t.test('sandboxResetDue: every interval hours after the last seed; 0 disables', 
 
 t.test('the sandbox aggregate', async (t) => {
   const created = { type: 'SandboxCreated' as const, data: { org_id: 7, key_id: 9 } }
-  const seeded = (ids: number[]) => ({ type: 'SandboxSeeded' as const, data: { org_id: 7, client_ids: ids, months: ['2026-11'], fixture_version: 1 } })
+  const seeded = (ids: number[]) => ({
+    type: 'SandboxSeeded' as const,
+    data: { org_id: 7, client_ids: ids, months: ['2026-11'], fixture_version: 1 },
+  })
   spec(sandbox)().when({ type: 'CreateSandbox', org_id: 7, key_id: 9 }).then(t, [created])
   spec(sandbox)(created).when({ type: 'CreateSandbox', org_id: 8, key_id: 10 }).thenThrows(t, 'already_exists')
   spec(sandbox)().when({ type: 'ResetSandbox', also_retire: [] }).thenThrows(t, 'not_found')
   spec(sandbox)()
     .when({ type: 'RecordSeed', client_ids: [3], months: ['2026-11'], fixture_version: 1 })
     .thenThrows(t, 'not_found')
-  spec(sandbox)(created).when({ type: 'RecordSeed', client_ids: [3], months: ['2026-11'], fixture_version: 1 }).then(t, [seeded([3])])
+  spec(sandbox)(created)
+    .when({ type: 'RecordSeed', client_ids: [3], months: ['2026-11'], fixture_version: 1 })
+    .then(t, [seeded([3])])
   spec(sandbox)(created, seeded([3]))
     .when({ type: 'ResetSandbox', also_retire: [5, 3] })
     .then(t, [{ type: 'SandboxReset', data: { org_id: 7, retired_client_ids: [3, 5] } }])
@@ -87,7 +100,13 @@ t.test('fixture answers: deterministic, read by the analysis as intended, improv
           const answer = fixtureAnswer(input)
           t.strictSame(fixtureAnswer(input), answer, 'the same answer every time')
           placements.add(answer.placement)
-          const { scorecard } = analyze({ answerText: answer.answerText, citations: answer.citations, retrieved: [], client, question: { prompt, service, location, kind: 'best-of' } })
+          const { scorecard } = analyze({
+            answerText: answer.answerText,
+            citations: answer.citations,
+            retrieved: [],
+            client,
+            question: { prompt, service, location, kind: 'best-of' },
+          })
           t.equal(scorecard.present, answer.placement !== 'absent', `${prompt} (${engine}, ${month}): present as written`)
           t.equal(scorecard.named_first, answer.placement === 'first', `${prompt} (${engine}, ${month}): named first as written`)
           if (scorecard.present) counts[monthIndex]!.present++

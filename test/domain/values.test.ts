@@ -22,7 +22,8 @@ function parsed<T>(schema: { safeParse(value: unknown): { success: true; data: T
 
 t.test('Slug', async (t) => {
   t.test('lower-case letters, digits and single hyphens; empty means no slug', async (t) => {
-    for (const slug of ['', 'acme', 'acme-co', 'acme-plumbing-2', '24-7', 'a', 'a'.repeat(100)]) t.equal(parsed(Slug, slug), slug, JSON.stringify(slug))
+    for (const slug of ['', 'acme', 'acme-co', 'acme-plumbing-2', '24-7', 'a', 'a'.repeat(100)])
+      t.equal(parsed(Slug, slug), slug, JSON.stringify(slug))
   })
 
   t.test('surrounding whitespace is trimmed', async (t) => {
@@ -39,7 +40,13 @@ t.test('Slug', async (t) => {
 
 t.test('WebsiteUrl', async (t) => {
   t.test('absolute http(s) URLs with a dotted host are accepted', async (t) => {
-    for (const url of ['https://example.com', 'http://example.com', 'https://www.example.co.uk/services?x=1#top', 'https://example.com:8443/a', 'http://192.168.1.10']) {
+    for (const url of [
+      'https://example.com',
+      'http://example.com',
+      'https://www.example.co.uk/services?x=1#top',
+      'https://example.com:8443/a',
+      'http://192.168.1.10',
+    ]) {
       t.equal(parsed(WebsiteUrl, url), url, url)
     }
   })
@@ -73,17 +80,22 @@ t.test('WebsiteUrl', async (t) => {
     if (!result.success) t.equal(result.error.issues[0]?.message, 'expected an absolute http(s) URL such as https://example.com')
   })
 
-  t.test(
-    'the bare origin is normalized without a trailing slash, as its doc comment promises',
-    async (t) => {
-      t.equal(parsed(WebsiteUrl, 'https://example.com/'), 'https://example.com')
-    },
-  )
+  t.test('the bare origin is normalized without a trailing slash, as its doc comment promises', async (t) => {
+    t.equal(parsed(WebsiteUrl, 'https://example.com/'), 'https://example.com')
+  })
 })
 
 t.test('nameKey', async (t) => {
   t.test('case- and whitespace-insensitive', async (t) => {
-    const keys = ['Drain Cleaning', 'drain cleaning', 'DRAIN CLEANING', '  Drain   Cleaning  ', 'Drain\tCleaning', 'Drain\n Cleaning', 'Drain\u00a0Cleaning'].map(nameKey)
+    const keys = [
+      'Drain Cleaning',
+      'drain cleaning',
+      'DRAIN CLEANING',
+      '  Drain   Cleaning  ',
+      'Drain\tCleaning',
+      'Drain\n Cleaning',
+      'Drain\u00a0Cleaning',
+    ].map(nameKey)
     t.strictSame(new Set(keys), new Set(['drain cleaning']))
   })
 
@@ -148,19 +160,17 @@ t.test('locationDisplayName', async (t) => {
     }
   })
 
-  t.test(
-    'parts are trimmed like the name is',
-    async (t) => {
-      t.equal(locationDisplayName({ city: ' Austin ', state: 'TX ' }), 'Austin, TX')
-    },
-  )
+  t.test('parts are trimmed like the name is', async (t) => {
+    t.equal(locationDisplayName({ city: ' Austin ', state: 'TX ' }), 'Austin, TX')
+  })
 })
 
 t.test('settings', async (t) => {
   t.test('keys are identifiers: letters, digits, _ . -', async (t) => {
     for (const key of ['attention_flag', 'report.day', 'a-b', 'X9']) t.equal(parsed(SettingKey, key), key)
     t.equal(parsed(SettingKey, ' cadence '), 'cadence')
-    for (const key of ['', '  ', 'two words', 'clé', 'a/b', 'k'.repeat(101)]) t.equal(parsed(SettingKey, key), undefined, JSON.stringify(key))
+    for (const key of ['', '  ', 'two words', 'clé', 'a/b', 'k'.repeat(101)])
+      t.equal(parsed(SettingKey, key), undefined, JSON.stringify(key))
   })
 
   t.test('values are free text up to 10,000 characters, empty included', async (t) => {
@@ -183,7 +193,8 @@ t.test('shared values', async (t) => {
 
   t.test('Month: YYYY-MM', async (t) => {
     for (const month of ['2024-01', '2024-12', '1999-09']) t.equal(parsed(Month, month), month)
-    for (const month of ['2024-00', '2024-13', '2024-1', '24-01', '2024/01', '2024-01-01', '']) t.equal(parsed(Month, month), undefined, month)
+    for (const month of ['2024-00', '2024-13', '2024-1', '24-01', '2024/01', '2024-01-01', ''])
+      t.equal(parsed(Month, month), undefined, month)
   })
 
   t.test('Name: trimmed, non-empty, at most 200 characters', async (t) => {
@@ -201,23 +212,29 @@ t.test('errors', async (t) => {
   t.test('a DomainError carries a code, a message and an optional detail', async (t) => {
     const error = new DomainError('client_deleted', 'The client is deleted', 'client 3')
     t.ok(error instanceof Error)
-    t.strictSame({ name: error.name, code: error.code, message: error.message, detail: error.detail }, {
-      name: 'DomainError',
-      code: 'client_deleted',
-      message: 'The client is deleted',
-      detail: 'client 3',
-    })
+    t.strictSame(
+      { name: error.name, code: error.code, message: error.message, detail: error.detail },
+      {
+        name: 'DomainError',
+        code: 'client_deleted',
+        message: 'The client is deleted',
+        detail: 'client 3',
+      },
+    )
     t.equal(new DomainError('x', 'y').detail, undefined)
   })
 
   t.test('NotFoundError is a not_found DomainError naming the entity and id', async (t) => {
     const error = new NotFoundError('client', 34)
     t.ok(error instanceof DomainError)
-    t.strictSame({ name: error.name, code: error.code, message: error.message, detail: error.detail }, {
-      name: 'NotFoundError',
-      code: 'not_found',
-      message: 'Not found',
-      detail: 'client 34 not found',
-    })
+    t.strictSame(
+      { name: error.name, code: error.code, message: error.message, detail: error.detail },
+      {
+        name: 'NotFoundError',
+        code: 'not_found',
+        message: 'Not found',
+        detail: 'client 34 not found',
+      },
+    )
   })
 })

@@ -94,18 +94,39 @@ t.test(`${HOSTILE.length} hostile URLs are all refused`, async (t) => {
     } catch (error) {
       caught = error
     }
-    t.ok(caught instanceof DomainError && caught.code === 'webhook_url_refused', `${url} refused${caught instanceof DomainError ? `: ${caught.detail}` : ''}`)
+    t.ok(
+      caught instanceof DomainError && caught.code === 'webhook_url_refused',
+      `${url} refused${caught instanceof DomainError ? `: ${caught.detail}` : ''}`,
+    )
   }
 })
 
 t.test('public https URLs pass, normalized', async (t) => {
-  t.same(checkWebhookUrl('https://hooks.example.com/in?x=1#frag', EMPTY_ALLOW_LIST), { url: 'https://hooks.example.com/in?x=1', host: 'hooks.example.com', literal: false })
-  t.same(checkWebhookUrl('https://93.184.216.34:8443/h', EMPTY_ALLOW_LIST), { url: 'https://93.184.216.34:8443/h', host: '93.184.216.34', literal: true })
+  t.same(checkWebhookUrl('https://hooks.example.com/in?x=1#frag', EMPTY_ALLOW_LIST), {
+    url: 'https://hooks.example.com/in?x=1',
+    host: 'hooks.example.com',
+    literal: false,
+  })
+  t.same(checkWebhookUrl('https://93.184.216.34:8443/h', EMPTY_ALLOW_LIST), {
+    url: 'https://93.184.216.34:8443/h',
+    host: '93.184.216.34',
+    literal: true,
+  })
   t.equal(checkWebhookUrl('https://[2606:4700::1111]/', EMPTY_ALLOW_LIST).host, '2606:4700::1111')
 })
 
 t.test('addresses a name resolves to are judged the same way', async (t) => {
-  for (const address of ['127.0.0.1', '10.1.2.3', '::1', '::ffff:10.0.0.1', 'fd12::1', '169.254.1.1', '100.64.1.1', '0.0.0.0', 'nonsense']) {
+  for (const address of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '::1',
+    '::ffff:10.0.0.1',
+    'fd12::1',
+    '169.254.1.1',
+    '100.64.1.1',
+    '0.0.0.0',
+    'nonsense',
+  ]) {
     t.not(refusalOfAddress(address, EMPTY_ALLOW_LIST), null, `${address} refused`)
   }
   t.equal(refusalOfAddress('93.184.216.34', EMPTY_ALLOW_LIST), null)
@@ -113,11 +134,25 @@ t.test('addresses a name resolves to are judged the same way', async (t) => {
 })
 
 t.test('an IPv6 address that embeds an IPv4 address is judged as that IPv4 address', async (t) => {
-  for (const address of ['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::a00:1', '::ffff:a00:1', '::ffff:0:a00:1', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '2002:c0a8:101::']) {
+  for (const address of [
+    '::7f00:1',
+    '::127.0.0.1',
+    '::a9fe:a9fe',
+    '::a00:1',
+    '::ffff:a00:1',
+    '::ffff:0:a00:1',
+    '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '2002:c0a8:101::',
+  ]) {
     const reason = refusalOfAddress(address, EMPTY_ALLOW_LIST)
     t.not(reason, null, `${address} refused`)
   }
-  t.match(refusalOfAddress('::a9fe:a9fe', EMPTY_ALLOW_LIST), /169\.254\.169\.254 .*linkLocal/, 'the reason names the IPv4 address and its range')
+  t.match(
+    refusalOfAddress('::a9fe:a9fe', EMPTY_ALLOW_LIST),
+    /169\.254\.169\.254 .*linkLocal/,
+    'the reason names the IPv4 address and its range',
+  )
   t.match(refusalOfAddress('::7f00:1', EMPTY_ALLOW_LIST), /127\.0\.0\.1 .*loopback/)
   t.equal(refusalOfAddress('::5db8:d822', EMPTY_ALLOW_LIST), null, 'an IPv4-compatible public address is the public address 93.184.216.34')
   t.equal(refusalOfAddress('::ffff:5db8:d822', EMPTY_ALLOW_LIST), null, 'so is its IPv4-mapped form')
@@ -134,7 +169,11 @@ t.test('WEBHOOK_ALLOWED_HOSTS admits exactly what it names, http included', asyn
   t.equal(refusalOfAddress('::ffff:127.0.0.1', allow), null, 'the IPv4-mapped form of an allowed address')
   t.not(refusalOfAddress('10.9.0.1', allow), null, 'outside the CIDR')
   t.throws(() => checkWebhookUrl('http://127.0.0.2/', allow), { code: 'webhook_url_refused' }, 'only the address named')
-  t.throws(() => checkWebhookUrl('http://localhost/', allow), { code: 'webhook_url_refused' }, 'localhost by name is not 127.0.0.1 by address')
+  t.throws(
+    () => checkWebhookUrl('http://localhost/', allow),
+    { code: 'webhook_url_refused' },
+    'localhost by name is not 127.0.0.1 by address',
+  )
   t.equal(parseAllowList('10.0.0.0/99'), null)
   t.equal(parseAllowList('https://x'), null)
   t.same(parseAllowList(''), EMPTY_ALLOW_LIST)

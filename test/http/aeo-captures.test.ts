@@ -81,8 +81,19 @@ t.test('ingest analyzes inline, tracks the findings and every read shows the cap
   t.notOk(JSON.stringify(ingested!.data).includes('resp_1'), 'the raw record is not in the log')
   const [trackedEvent] = await streamEvents(ts, `aeo_tracker-${clientId}`)
   t.equal(trackedEvent!.type, 'AeoCaptureTracked')
-  t.match(trackedEvent!.data, { capture_id: first, query_id: queryId, engine: 'chatgpt-web', month: '2026-10', scorecard: { present: false }, carried: [], resolved: [] })
-  t.strictSame(trackedEvent!.data.opened.map((o: { item_key: string }) => o.item_key).sort(), expected.findings.map((x) => x.item_key).sort())
+  t.match(trackedEvent!.data, {
+    capture_id: first,
+    query_id: queryId,
+    engine: 'chatgpt-web',
+    month: '2026-10',
+    scorecard: { present: false },
+    carried: [],
+    resolved: [],
+  })
+  t.strictSame(
+    trackedEvent!.data.opened.map((o: { item_key: string }) => o.item_key).sort(),
+    expected.findings.map((x) => x.item_key).sort(),
+  )
 
   // A string record is kept as given; month given; a later month. (A run_id must name a real run of the
   // same client, question and engine: test/http/aeo-runs-ingest.test.ts.)
@@ -96,18 +107,55 @@ t.test('ingest analyzes inline, tracks the findings and every read shows the cap
     run_id: null,
     record_json: '<html>raw</html>',
   })
-  const third = await ingest(ts, org.key, { client_id: clientId, query_id: queryId, engine: 'gemini', answer_text: f.namedFirst, citations: f.namedFirstCitations, month: '2026-09' })
+  const third = await ingest(ts, org.key, {
+    client_id: clientId,
+    query_id: queryId,
+    engine: 'gemini',
+    answer_text: f.namedFirst,
+    citations: f.namedFirstCitations,
+    month: '2026-09',
+  })
   const secondCapture = await ts.call('get_aeo_capture', { capture_id: second }, org.key)
-  t.match(secondCapture, { record_json: '<html>raw</html>', month: '2026-11', run_id: null, engine: 'claude', model: '', surface: '', searched: null })
+  t.match(secondCapture, {
+    record_json: '<html>raw</html>',
+    month: '2026-11',
+    run_id: null,
+    engine: 'claude',
+    model: '',
+    surface: '',
+    searched: null,
+  })
   t.equal((await ts.call('get_aeo_capture', { capture_id: third })).record_json, '', 'no record given: empty (platform key reads too)')
 
   const all = await ts.call<any[]>('get_aeo_captures', { client_id: clientId }, org.key)
-  t.strictSame(all.map((c) => c.id), [third, second, first], 'newest first')
-  t.ok(all.every((c) => !('record_json' in c) && typeof c.report_json.scorecard === 'object'), 'listings carry report_json, not record_json')
-  t.strictSame((await ts.call<any[]>('get_aeo_captures', { client_id: clientId, month: '2026-10' }, org.key)).map((c) => c.id), [first])
-  t.strictSame((await ts.call<any[]>('get_aeo_captures', { client_id: clientId, query_id: queryId }, org.key)).map((c) => c.id), [third, first])
-  t.strictSame((await ts.call<any[]>('get_aeo_captures', { client_id: clientId, limit: 1 }, org.key)).map((c) => c.id), [third])
-  expectError(t, await ts.rpc('get_aeo_captures', { client_id: clientId, limit: 501 }, org.key), 400, 'validation_failed', 'limit is bounded')
+  t.strictSame(
+    all.map((c) => c.id),
+    [third, second, first],
+    'newest first',
+  )
+  t.ok(
+    all.every((c) => !('record_json' in c) && typeof c.report_json.scorecard === 'object'),
+    'listings carry report_json, not record_json',
+  )
+  t.strictSame(
+    (await ts.call<any[]>('get_aeo_captures', { client_id: clientId, month: '2026-10' }, org.key)).map((c) => c.id),
+    [first],
+  )
+  t.strictSame(
+    (await ts.call<any[]>('get_aeo_captures', { client_id: clientId, query_id: queryId }, org.key)).map((c) => c.id),
+    [third, first],
+  )
+  t.strictSame(
+    (await ts.call<any[]>('get_aeo_captures', { client_id: clientId, limit: 1 }, org.key)).map((c) => c.id),
+    [third],
+  )
+  expectError(
+    t,
+    await ts.rpc('get_aeo_captures', { client_id: clientId, limit: 501 }, org.key),
+    400,
+    'validation_failed',
+    'limit is bounded',
+  )
 
   t.strictSame(await ts.call('get_aeo_months', { client_id: clientId }, org.key), ['2026-09', '2026-10', '2026-11'])
   const records = await ts.call<any[]>('get_aeo_capture_records', { client_id: clientId }, org.key)
@@ -124,7 +172,13 @@ t.test('ingest analyzes inline, tracks the findings and every read shows the cap
 t.test('another organization sees nothing: every capture read and the ingest answer like a missing id', async (t) => {
   const { ts, org, clientId, queryId } = await setup(t)
   const other = await orgWithKey(ts, 'Other Agency')
-  const captureId = await ingest(ts, org.key, { client_id: clientId, query_id: queryId, engine: 'claude', answer_text: f.namedLater, citations: f.namedLaterCitations })
+  const captureId = await ingest(ts, org.key, {
+    client_id: clientId,
+    query_id: queryId,
+    engine: 'claude',
+    answer_text: f.namedLater,
+    citations: f.namedLaterCitations,
+  })
   const missing = captureId + 1000
   const foreign = expectError(t, await ts.rpc('get_aeo_capture', { capture_id: captureId }, other.key), 404, 'not_found')
   const absent = expectError(t, await ts.rpc('get_aeo_capture', { capture_id: missing }, other.key), 404, 'not_found')
@@ -137,13 +191,21 @@ t.test('another organization sees nothing: every capture read and the ingest ans
   const before = await eventCount(ts)
   const a = expectError(
     t,
-    await ts.rpc('ingest_aeo_capture', { client_id: clientId, query_id: queryId, engine: 'claude', answer_text: 'x', citations: [] }, other.key),
+    await ts.rpc(
+      'ingest_aeo_capture',
+      { client_id: clientId, query_id: queryId, engine: 'claude', answer_text: 'x', citations: [] },
+      other.key,
+    ),
     404,
     'not_found',
   )
   const b = expectError(
     t,
-    await ts.rpc('ingest_aeo_capture', { client_id: clientId + 1000, query_id: queryId, engine: 'claude', answer_text: 'x', citations: [] }, other.key),
+    await ts.rpc(
+      'ingest_aeo_capture',
+      { client_id: clientId + 1000, query_id: queryId, engine: 'claude', answer_text: 'x', citations: [] },
+      other.key,
+    ),
     404,
     'not_found',
   )
@@ -153,21 +215,61 @@ t.test('another organization sees nothing: every capture read and the ingest ans
 
 t.test('bad input changes nothing: unknown engine, foreign or missing question, too large, deleted client', async (t) => {
   const { ts, org, clientId, queryId } = await setup(t)
-  const otherClient = await ts.call<number>('add_client', { client: { name: 'Heaters Ltd', website_url: 'https://heaters.example.com' } }, org.key)
+  const otherClient = await ts.call<number>(
+    'add_client',
+    { client: { name: 'Heaters Ltd', website_url: 'https://heaters.example.com' } },
+    org.key,
+  )
   const otherQuestion = await addQuestion(ts, otherClient, org.orgId)
   const base = { client_id: clientId, query_id: queryId, engine: 'claude', answer_text: f.absent, citations: f.absentCitations }
   const before = await eventCount(ts)
   const rowsBefore = await recordRows(ts)
 
-  const engine = expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, engine: 'bard' }, org.key), 400, 'aeo_engine_unsupported', 'unknown engine')
+  const engine = expectError(
+    t,
+    await ts.rpc('ingest_aeo_capture', { ...base, engine: 'bard' }, org.key),
+    400,
+    'aeo_engine_unsupported',
+    'unknown engine',
+  )
   t.match(engine.detail, /unsupported engine "bard"/)
-  expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, query_id: otherQuestion }, org.key), 404, 'not_found', "another client's question")
-  expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, query_id: otherQuestion + 1000 }, org.key), 404, 'not_found', 'a missing question')
-  expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, answer_text: 'x'.repeat(200_001) }, org.key), 400, 'validation_failed', 'answer too long')
+  expectError(
+    t,
+    await ts.rpc('ingest_aeo_capture', { ...base, query_id: otherQuestion }, org.key),
+    404,
+    'not_found',
+    "another client's question",
+  )
+  expectError(
+    t,
+    await ts.rpc('ingest_aeo_capture', { ...base, query_id: otherQuestion + 1000 }, org.key),
+    404,
+    'not_found',
+    'a missing question',
+  )
+  expectError(
+    t,
+    await ts.rpc('ingest_aeo_capture', { ...base, answer_text: 'x'.repeat(200_001) }, org.key),
+    400,
+    'validation_failed',
+    'answer too long',
+  )
   expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, citations: [{ url: '' }] }, org.key), 400, 'validation_failed', 'empty url')
   expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, month: '2026-13' }, org.key), 400, 'validation_failed', 'bad month')
-  expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, record_json: 'y'.repeat(950_000) }, org.key), 400, 'validation_failed', 'record too large')
-  expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, answer_text: 'z'.repeat(1_100_000) }, org.key), 413, 'body_too_large', 'body over the limit')
+  expectError(
+    t,
+    await ts.rpc('ingest_aeo_capture', { ...base, record_json: 'y'.repeat(950_000) }, org.key),
+    400,
+    'validation_failed',
+    'record too large',
+  )
+  expectError(
+    t,
+    await ts.rpc('ingest_aeo_capture', { ...base, answer_text: 'z'.repeat(1_100_000) }, org.key),
+    413,
+    'body_too_large',
+    'body over the limit',
+  )
   expectError(t, await ts.rpc('ingest_aeo_capture', { ...base, extra: 1 }, org.key), 400, 'validation_failed', 'unknown key')
   t.equal(await eventCount(ts), before, 'nothing appended')
   t.equal(await recordRows(ts), rowsBefore, 'no raw record stored')
@@ -187,13 +289,21 @@ t.test('bad input changes nothing: unknown engine, foreign or missing question, 
       (error: DomainError) => error.code,
     )
   t.equal(await direct({ model: 'm'.repeat(201) }), 'validation_failed', 'model too long')
-  t.equal(await direct({ citations: Array.from({ length: 501 }, (_, i) => ({ url: `https://e${i}.example.com` })) }), 'validation_failed', 'too many citations')
+  t.equal(
+    await direct({ citations: Array.from({ length: 501 }, (_, i) => ({ url: `https://e${i}.example.com` })) }),
+    'validation_failed',
+    'too many citations',
+  )
   t.equal(await direct({ answerText: 'a'.repeat(200_001) }), 'validation_failed', 'answer too long')
   t.equal(await direct({ month: '26-01' }), 'validation_failed', 'bad month')
   t.equal(await direct({ queryId: otherQuestion }), 'not_found', "another client's question")
   t.equal(await eventCount(ts), before, 'nothing appended by direct calls')
   t.equal(await recordRows(ts), rowsBefore, 'no raw record stored by direct calls')
-  t.equal(await direct({ citations: [{ url: 'https://ok.example.com', title: 't'.repeat(900) }] }), 'written', 'an over-long title is cut, not refused')
+  t.equal(
+    await direct({ citations: [{ url: 'https://ok.example.com', title: 't'.repeat(900) }] }),
+    'written',
+    'an over-long title is cut, not refused',
+  )
 
   await ts.call('set_client_status', { client_id: clientId, status: 'deleted' }, org.key)
   const deletedBefore = await eventCount(ts)
@@ -203,9 +313,23 @@ t.test('bad input changes nothing: unknown engine, foreign or missing question, 
 
 t.test('raw records older than the retention period are pruned to empty; reports stay', async (t) => {
   const { ts, clock, org, clientId, queryId } = await setup(t)
-  const old = await ingest(ts, org.key, { client_id: clientId, query_id: queryId, engine: 'claude', answer_text: f.namedLater, citations: f.namedLaterCitations, record_json: { old: true } })
+  const old = await ingest(ts, org.key, {
+    client_id: clientId,
+    query_id: queryId,
+    engine: 'claude',
+    answer_text: f.namedLater,
+    citations: f.namedLaterCitations,
+    record_json: { old: true },
+  })
   clock.set(new Date(clock.get().getTime() + 60 * DAY))
-  const recent = await ingest(ts, org.key, { client_id: clientId, query_id: queryId, engine: 'openai', answer_text: f.absent, citations: [], record_json: { recent: true } })
+  const recent = await ingest(ts, org.key, {
+    client_id: clientId,
+    query_id: queryId,
+    engine: 'openai',
+    answer_text: f.absent,
+    citations: [],
+    record_json: { recent: true },
+  })
   const deps = { write: ts.system.write, db: ts.system.database.db, aeo: { ...DEFAULT_AEO_SETTINGS, recordRetentionDays: 90 } }
 
   t.equal(await pruneExpiredRecords(deps), 0, 'nothing is 90 days old yet')
@@ -214,14 +338,23 @@ t.test('raw records older than the retention period are pruned to empty; reports
   t.equal(await pruneExpiredRecords(deps), 1, 'the 91-day-old record is pruned')
   t.equal(await pruneExpiredRecords(deps), 0, 'a second pass finds nothing')
   const events = await streamEvents(ts, `aeo_capture-${old}`)
-  t.strictSame(events.map((e) => e.type), ['AeoCaptureIngested', 'AeoCaptureRecordPruned'])
+  t.strictSame(
+    events.map((e) => e.type),
+    ['AeoCaptureIngested', 'AeoCaptureRecordPruned'],
+  )
   await ts.system.watermark.waitFor(await latestPosition(ts), 10_000)
   const pruned = await ts.call('get_aeo_capture', { capture_id: old }, org.key)
   t.match(pruned, { record_json: '', record_pruned: true })
   t.strictSame(pruned.report_json, reportBefore, 'the report stays')
   t.equal((await ts.call('get_aeo_capture', { capture_id: recent }, org.key)).record_json, JSON.stringify({ recent: true }))
   const records = await ts.call<any[]>('get_aeo_capture_records', { client_id: clientId }, org.key)
-  t.strictSame(records.map((r) => [r.capture_id, r.pruned, r.record_json]), [[recent, false, '{"recent":true}'], [old, true, '']])
+  t.strictSame(
+    records.map((r) => [r.capture_id, r.pruned, r.record_json]),
+    [
+      [recent, false, '{"recent":true}'],
+      [old, true, ''],
+    ],
+  )
 
   // The processor runs a pass when it starts; stop() waits for it.
   clock.set(new Date(clock.get().getTime() + 61 * DAY))
@@ -238,8 +371,16 @@ t.test('raw records older than the retention period are pruned to empty; reports
   })
   pruner!.start()
   await pruner!.stop()
-  const { rows } = await ts.database.pool.query('select capture_id, record_json, pruned_at is not null as pruned from aeo_capture_records order by capture_id')
-  t.strictSame(rows.map((r) => [Number(r.capture_id), r.record_json, r.pruned]), [[old, '', true], [recent, '', true]])
+  const { rows } = await ts.database.pool.query(
+    'select capture_id, record_json, pruned_at is not null as pruned from aeo_capture_records order by capture_id',
+  )
+  t.strictSame(
+    rows.map((r) => [Number(r.capture_id), r.record_json, r.pruned]),
+    [
+      [old, '', true],
+      [recent, '', true],
+    ],
+  )
 })
 
 async function latestPosition(ts: TestSystem) {

@@ -23,7 +23,11 @@ const reasons = (warnings: { engine: string; reason: string; hint: string }[]) =
 async function enrolledClient(t: Test) {
   const ts = await startTestSystem(t, { clock: () => NOW })
   const org = await orgWithKey(ts, 'Acme')
-  const clientId = await ts.call<number>('add_client', { client: { name: 'Acme Plumbing', website_url: 'https://acmeplumbing.example.com' } }, org.key)
+  const clientId = await ts.call<number>(
+    'add_client',
+    { client: { name: 'Acme Plumbing', website_url: 'https://acmeplumbing.example.com' } },
+    org.key,
+  )
   await ts.call('add_aeo_query', { client_id: clientId, prompt: 'best plumber in Austin' }, org.key)
   return { ts, org, clientId }
 }
@@ -32,27 +36,65 @@ t.test('enrolment names each engine nothing can answer, and why; the queue overv
   const { ts, org, clientId } = await enrolledClient(t)
   const enrolment = { client_id: clientId, samples_per_month: 1, engines: ['claude', 'openai', 'gemini', 'chatgpt'] }
   const set = await ts.call('set_aeo_cadence', enrolment, org.key)
-  t.match(set, { enabled: true, samples_per_month: 1, engines: ['claude', 'openai', 'gemini', 'chatgpt-web'], geo_state: null }, 'the cadence as before')
-  t.strictSame(reasons(set.warnings), [['claude', NO_KEY], ['openai', NO_KEY], ['gemini', NO_KEY], ['chatgpt-web', NO_AGENT]])
+  t.match(
+    set,
+    { enabled: true, samples_per_month: 1, engines: ['claude', 'openai', 'gemini', 'chatgpt-web'], geo_state: null },
+    'the cadence as before',
+  )
+  t.strictSame(reasons(set.warnings), [
+    ['claude', NO_KEY],
+    ['openai', NO_KEY],
+    ['gemini', NO_KEY],
+    ['chatgpt-web', NO_AGENT],
+  ])
   t.match(set.warnings[0].hint, /ANTHROPIC_API_KEY/, 'the hint names the key to set')
   t.match(set.warnings[3].hint, /claim_aeo_runs/, 'and how an agent claims it')
-  t.strictSame(await ts.call('get_aeo_cadence', { client_id: clientId }, org.key), { enabled: true, samples_per_month: 1, engines: ['claude', 'openai', 'gemini', 'chatgpt-web'], geo_state: null }, 'get_aeo_cadence unchanged')
+  t.strictSame(
+    await ts.call('get_aeo_cadence', { client_id: clientId }, org.key),
+    { enabled: true, samples_per_month: 1, engines: ['claude', 'openai', 'gemini', 'chatgpt-web'], geo_state: null },
+    'get_aeo_cadence unchanged',
+  )
 
   t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, org.key), 4, 'one run per engine is queued anyway')
   const overview = await ts.call('get_aeo_queue_overview', {}, org.key)
-  t.strictSame(reasons(overview.warnings), [['chatgpt-web', NO_AGENT], ['claude', NO_KEY], ['gemini', NO_KEY], ['openai', NO_KEY]], 'the overview: engines by name')
+  t.strictSame(
+    reasons(overview.warnings),
+    [
+      ['chatgpt-web', NO_AGENT],
+      ['claude', NO_KEY],
+      ['gemini', NO_KEY],
+      ['openai', NO_KEY],
+    ],
+    'the overview: engines by name',
+  )
 
   // An operator device claims chatgpt-web runs: that engine is answered from now on.
-  const claimed = await ts.call<unknown[]>('claim_aeo_runs', { agent_id: 'laptop-1', capabilities_json: JSON.stringify({ engines: ['chatgpt-web'] }) }, org.key)
+  const claimed = await ts.call<unknown[]>(
+    'claim_aeo_runs',
+    { agent_id: 'laptop-1', capabilities_json: JSON.stringify({ engines: ['chatgpt-web'] }) },
+    org.key,
+  )
   t.equal(claimed.length, 1)
   const again = await ts.call('set_aeo_cadence', { ...enrolment, samples_per_month: 2 }, org.key)
-  t.strictSame(reasons(again.warnings), [['claude', NO_KEY], ['openai', NO_KEY], ['gemini', NO_KEY]])
-  t.strictSame(reasons((await ts.call('get_aeo_queue_overview', {}, org.key)).warnings), [['claude', NO_KEY], ['gemini', NO_KEY], ['openai', NO_KEY]])
+  t.strictSame(reasons(again.warnings), [
+    ['claude', NO_KEY],
+    ['openai', NO_KEY],
+    ['gemini', NO_KEY],
+  ])
+  t.strictSame(reasons((await ts.call('get_aeo_queue_overview', {}, org.key)).warnings), [
+    ['claude', NO_KEY],
+    ['gemini', NO_KEY],
+    ['openai', NO_KEY],
+  ])
 
   // Another organization's agent does not answer this organization's runs.
   const other = await orgWithKey(ts, 'Other')
   await ts.call('claim_aeo_runs', { agent_id: 'elsewhere', capabilities_json: JSON.stringify({ engines: ['claude'] }) }, other.key)
-  t.strictSame(reasons((await ts.call('set_aeo_cadence', enrolment, org.key)).warnings), [['claude', NO_KEY], ['openai', NO_KEY], ['gemini', NO_KEY]])
+  t.strictSame(reasons((await ts.call('set_aeo_cadence', enrolment, org.key)).warnings), [
+    ['claude', NO_KEY],
+    ['openai', NO_KEY],
+    ['gemini', NO_KEY],
+  ])
 
   const off = await ts.call('set_aeo_cadence', { ...enrolment, enabled: false }, org.key)
   t.strictSame(off.warnings, [], 'a disabled cadence queues nothing: nothing to warn about')
@@ -90,16 +132,35 @@ t.test('the processors log it once per enrolment; an engine the server agent has
     t.fail(`timed out waiting: ${what}`)
   }
   // The server agent checks in on its first claim (an empty queue).
-  await until('the server agent is seen', async () => (await ts.call<{ agent_id: string }[]>('get_aeo_agents', {}, org.key)).some((a) => a.agent_id === 'server-api'))
+  await until('the server agent is seen', async () =>
+    (await ts.call<{ agent_id: string }[]>('get_aeo_agents', {}, org.key)).some((a) => a.agent_id === 'server-api'),
+  )
 
-  const set = await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['claude', 'gemini', 'chatgpt-web'] }, org.key)
-  t.strictSame(reasons(set.warnings), [['claude', NO_KEY], ['chatgpt-web', NO_AGENT]], 'gemini is answered by the server agent')
+  const set = await ts.call(
+    'set_aeo_cadence',
+    { client_id: clientId, samples_per_month: 1, engines: ['claude', 'gemini', 'chatgpt-web'] },
+    org.key,
+  )
+  t.strictSame(
+    reasons(set.warnings),
+    [
+      ['claude', NO_KEY],
+      ['chatgpt-web', NO_AGENT],
+    ],
+    'gemini is answered by the server agent',
+  )
   await until('the enrolment is logged', () => warned().length > 0)
   await new Promise((resolve) => setTimeout(resolve, 500))
   t.equal(warned().length, 1, 'logged once')
   const [line] = warned()
   t.match(line, { level: 40, msg: /engines nothing can answer/ })
-  t.strictSame(line!.warnings!.map((w) => [w.engine, w.reason]), [['claude', NO_KEY], ['chatgpt-web', NO_AGENT]])
+  t.strictSame(
+    line!.warnings!.map((w) => [w.engine, w.reason]),
+    [
+      ['claude', NO_KEY],
+      ['chatgpt-web', NO_AGENT],
+    ],
+  )
 
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['claude', 'gemini', 'chatgpt-web'] }, org.key)
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['gemini'] }, org.key)

@@ -52,7 +52,11 @@ const listOf = (ts: TestSystem, clientId: number, key: string) => ts.call<Questi
 
 t.test('generate_aeo_questions builds the set once; again adds only what is missing', async (t) => {
   const { ts, org, clientId } = await setup(t)
-  const first = await ts.call<{ added: number; total: number; query_ids: number[] }>('generate_aeo_questions', { client_id: clientId }, org.key)
+  const first = await ts.call<{ added: number; total: number; query_ids: number[] }>(
+    'generate_aeo_questions',
+    { client_id: clientId },
+    org.key,
+  )
   t.equal(first.added, 2 * 2 * 6, 'six phrasings per service × location')
   t.equal(first.total, first.added)
   t.equal(first.query_ids.length, first.added)
@@ -65,7 +69,17 @@ t.test('generate_aeo_questions builds the set once; again adds only what is miss
   t.ok(prompts.includes('who should I hire for drain cleaning near Round Rock?'))
   t.ok(prompts.includes('how much does drain cleaning cost in Austin, TX?'))
   t.ok(prompts.includes('is Acme Plumbing a trustworthy emergency plumber in Austin, TX?'))
-  t.match(list[0], { prompt: 'best emergency plumber in Austin, TX', service: 'Emergency plumber', location: 'Austin, TX', kind: 'best-of', active: true, source: 'generated', engine: 'chatgpt-web', capture_count: 0, last_month: null })
+  t.match(list[0], {
+    prompt: 'best emergency plumber in Austin, TX',
+    service: 'Emergency plumber',
+    location: 'Austin, TX',
+    kind: 'best-of',
+    active: true,
+    source: 'generated',
+    engine: 'chatgpt-web',
+    capture_count: 0,
+    last_month: null,
+  })
   t.strictSame([...new Set(list.map((q) => q.kind))].sort(), ['best-of', 'comparison', 'cost', 'near-me', 'trust'])
 
   const before = await eventCount(ts)
@@ -77,7 +91,11 @@ t.test('generate_aeo_questions builds the set once; again adds only what is miss
   const gone = first.query_ids[3]!
   t.equal(await ts.call('delete_aeo_query', { query_id: gone }, org.key), true)
   await ts.call('add_location', { location: { client_id: clientId, name: 'Pflugerville, TX' } }, org.key)
-  const third = await ts.call<{ added: number; total: number; query_ids: number[] }>('generate_aeo_questions', { client_id: clientId }, org.key)
+  const third = await ts.call<{ added: number; total: number; query_ids: number[] }>(
+    'generate_aeo_questions',
+    { client_id: clientId },
+    org.key,
+  )
   t.equal(third.added, 1 + 2 * 6, 'the deleted one and the new location’s')
   t.equal(third.total, first.total + 2 * 6)
   t.notOk(third.query_ids.includes(gone), 'a deleted question comes back with a new id')
@@ -107,15 +125,39 @@ t.test('add_aeo_query is get-or-create on the normalized prompt, across engines'
   t.equal(await ts.call('add_aeo_query', { client_id: clientId, prompt: 'best   PLUMBER in austin tx', engine: 'claude' }, org.key), id)
   t.equal(await ts.call('add_aeo_query', { client_id: clientId, prompt: 'Best plumber in Austin TX!!', engine: 'Gemini' }, org.key), id)
   const question = await ts.call<Question>('get_aeo_query', { query_id: id }, org.key)
-  t.match(question, { id, client_id: clientId, prompt: 'Best plumber in Austin, TX?', engine: 'chatgpt-web', kind: 'custom', source: 'manual', active: true, priority: 50, capture_count: 0, last_month: null })
+  t.match(question, {
+    id,
+    client_id: clientId,
+    prompt: 'Best plumber in Austin, TX?',
+    engine: 'chatgpt-web',
+    kind: 'custom',
+    source: 'manual',
+    active: true,
+    priority: 50,
+    capture_count: 0,
+    last_month: null,
+  })
 
-  const other = await ts.call<number>('add_aeo_query', { client_id: clientId, prompt: 'Who fixes water heaters?', engine: 'openai' }, org.key)
+  const other = await ts.call<number>(
+    'add_aeo_query',
+    { client_id: clientId, prompt: 'Who fixes water heaters?', engine: 'openai' },
+    org.key,
+  )
   t.not(other, id)
   t.equal((await ts.call<Question>('get_aeo_query', { query_id: other }, org.key)).engine, 'openai')
-  t.equal((await streamEvents(ts, questionSetStream(clientId))).filter((e) => e.type === 'AeoQuestionAdded').length, 2, 'two questions recorded')
+  t.equal(
+    (await streamEvents(ts, questionSetStream(clientId))).filter((e) => e.type === 'AeoQuestionAdded').length,
+    2,
+    'two questions recorded',
+  )
 
   const before = await eventCount(ts)
-  const bad = expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'x y z', engine: 'bing' }, org.key), 400, 'aeo_engine_unsupported')
+  const bad = expectError(
+    t,
+    await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'x y z', engine: 'bing' }, org.key),
+    400,
+    'aeo_engine_unsupported',
+  )
   t.match(bad.detail, /unsupported engine/)
   expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: '?!?!' }, org.key), 400, 'validation_failed', 'no words')
   expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'hi' }, org.key), 400, 'validation_failed', 'too short')
@@ -135,7 +177,10 @@ t.test('get_aeo_queries: active first, then priority, then age; with capture_cou
   await ts.call('update_aeo_query', { query_id: b, priority: 80 }, org.key)
   await ts.call('update_aeo_query', { query_id: d, priority: 90, active: false }, org.key)
   await ts.call('update_aeo_query', { query_id: e, priority: 10 }, org.key)
-  t.strictSame((await listOf(ts, clientId, org.key)).map((q) => q.id), [b, a, c, e, d])
+  t.strictSame(
+    (await listOf(ts, clientId, org.key)).map((q) => q.id),
+    [b, a, c, e, d],
+  )
 
   await recordCapture(ts, org, clientId, a, '2026-09', 9001)
   await recordCapture(ts, org, clientId, a, '2026-11', 9002)
@@ -153,17 +198,41 @@ t.test('update_aeo_query changes only the given fields; a colliding prompt is a 
   const other = await ts.call<number>('add_aeo_query', { client_id: clientId, prompt: 'Cheapest plumber in Austin' }, org.key)
   const updated = await ts.call<Question>(
     'update_aeo_query',
-    { query_id: id, active: false, priority: 77, prompt: 'Best emergency plumber in Austin?', service: 'Emergency plumber', kind: 'best-of' },
+    {
+      query_id: id,
+      active: false,
+      priority: 77,
+      prompt: 'Best emergency plumber in Austin?',
+      service: 'Emergency plumber',
+      kind: 'best-of',
+    },
     org.key,
   )
-  t.match(updated, { id, active: false, priority: 77, prompt: 'Best emergency plumber in Austin?', service: 'Emergency plumber', kind: 'best-of', source: 'manual' })
+  t.match(updated, {
+    id,
+    active: false,
+    priority: 77,
+    prompt: 'Best emergency plumber in Austin?',
+    service: 'Emergency plumber',
+    kind: 'best-of',
+    source: 'manual',
+  })
   t.ok(updated.updated_at >= updated.created_at)
-  t.match(await ts.call('update_aeo_query', { query_id: id, priority: 5 }, org.key), { priority: 5, active: false, prompt: 'Best emergency plumber in Austin?' })
+  t.match(await ts.call('update_aeo_query', { query_id: id, priority: 5 }, org.key), {
+    priority: 5,
+    active: false,
+    prompt: 'Best emergency plumber in Austin?',
+  })
   // The new prompt is now what add_aeo_query finds.
   t.equal(await ts.call('add_aeo_query', { client_id: clientId, prompt: 'best emergency plumber in austin' }, org.key), id)
 
   const before = await eventCount(ts)
-  const conflict = expectError(t, await ts.rpc('update_aeo_query', { query_id: id, prompt: 'CHEAPEST plumber, in Austin!' }, org.key), 409, 'aeo_question_conflict')
+  const conflict = expectError(
+    t,
+    await ts.rpc('update_aeo_query', { query_id: id, prompt: 'CHEAPEST plumber, in Austin!' }, org.key),
+    409,
+    'aeo_question_conflict',
+  )
   t.match(conflict.detail, new RegExp(`question ${other}\\b`))
   expectError(t, await ts.rpc('update_aeo_query', { query_id: id, priority: 101 }, org.key), 400, 'validation_failed')
   expectError(t, await ts.rpc('update_aeo_query', { query_id: id, kind: 'sideways' }, org.key), 400, 'validation_failed')
@@ -194,10 +263,14 @@ t.test('delete_aeo_query deletes, or deactivates a captured question', async (t)
 t.test('delete_aeo_queries_for_client keeps captured questions unless told otherwise', async (t) => {
   const { ts, org, clientId } = await setup(t)
   const ids: number[] = []
-  for (const prompt of ['one question', 'two question', 'three question']) ids.push(await ts.call<number>('add_aeo_query', { client_id: clientId, prompt }, org.key))
+  for (const prompt of ['one question', 'two question', 'three question'])
+    ids.push(await ts.call<number>('add_aeo_query', { client_id: clientId, prompt }, org.key))
   await recordCapture(ts, org, clientId, ids[1]!, '2026-11', 9201)
   t.equal(await ts.call('delete_aeo_queries_for_client', { client_id: clientId }, org.key), 2)
-  t.strictSame((await listOf(ts, clientId, org.key)).map((q) => q.id), [ids[1]])
+  t.strictSame(
+    (await listOf(ts, clientId, org.key)).map((q) => q.id),
+    [ids[1]],
+  )
   t.equal(await ts.call('delete_aeo_queries_for_client', { client_id: clientId, uncaptured_only: true }, org.key), 0)
   t.equal(await ts.call('delete_aeo_queries_for_client', { client_id: clientId, uncaptured_only: false }, org.key), 1)
   t.strictSame(await listOf(ts, clientId, org.key), [])
@@ -208,7 +281,11 @@ t.test('dedupe_aeo_queries merges rows written under older normalizations into t
   const canonical = await ts.call<number>('add_aeo_query', { client_id: clientId, prompt: 'Best plumber in Austin, TX' }, org.key)
   await ts.call('update_aeo_query', { query_id: canonical, active: false, priority: 20 }, org.key)
   const keep = await ts.call<number>('add_aeo_query', { client_id: clientId, prompt: 'A different question' }, org.key)
-  t.strictSame(await ts.call('dedupe_aeo_queries', { client_id: clientId }, org.key), { merged: 0, groups: [], total: 2 }, 'no duplicates yet')
+  t.strictSame(
+    await ts.call('dedupe_aeo_queries', { client_id: clientId }, org.key),
+    { merged: 0, groups: [], total: 2 },
+    'no duplicates yet',
+  )
 
   // Older normalizations kept punctuation in the key, so these were once distinct rows.
   const stream = questionSetStream(clientId)
@@ -233,13 +310,21 @@ t.test('dedupe_aeo_queries merges rows written under older normalizations into t
   t.strictSame(result, { merged: 2, groups: [{ canonical_id: canonical, merged_ids: [880001, 880002] }], total: 2 })
   const after = await listOf(ts, clientId, org.key)
   t.strictSame(after.map((q) => q.id).sort(), [canonical, keep].sort())
-  t.match(after.find((q) => q.id === canonical), { active: true, priority: 70, prompt: 'Best plumber in Austin, TX' }, 'active if any was, highest priority')
+  t.match(
+    after.find((q) => q.id === canonical),
+    { active: true, priority: 70, prompt: 'Best plumber in Austin, TX' },
+    'active if any was, highest priority',
+  )
   expectError(t, await ts.rpc('get_aeo_query', { query_id: 880001 }, org.key), 404, 'not_found', 'a merged row is gone')
   const merged = (await streamEvents(ts, stream)).find((e) => e.type === 'AeoQuestionsMerged')
   t.strictSame(merged?.data, { client_id: clientId, canonical_id: canonical, merged_ids: [880001, 880002] })
   t.equal(merged?.metadata.org_id, org.orgId, 'recorded under the client’s organization')
 
-  t.strictSame(await ts.call('dedupe_aeo_queries', { client_id: clientId }, org.key), { merged: 0, groups: [], total: 2 }, 'nothing left to merge')
+  t.strictSame(
+    await ts.call('dedupe_aeo_queries', { client_id: clientId }, org.key),
+    { merged: 0, groups: [], total: 2 },
+    'nothing left to merge',
+  )
 })
 
 t.test("another organization's questions answer exactly like missing ones", async (t) => {
@@ -264,14 +349,26 @@ t.test("another organization's questions answer exactly like missing ones", asyn
     t.strictSame(withoutIds(foreign, [clientId]), withoutIds(absent, [missing]), `${method}: same body`)
   }
   expectError(t, await ts.rpc('add_aeo_query', { client_id: clientId, prompt: 'sneaky question' }, other.key), 404, 'not_found')
-  expectError(t, await ts.rpc('get_aeo_query', { query_id: id, org_id: org.orgId }, other.key), 404, 'not_found', 'passing the owner org_id does not help')
+  expectError(
+    t,
+    await ts.rpc('get_aeo_query', { query_id: id, org_id: org.orgId }, other.key),
+    404,
+    'not_found',
+    'passing the owner org_id does not help',
+  )
   t.equal(await eventCount(ts), before, 'nothing written')
   t.match(await ts.call('get_aeo_query', { query_id: id }, org.key), { active: true }, 'untouched')
 
   // A platform key sees it, with or without org_id; and writes under the client's organization.
   t.match(await ts.call('get_aeo_query', { query_id: id }), { id })
   t.match(await ts.call('get_aeo_query', { query_id: id, org_id: org.orgId }), { id })
-  expectError(t, await ts.rpc('get_aeo_query', { query_id: id, org_id: other.orgId }), 404, 'not_found', 'platform key scoped to another org')
+  expectError(
+    t,
+    await ts.rpc('get_aeo_query', { query_id: id, org_id: other.orgId }),
+    404,
+    'not_found',
+    'platform key scoped to another org',
+  )
   const platformAdded = await ts.call<number>('add_aeo_query', { client_id: clientId, prompt: 'added by the platform', org_id: org.orgId })
   const events = await streamEvents(ts, questionSetStream(clientId))
   t.equal(events.find((e) => e.data.query_id === platformAdded)?.metadata.org_id, org.orgId)
@@ -306,9 +403,17 @@ t.test('a read-only key cannot write questions', async (t) => {
 
 t.test('concurrent adds of one question, spelled differently, make one row', async (t) => {
   const { ts, org, clientId } = await setup(t)
-  const spellings = ['Best plumber near Round Rock?', 'best plumber near round rock', 'BEST PLUMBER, NEAR ROUND ROCK', 'best  plumber near Round-Rock', 'Best plumber near Round Rock!!']
+  const spellings = [
+    'Best plumber near Round Rock?',
+    'best plumber near round rock',
+    'BEST PLUMBER, NEAR ROUND ROCK',
+    'best  plumber near Round-Rock',
+    'Best plumber near Round Rock!!',
+  ]
   const engines = ['chatgpt', 'claude', 'openai', 'gemini', 'chatgpt-web']
-  const ids = await Promise.all(spellings.map((prompt, i) => ts.call<number>('add_aeo_query', { client_id: clientId, prompt, engine: engines[i] }, org.key)))
+  const ids = await Promise.all(
+    spellings.map((prompt, i) => ts.call<number>('add_aeo_query', { client_id: clientId, prompt, engine: engines[i] }, org.key)),
+  )
   t.equal(new Set(ids).size, 1, `one id for every spelling: ${ids.join(',')}`)
   const added = (await streamEvents(ts, questionSetStream(clientId))).filter((e) => e.type === 'AeoQuestionAdded')
   t.equal(added.length, 1, 'one AeoQuestionAdded')

@@ -27,7 +27,11 @@ async function world(t: Parameters<typeof startTestSystem>[0]): Promise<World> {
   const ts = await startTestSystem(t, { clock: () => NOW })
   const a = await orgWithKey(ts, 'Acme Agency')
   const b = await orgWithKey(ts, 'Bravo Agency')
-  const client = await ts.call<number>('add_client', clientPayload('Plumbers', { name: HOSTILE, website_url: 'https://client.example.com' }), a.key)
+  const client = await ts.call<number>(
+    'add_client',
+    clientPayload('Plumbers', { name: HOSTILE, website_url: 'https://client.example.com' }),
+    a.key,
+  )
   const empty = await ts.call<number>('add_client', clientPayload('Quiet Client'), a.key)
   const foreign = await ts.call<number>('add_client', clientPayload('Bravo Client'), b.key)
   const read = ts.system.read
@@ -47,7 +51,13 @@ async function world(t: Parameters<typeof startTestSystem>[0]): Promise<World> {
     ),
     ...captureBatch({ ...base, queryId: heaters, month: '2026-02', engine: 'openai', entities: ['ace plumbing'] }, 10, 6, 2),
   ])
-  await insertItem(read, { ...base, tier: 'C', title: 'Claim the Google Business profile', status: 'in_progress', evidence: 'not listed on maps' })
+  await insertItem(read, {
+    ...base,
+    tier: 'C',
+    title: 'Claim the Google Business profile',
+    status: 'in_progress',
+    evidence: 'not listed on maps',
+  })
   await insertItem(read, { ...base, tier: 'A', title: 'Add a drain cleaning page', status: 'open' })
   await insertItem(read, { ...base, tier: 'B', title: 'Already done', status: 'done' })
   await insertItem(read, { ...base, tier: 'X', title: `Market ${HOSTILE}`, status: 'open', evidence: HOSTILE })
@@ -77,18 +87,34 @@ t.test('AI Visibility reports over HTTP', async (t) => {
       previous: { numerator: 7, denominator: 30, rate: 0.2333, ci95: [0.1179, 0.4093] },
       verdict: 'moved up',
     })
-    t.match(s.overall.named_first, { numerator: 12, denominator: 30, rate: 0.4, previous: { numerator: 3, denominator: 30 }, verdict: 'within noise' })
+    t.match(s.overall.named_first, {
+      numerator: 12,
+      denominator: 30,
+      rate: 0.4,
+      previous: { numerator: 3, denominator: 30 },
+      verdict: 'within noise',
+    })
     t.strictSame(
-      s.services.map((x: any) => [x.service, x.captures, x.presence.numerator, x.presence.verdict, x.named_first.numerator, x.named_first.verdict]),
+      s.services.map((x: any) => [
+        x.service,
+        x.captures,
+        x.presence.numerator,
+        x.presence.verdict,
+        x.named_first.numerator,
+        x.named_first.verdict,
+      ]),
       [
         ['Drain cleaning', 20, 18, 'moved up', 10, 'moved up'],
         ['Water heaters', 10, 6, 'within noise', 2, 'within noise'],
       ],
     )
-    t.strictSame(s.engines.map((x: any) => [x.engine, x.captures, x.presence.verdict]), [
-      ['claude', 20, 'moved up'],
-      ['openai', 10, 'no previous month'],
-    ])
+    t.strictSame(
+      s.engines.map((x: any) => [x.engine, x.captures, x.presence.verdict]),
+      [
+        ['claude', 20, 'moved up'],
+        ['openai', 10, 'no previous month'],
+      ],
+    )
     t.strictSame(s.share_of_voice, {
       client_mentions: 24,
       total_mentions: 74,
@@ -136,10 +162,23 @@ t.test('AI Visibility reports over HTTP', async (t) => {
   await t.test('update_organization_branding validates and records only changes', async (t) => {
     const readOnly = await keyFor(ts, a.orgId, 'read')
     const before = await eventCount(ts)
-    for (const bad of [{ accent_color: 'red' }, { accent_color: '#12345' }, { logo_url: 'http://cdn.example.com/l.png' }, { logo_url: 'javascript:alert(1)' }, { name: '' }, { color: '#ffffff' }]) {
+    for (const bad of [
+      { accent_color: 'red' },
+      { accent_color: '#12345' },
+      { logo_url: 'http://cdn.example.com/l.png' },
+      { logo_url: 'javascript:alert(1)' },
+      { name: '' },
+      { color: '#ffffff' },
+    ]) {
       expectError(t, await ts.rpc('update_organization_branding', bad, a.key), 400, 'validation_failed', JSON.stringify(bad))
     }
-    expectError(t, await ts.rpc('update_organization_branding', { name: 'X' }), 400, 'org_id_required', 'a platform key names the organization')
+    expectError(
+      t,
+      await ts.rpc('update_organization_branding', { name: 'X' }),
+      400,
+      'org_id_required',
+      'a platform key names the organization',
+    )
     expectError(t, await ts.rpc('update_organization_branding', { name: 'X' }, readOnly.key), 403, 'insufficient_scope')
     t.equal(await eventCount(ts), before, 'refused calls record nothing')
 
@@ -150,8 +189,18 @@ t.test('AI Visibility reports over HTTP', async (t) => {
       logo_url: null,
       accent_color: null,
     })
-    const set = await ts.call('update_organization_branding', { name: `Acme ${HOSTILE}`, accent_color: '#FF0066', logo_url: 'https://cdn.example.com/logo.png' }, a.key)
-    t.strictSame(set, { org_id: a.orgId, name: `Acme ${HOSTILE}`, brand_name: `Acme ${HOSTILE}`, logo_url: 'https://cdn.example.com/logo.png', accent_color: '#ff0066' })
+    const set = await ts.call(
+      'update_organization_branding',
+      { name: `Acme ${HOSTILE}`, accent_color: '#FF0066', logo_url: 'https://cdn.example.com/logo.png' },
+      a.key,
+    )
+    t.strictSame(set, {
+      org_id: a.orgId,
+      name: `Acme ${HOSTILE}`,
+      brand_name: `Acme ${HOSTILE}`,
+      logo_url: 'https://cdn.example.com/logo.png',
+      accent_color: '#ff0066',
+    })
     const events = await streamEvents(ts, `organization-${a.orgId}`)
     t.strictSame(events.at(-1), {
       type: 'OrganizationBrandingUpdated',
@@ -174,9 +223,17 @@ t.test('AI Visibility reports over HTTP', async (t) => {
     t.strictSame(report.months, ['2026-01', '2026-02'])
     const html: string = report.html
     t.notMatch(html, /<script/i, 'no script, though the client, brand and an item carry one')
-    t.strictSame(tags(html).filter((tag) => /\s(?:src|href|srcset|action|on\w+)\s*=/i.test(tag)), [], 'no external reference or handler in any tag')
+    t.strictSame(
+      tags(html).filter((tag) => /\s(?:src|href|srcset|action|on\w+)\s*=/i.test(tag)),
+      [],
+      'no external reference or handler in any tag',
+    )
     t.notMatch(html, /url\(|@import/i)
-    t.match(html, '&#60;script&#62;alert(&#34;pwn&#34;)&#60;/script&#62; &#38; &#60;img src=x onerror=alert(1)&#62; Sons', 'the client name, escaped')
+    t.match(
+      html,
+      '&#60;script&#62;alert(&#34;pwn&#34;)&#60;/script&#62; &#38; &#60;img src=x onerror=alert(1)&#62; Sons',
+      'the client name, escaped',
+    )
     t.match(html, 'Acme &#60;script&#62;', 'the brand name, escaped')
     t.match(html, '--accent:#ff0066', "the organization's accent")
     t.notMatch(html, 'cdn.example.com', 'the logo URL is not placed in the page (no external fetch)')
@@ -228,7 +285,11 @@ t.test('AI Visibility reports over HTTP', async (t) => {
     const page = await ts.call('aeo_report_html', { client_id: w.client, month: '2026-02' }, a.key)
     t.equal(download.payload, page.html, 'the filed page is the page aeo_report_html renders')
 
-    const cached = await ts.app.inject({ method: 'GET', url: file.url, headers: { authorization: `Bearer ${a.key}`, 'if-none-match': `"${file.sha256}"` } })
+    const cached = await ts.app.inject({
+      method: 'GET',
+      url: file.url,
+      headers: { authorization: `Bearer ${a.key}`, 'if-none-match': `"${file.sha256}"` },
+    })
     t.equal(cached.statusCode, 304, 'If-None-Match with the ETag')
     t.equal(cached.payload, '')
 
@@ -240,9 +301,19 @@ t.test('AI Visibility reports over HTTP', async (t) => {
     const missingPath = `aeo-reports/${a.orgId}/${w.client}/2025-11.html`
     const missing = expectError(t, await get(`/api/v1/files/${missingPath}`, b.key), 404, 'not_found', 'a missing file')
     // Each request has its own request_id.
-    t.strictSame({ ...foreign, detail: foreign.detail?.replace(path, '<path>'), request_id: '' }, { ...missing, detail: missing.detail?.replace(missingPath, '<path>'), request_id: '' }, 'same body')
+    t.strictSame(
+      { ...foreign, detail: foreign.detail?.replace(path, '<path>'), request_id: '' },
+      { ...missing, detail: missing.detail?.replace(missingPath, '<path>'), request_id: '' },
+      'same body',
+    )
     // The URL parser resolves dot segments before routing (no route), and an encoded one reaches the store's path rule.
-    expectError(t, await get(`/api/v1/files/aeo-reports/../../etc/passwd`, a.key), 404, 'route_not_found', 'a traversal never reaches the store')
+    expectError(
+      t,
+      await get(`/api/v1/files/aeo-reports/../../etc/passwd`, a.key),
+      404,
+      'route_not_found',
+      'a traversal never reaches the store',
+    )
     expectError(t, await get(`/api/v1/files/aeo-reports/%2e%2e/x`, a.key), 404, 'not_found')
     expectError(t, await get(file.url), 401, 'unauthorized', 'no key')
     expectError(t, await get(file.url, 'rrk_nope'), 401, 'unauthorized', 'unknown key')
@@ -252,7 +323,11 @@ t.test('AI Visibility reports over HTTP', async (t) => {
     const events = await streamEvents(ts, `aeo_reports-${w.client}`)
     t.equal(events.length, 1)
     t.strictSame(events[0]!.type, 'AeoReportFiled')
-    t.strictSame(events[0]!.data, { client_id: w.client, month: '2026-02', files: [{ path, content_type: 'text/html; charset=utf-8', bytes: file.bytes, sha256: file.sha256 }] })
+    t.strictSame(events[0]!.data, {
+      client_id: w.client,
+      month: '2026-02',
+      files: [{ path, content_type: 'text/html; charset=utf-8', bytes: file.bytes, sha256: file.sha256 }],
+    })
     t.equal(events[0]!.metadata.org_id, a.orgId, "the event carries the client's organization")
 
     const listed = await ts.call('get_aeo_reports', { client_id: w.client }, a.key)
@@ -278,7 +353,11 @@ t.test('AI Visibility reports over HTTP', async (t) => {
     t.equal(head.payload, '', 'and no body')
 
     await ts.call('file_aeo_report', { client_id: w.client, month: '2026-01', org_id: a.orgId })
-    t.equal((await ts.call('get_aeo_reports', { client_id: w.client }, a.key)).map((r: any) => r.month).join(','), '2026-02,2026-01', 'platform filing, newest first')
+    t.equal(
+      (await ts.call('get_aeo_reports', { client_id: w.client }, a.key)).map((r: any) => r.month).join(','),
+      '2026-02,2026-01',
+      'platform filing, newest first',
+    )
   })
 
   await t.test('a deleted client keeps its reports readable but cannot file new ones', async (t) => {

@@ -9,7 +9,13 @@ import { expectError, orgWithKey, streamEvents } from './helpers.js'
 import { caps, clientWithQuestions, handClock, readModelsCaughtUp } from './aeo-runs-helpers.js'
 
 const START = '2026-11-15T12:00:00.000Z'
-const settings = { claimLeaseSeconds: 600, maxAttempts: 4, retryBackoffSeconds: [60, 300], recordRetentionDays: 90, agentOnlineSeconds: 300 }
+const settings = {
+  claimLeaseSeconds: 600,
+  maxAttempts: 4,
+  retryBackoffSeconds: [60, 300],
+  recordRetentionDays: 90,
+  agentOnlineSeconds: 300,
+}
 const plus = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000).toISOString()
 
 t.test('a failed run waits for its retry time', async (t) => {
@@ -20,10 +26,19 @@ t.test('a failed run waits for its retry time', async (t) => {
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['claude'] }, acme.key)
   t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key), 2)
 
-  const claim = () => ts.call<{ id: number; attempt: number }[]>('claim_aeo_runs', { agent_id: 'device', capabilities_json: caps(['claude']), limit: 5 }, acme.key)
+  const claim = () =>
+    ts.call<{ id: number; attempt: number }[]>(
+      'claim_aeo_runs',
+      { agent_id: 'device', capabilities_json: caps(['claude']), limit: 5 },
+      acme.key,
+    )
   const runOf = async (id: number) => (await ts.call<any[]>('get_aeo_runs', { client_id: clientId }, acme.key)).find((r) => r.id === id)
   const fail = (id: number, extra: Record<string, unknown> = {}) =>
-    ts.call<{ status: string; attempts: number; retry: boolean; retry_at: string | null }>('fail_aeo_run', { run_id: id, agent_id: 'device', error: 'provider down', ...extra }, acme.key)
+    ts.call<{ status: string; attempts: number; retry: boolean; retry_at: string | null }>(
+      'fail_aeo_run',
+      { run_id: id, agent_id: 'device', error: 'provider down', ...extra },
+      acme.key,
+    )
 
   const [first, second] = await claim()
   t.ok(first && second, 'both runs claimed')
@@ -54,7 +69,11 @@ t.test('a failed run waits for its retry time', async (t) => {
     clock.advance(1)
     t.equal((await ts.call<any>('get_aeo_queue_overview', {}, acme.key)).waiting_retry, 0, 'no longer waiting')
     const again = await claim()
-    t.same(again.map((r) => [r.id, r.attempt]), [[runId, 2]], 'claimed again, attempt 2')
+    t.same(
+      again.map((r) => [r.id, r.attempt]),
+      [[runId, 2]],
+      'claimed again, attempt 2',
+    )
     await readModelsCaughtUp(ts)
     t.equal((await runOf(runId)).retry_at, null, 'a claim clears the retry time')
   })
@@ -65,18 +84,34 @@ t.test('a failed run waits for its retry time', async (t) => {
     clock.advance(299_999)
     t.same(await claim(), [])
     clock.advance(1)
-    t.same((await claim()).map((r) => r.attempt), [3])
+    t.same(
+      (await claim()).map((r) => r.attempt),
+      [3],
+    )
   })
 
   await t.test("an agent's retry_after_seconds (a provider's Retry-After) replaces the schedule", async (t) => {
-    expectError(t, await ts.rpc('fail_aeo_run', { run_id: runId, agent_id: 'device', error: 'x', retry_after_seconds: -1 }, acme.key), 400, 'validation_failed')
-    expectError(t, await ts.rpc('fail_aeo_run', { run_id: runId, agent_id: 'device', error: 'x', retry_after_seconds: 86_401 }, acme.key), 400, 'validation_failed')
+    expectError(
+      t,
+      await ts.rpc('fail_aeo_run', { run_id: runId, agent_id: 'device', error: 'x', retry_after_seconds: -1 }, acme.key),
+      400,
+      'validation_failed',
+    )
+    expectError(
+      t,
+      await ts.rpc('fail_aeo_run', { run_id: runId, agent_id: 'device', error: 'x', retry_after_seconds: 86_401 }, acme.key),
+      400,
+      'validation_failed',
+    )
     const failedAt = clock.now()
     t.same(await fail(runId, { retry_after_seconds: 7 }), { status: 'queued', attempts: 3, retry: true, retry_at: plus(failedAt, 7) })
     clock.advance(6_999)
     t.same(await claim(), [])
     clock.advance(1)
-    t.same((await claim()).map((r) => r.attempt), [4])
+    t.same(
+      (await claim()).map((r) => r.attempt),
+      [4],
+    )
   })
 
   await t.test('the last attempt fails for good, with no retry time', async (t) => {

@@ -12,7 +12,7 @@ import { runQueueReads } from '../../projections/aeo/runs/run-queue-reads.js'
 import { openSystem, type System } from '../../ops/system.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey } from './helpers.js'
-import { caps, clientWithQuestions, handClock, runEventTypes } from './aeo-runs-helpers.js'
+import { clientWithQuestions, handClock, runEventTypes } from './aeo-runs-helpers.js'
 
 const LAST_DAY = '2026-11-30T12:00:00.000Z' // the whole month is due
 const settings = { claimLeaseSeconds: 600, maxAttempts: 3, retryBackoffSeconds: [0], recordRetentionDays: 90, agentOnlineSeconds: 300 }
@@ -48,8 +48,20 @@ t.test('20 concurrent agents over 1,000 queued runs: every run claimed exactly o
     enqueueDueRuns(queueDeps(system), systemContext('test'), { clientIds: [clientId], reason: 'enqueue' }),
   )
   const queued = (await Promise.all(enqueuers)).map(([r]) => r!.queued)
-  t.equal(queued.reduce((a, b) => a + b, 0), 1000, `queued ${queued.filter((n) => n > 0).join(' + ')} = 1000, never more than due`)
-  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId }, org.key), { queued: 1000, claimed: 0, running: 0, done: 0, failed: 0, cancelled: 0, total: 1000 })
+  t.equal(
+    queued.reduce((a, b) => a + b, 0),
+    1000,
+    `queued ${queued.filter((n) => n > 0).join(' + ')} = 1000, never more than due`,
+  )
+  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId }, org.key), {
+    queued: 1000,
+    claimed: 0,
+    running: 0,
+    done: 0,
+    failed: 0,
+    cancelled: 0,
+    total: 1000,
+  })
 
   // 20 agents, half on each process, claiming 1–7 at a time until the queue is empty.
   const claimedBy = new Map<number, string>()
@@ -90,8 +102,18 @@ t.test('20 concurrent agents over 1,000 queued runs: every run claimed exactly o
   const wrong = [...log].filter(([, types]) => types.filter((x) => x === 'AeoRunClaimed').length !== 1)
   t.same(wrong, [], 'the log has exactly one AeoRunClaimed per run')
   await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
-  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId }, org.key), { queued: 0, claimed: 1000, running: 0, done: 0, failed: 0, cancelled: 0, total: 1000 })
-  const { rows } = await ts.database.pool.query<{ n: number }>(`select count(*)::int as n from read_models.aeo_runs where agent_id is null or attempts <> 1`)
+  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId }, org.key), {
+    queued: 0,
+    claimed: 1000,
+    running: 0,
+    done: 0,
+    failed: 0,
+    cancelled: 0,
+    total: 1000,
+  })
+  const { rows } = await ts.database.pool.query<{ n: number }>(
+    `select count(*)::int as n from read_models.aeo_runs where agent_id is null or attempts <> 1`,
+  )
   t.equal(rows[0]!.n, 0, 'every run shows its agent and attempt 1')
 })
 

@@ -35,7 +35,11 @@ export async function clientWithQuestions(
   name: string,
   questions: number,
 ): Promise<{ clientId: number; queryIds: number[] }> {
-  const clientId = await ts.call<number>('add_client', { client: { name, website_url: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example.com` } }, key)
+  const clientId = await ts.call<number>(
+    'add_client',
+    { client: { name, website_url: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example.com` } },
+    key,
+  )
   const prompts = Array.from({ length: questions }, (_, i) => `best ${name} option number ${i + 1} near me`)
   return { clientId, queryIds: await addQuestions(ts, key, clientId, prompts) }
 }

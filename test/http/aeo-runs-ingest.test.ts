@@ -20,7 +20,11 @@ t.test('a capture names only a run of its own client, question and engine', asyn
   const one = await clientWithQuestions(ts, acme.key, 'Acme One', 2)
   const two = await clientWithQuestions(ts, acme.key, 'Acme Two', 1)
   const foreign = await clientWithQuestions(ts, bravo.key, 'Bravo One', 1)
-  for (const [c, key] of [[one, acme.key], [two, acme.key], [foreign, bravo.key]] as const) {
+  for (const [c, key] of [
+    [one, acme.key],
+    [two, acme.key],
+    [foreign, bravo.key],
+  ] as const) {
     await ts.call('set_aeo_cadence', { client_id: c.clientId, samples_per_month: 1, engines: ['claude'] }, key)
     await ts.call('enqueue_due_aeo_runs', { client_id: c.clientId }, key)
   }
@@ -40,9 +44,27 @@ t.test('a capture names only a run of its own client, question and engine', asyn
 
   await t.test('wrong runs are refused, and nothing is written', async (t) => {
     const before = await eventCount(ts)
-    expectError(t, await ts.rpc('ingest_aeo_capture', capture({ run_id: otherClientRun.id }), acme.key), 409, 'aeo_capture_other_client', "another client's run")
-    expectError(t, await ts.rpc('ingest_aeo_capture', capture({ run_id: run.id, query_id: one.queryIds[1] }), acme.key), 409, 'aeo_capture_run_mismatch', 'another question')
-    expectError(t, await ts.rpc('ingest_aeo_capture', capture({ run_id: run.id, engine: 'gemini' }), acme.key), 409, 'aeo_capture_run_mismatch', 'another engine')
+    expectError(
+      t,
+      await ts.rpc('ingest_aeo_capture', capture({ run_id: otherClientRun.id }), acme.key),
+      409,
+      'aeo_capture_other_client',
+      "another client's run",
+    )
+    expectError(
+      t,
+      await ts.rpc('ingest_aeo_capture', capture({ run_id: run.id, query_id: one.queryIds[1] }), acme.key),
+      409,
+      'aeo_capture_run_mismatch',
+      'another question',
+    )
+    expectError(
+      t,
+      await ts.rpc('ingest_aeo_capture', capture({ run_id: run.id, engine: 'gemini' }), acme.key),
+      409,
+      'aeo_capture_run_mismatch',
+      'another engine',
+    )
     const missing = await ts.rpc('ingest_aeo_capture', capture({ run_id: 999_999 }), acme.key)
     const foreignRun = await ts.rpc('ingest_aeo_capture', capture({ run_id: bravoRun.id }), acme.key)
     expectError(t, missing, 404, 'not_found', 'a missing run')
@@ -60,18 +82,32 @@ t.test('a capture names only a run of its own client, question and engine', asyn
     const [claimed] = JSON.parse(response.body).result
     t.equal(claimed.id, run.id, 'the oldest run of the highest priority first')
     const captureId = await ts.call<number>('ingest_aeo_capture', capture({ run_id: run.id }), acme.key)
-    t.match(await ts.call('get_aeo_capture', { capture_id: captureId }, acme.key), { run_id: run.id, query_id: one.queryIds[0], engine: 'claude' })
+    t.match(await ts.call('get_aeo_capture', { capture_id: captureId }, acme.key), {
+      run_id: run.id,
+      query_id: one.queryIds[0],
+      engine: 'claude',
+    })
     t.equal(await ts.call('complete_aeo_run', { run_id: run.id, agent_id: 'device', capture_id: captureId }, acme.key), null)
   })
 
   await t.test('delete decides "has captures" from the log, even when the read model has not shown the capture yet', async (t) => {
     // `captured: false` is what a lagging captures read model says; the capture of queryIds[0] is in the log.
     const [captured, uncaptured] = one.queryIds as [number, number]
-    const outcome = await deleteQuestion(ts.system.write, systemContext('test'), { callerOrgId: acme.orgId, clientId: one.clientId, queryId: captured, captured: false })
+    const outcome = await deleteQuestion(ts.system.write, systemContext('test'), {
+      callerOrgId: acme.orgId,
+      clientId: one.clientId,
+      queryId: captured,
+      captured: false,
+    })
     t.equal(outcome.deleted, false, 'deactivated, not deleted')
     if (outcome.position) await ts.system.watermark.waitFor(outcome.position, 10_000)
     t.match(await ts.call('get_aeo_query', { query_id: captured }, acme.key), { id: captured, active: false })
-    const bulk = await deleteClientQuestions(ts.system.write, systemContext('test'), { callerOrgId: acme.orgId, clientId: one.clientId, keep: [], keepCaptured: true })
+    const bulk = await deleteClientQuestions(ts.system.write, systemContext('test'), {
+      callerOrgId: acme.orgId,
+      clientId: one.clientId,
+      keep: [],
+      keepCaptured: true,
+    })
     t.equal(bulk.deleted, 1, 'only the uncaptured question goes')
     if (bulk.position) await ts.system.watermark.waitFor(bulk.position, 10_000)
     expectError(t, await ts.rpc('get_aeo_query', { query_id: uncaptured }, acme.key), 404, 'not_found')

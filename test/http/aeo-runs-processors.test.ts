@@ -34,7 +34,8 @@ function processorDeps(ts: TestSystem): ProcessorDeps {
   }
 }
 
-const statsOf = (ts: TestSystem, key: string, clientId: number) => ts.call<Record<string, number>>('get_aeo_run_stats', { client_id: clientId }, key)
+const statsOf = (ts: TestSystem, key: string, clientId: number) =>
+  ts.call<Record<string, number>>('get_aeo_run_stats', { client_id: clientId }, key)
 
 async function cancelReasons(ts: TestSystem, runIds: number[]): Promise<string[]> {
   const reasons: string[] = []
@@ -64,7 +65,13 @@ t.test('the run canceller', async (t) => {
   await t.test('a deactivated question', async (t) => {
     await ts.call('update_aeo_query', { query_id: q1, active: false }, org.key)
     await eventually(async () => (await statsOf(ts, org.key, clientId)).cancelled === 4, "q1's four runs cancelled")
-    t.same(await cancelReasons(ts, idsOf((r) => r.query_id === q1)), ['question_inactive', 'question_inactive', 'question_inactive', 'question_inactive'])
+    t.same(
+      await cancelReasons(
+        ts,
+        idsOf((r) => r.query_id === q1),
+      ),
+      ['question_inactive', 'question_inactive', 'question_inactive', 'question_inactive'],
+    )
   })
 
   await t.test('a deleted question: its queued runs go, a claimed one stays', async (t) => {
@@ -77,19 +84,37 @@ t.test('the run canceller', async (t) => {
     await eventually(async () => (await statsOf(ts, org.key, clientId)).cancelled === 7, "q2's three queued runs cancelled")
     const after = await ts.call<any[]>('get_aeo_runs', { client_id: clientId }, org.key)
     t.equal(after.find((r) => r.id === claimedId).status, 'claimed', 'the claimed run is left alone')
-    t.same(await cancelReasons(ts, idsOf((r) => r.query_id === q2 && r.id !== claimedId)), ['question_deleted', 'question_deleted', 'question_deleted'])
+    t.same(
+      await cancelReasons(
+        ts,
+        idsOf((r) => r.query_id === q2 && r.id !== claimedId),
+      ),
+      ['question_deleted', 'question_deleted', 'question_deleted'],
+    )
   })
 
   await t.test('a cadence that drops an engine', async (t) => {
     await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['claude'] }, org.key)
     await eventually(async () => (await statsOf(ts, org.key, clientId)).cancelled === 9, "q3's openai runs cancelled")
-    t.same(await cancelReasons(ts, idsOf((r) => r.query_id === q3 && r.engine === 'openai')), ['cadence_disabled', 'cadence_disabled'])
+    t.same(
+      await cancelReasons(
+        ts,
+        idsOf((r) => r.query_id === q3 && r.engine === 'openai'),
+      ),
+      ['cadence_disabled', 'cadence_disabled'],
+    )
   })
 
   await t.test('a paused client, and a late redelivery after it was resumed', async (t) => {
     await ts.call('set_client_status', { client_id: clientId, status: 'paused' }, org.key)
     await eventually(async () => (await statsOf(ts, org.key, clientId)).cancelled === 11, "q3's claude runs cancelled")
-    t.same(await cancelReasons(ts, idsOf((r) => r.query_id === q3 && r.engine === 'claude')), ['client_paused', 'client_paused'])
+    t.same(
+      await cancelReasons(
+        ts,
+        idsOf((r) => r.query_id === q3 && r.engine === 'claude'),
+      ),
+      ['client_paused', 'client_paused'],
+    )
     const paused = (await streamEvents(ts, `client-${clientId}`)).findIndex((e) => e.type === 'ClientStatusChanged')
 
     await ts.call('set_client_status', { client_id: clientId, status: 'active' }, org.key)
@@ -109,7 +134,11 @@ t.test('the run canceller', async (t) => {
       recordedAt: new Date(),
     }
     t.equal(recorded.type, 'ClientStatusChanged')
-    t.equal(await cancelForEvent(processorDeps(ts), recorded as any), 0, 'the pause delivered again cancels nothing: the client is active now')
+    t.equal(
+      await cancelForEvent(processorDeps(ts), recorded as any),
+      0,
+      'the pause delivered again cancels nothing: the client is active now',
+    )
     t.equal((await statsOf(ts, org.key, clientId)).queued, 2)
   })
 
@@ -130,9 +159,11 @@ t.test('the run canceller', async (t) => {
   })
 
   await t.test('its checkpoint is its own', async (t) => {
-    const { rows } = await ts.database.pool.query<{ name: string; position: string | null }>('select name, position from processor_checkpoints')
+    const { rows } = await ts.database.pool.query<{ name: string; position: string | null }>(
+      'select name, position from processor_checkpoints',
+    )
     const mine = rows.find((r) => r.name === CANCELLER_NAME)
-    t.ok(mine && mine.position, 'processor_checkpoints has the canceller at a position')
+    t.ok(mine?.position, 'processor_checkpoints has the canceller at a position')
   })
 })
 
@@ -171,5 +202,9 @@ t.test('the sweep and stale claims', async (t) => {
     t.same(types, ['AeoRunQueued', 'AeoRunClaimed', 'AeoRunClaimExpired'], `run ${r.id} is queued again`)
   }
   const again = await ts.call<any[]>('claim_aeo_runs', { agent_id: 'other', capabilities_json: caps(['claude']), limit: 3 }, acme.key)
-  t.same(again.map((r) => r.attempt), [2, 2, 2], 'claimed again: attempt 2')
+  t.same(
+    again.map((r) => r.attempt),
+    [2, 2, 2],
+    'claimed again: attempt 2',
+  )
 })

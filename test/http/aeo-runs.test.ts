@@ -47,34 +47,69 @@ t.test('cadence: enrol, read back, change, and the errors', async (t) => {
   const { clientId } = await clientWithQuestions(ts, acme.key, 'Acme Plumbing', 1)
 
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId }, acme.key), {}, 'never enrolled: {}')
-  const set = await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['Claude', 'chatgpt', 'claude'], geo_state: 'TX' }, acme.key)
+  const set = await ts.call(
+    'set_aeo_cadence',
+    { client_id: clientId, samples_per_month: 4, engines: ['Claude', 'chatgpt', 'claude'], geo_state: 'TX' },
+    acme.key,
+  )
   const expected = { enabled: true, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' }
   t.same(set, { ...expected, warnings: set.warnings }, 'engines canonical and once each; enabled by default')
-  t.same(set.warnings.map((w: { engine: string }) => w.engine), ['claude', 'chatgpt-web'], 'no engine key and no agent here: both warned of')
+  t.same(
+    set.warnings.map((w: { engine: string }) => w.engine),
+    ['claude', 'chatgpt-web'],
+    'no engine key and no agent here: both warned of',
+  )
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId }, acme.key), expected)
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId, org_id: acme.orgId }), expected, 'a platform key passes org_id')
 
   const before = await eventCount(ts)
-  await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' }, acme.key)
+  await ts.call(
+    'set_aeo_cadence',
+    { client_id: clientId, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' },
+    acme.key,
+  )
   t.equal(await eventCount(ts), before, 'the same cadence again appends nothing')
 
   const bad = await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['bing'] }, acme.key)
   t.match(expectError(t, bad, 400, 'aeo_engine_unsupported').detail, /engines\.0: unsupported engine "bing"/)
-  expectError(t, await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 0, engines: ['claude'] }, acme.key), 400, 'validation_failed')
-  expectError(t, await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: [] }, acme.key), 400, 'validation_failed')
+  expectError(
+    t,
+    await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 0, engines: ['claude'] }, acme.key),
+    400,
+    'validation_failed',
+  )
+  expectError(
+    t,
+    await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: [] }, acme.key),
+    400,
+    'validation_failed',
+  )
 
   const missing = await ts.rpc('get_aeo_cadence', { client_id: 999_999 }, bravo.key)
   const foreign = await ts.rpc('get_aeo_cadence', { client_id: clientId }, bravo.key)
   expectError(t, foreign, 404, 'not_found')
-  t.same(withoutIds(foreign.json(), [clientId]), withoutIds(missing.json(), [999_999]), 'another organization’s client reads like a missing one')
+  t.same(
+    withoutIds(foreign.json(), [clientId]),
+    withoutIds(missing.json(), [999_999]),
+    'another organization’s client reads like a missing one',
+  )
   const foreignSet = await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude'] }, bravo.key)
   expectError(t, foreignSet, 404, 'not_found')
   t.same(await ts.call('get_aeo_cadence', { client_id: clientId }, acme.key), expected, 'a refused write changed nothing')
 
   await ts.call('set_client_status', { client_id: clientId, status: 'deleted' }, acme.key)
-  expectError(t, await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude'] }, acme.key), 409, 'client_deleted')
+  expectError(
+    t,
+    await ts.rpc('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude'] }, acme.key),
+    409,
+    'client_deleted',
+  )
   t.same(
-    await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX', enabled: false }, acme.key),
+    await ts.call(
+      'set_aeo_cadence',
+      { client_id: clientId, samples_per_month: 4, engines: ['claude', 'chatgpt-web'], geo_state: 'TX', enabled: false },
+      acme.key,
+    ),
     { ...expected, enabled: false, warnings: [] },
     'a deleted client can still be disabled',
   )
@@ -94,7 +129,9 @@ t.test('enqueue_due_aeo_runs: spread over the month, never more than due', async
   t.equal(runs.length, 8)
   t.same(new Set(runs.map((r) => r.query_id)), new Set(queryIds.slice(0, 2)), 'only active questions')
   t.same(
-    runs.map((r) => [r.status, r.month, r.geo_state, r.attempts]).filter(([s, m, g, a]) => s === 'queued' && m === '2026-11' && g === null && a === 0).length,
+    runs
+      .map((r) => [r.status, r.month, r.geo_state, r.attempts])
+      .filter(([s, m, g, a]) => s === 'queued' && m === '2026-11' && g === null && a === 0).length,
     8,
     'queued, this month, no geo, no attempts',
   )
@@ -105,24 +142,61 @@ t.test('enqueue_due_aeo_runs: spread over the month, never more than due', async
 
   clock.set('2026-11-30T08:00:00.000Z')
   t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key), 8, 'the last day: the rest of the month')
-  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId }, acme.key), { queued: 16, claimed: 0, running: 0, done: 0, failed: 0, cancelled: 0, total: 16 })
+  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId }, acme.key), {
+    queued: 16,
+    claimed: 0,
+    running: 0,
+    done: 0,
+    failed: 0,
+    cancelled: 0,
+    total: 16,
+  })
 
   // A cancelled run is made up for; the next month starts again.
   const one = runs.find((r) => r.query_id === queryIds[0] && r.engine === 'claude')!
-  t.equal(await ts.call('cancel_aeo_runs', { client_id: clientId, query_id: queryIds[0], month: '2026-11' }, acme.key), 8, "a question's queued runs")
+  t.equal(
+    await ts.call('cancel_aeo_runs', { client_id: clientId, query_id: queryIds[0], month: '2026-11' }, acme.key),
+    8,
+    "a question's queued runs",
+  )
   t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key), 8, 'cancelled runs are made up for')
   t.ok(one, 'a run of the pair')
   clock.set('2026-12-01T00:00:00.000Z')
   t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key), 4, 'December, day 1: one per pair')
-  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId, month: '2026-12' }, acme.key), { queued: 4, claimed: 0, running: 0, done: 0, failed: 0, cancelled: 0, total: 4 })
+  t.same(await ts.call('get_aeo_run_stats', { client_id: clientId, month: '2026-12' }, acme.key), {
+    queued: 4,
+    claimed: 0,
+    running: 0,
+    done: 0,
+    failed: 0,
+    cancelled: 0,
+    total: 4,
+  })
 
   // Without client_id: every enrolled client of the organization, with a breakdown.
   const second = await clientWithQuestions(ts, acme.key, 'Acme Heating', 1)
   await ts.call('set_aeo_cadence', { client_id: second.clientId, samples_per_month: 31, engines: ['gemini'] }, acme.key)
   const other = await clientWithQuestions(ts, bravo.key, 'Bravo Dental', 1)
   await ts.call('set_aeo_cadence', { client_id: other.clientId, samples_per_month: 31, engines: ['gemini'] }, bravo.key)
-  t.same(await ts.call('enqueue_due_aeo_runs', {}, acme.key), { queued: 1, clients: [{ client_id: clientId, queued: 0 }, { client_id: second.clientId, queued: 1 }] })
-  t.same(await ts.call('enqueue_due_aeo_runs', {}), { queued: 1, clients: [{ client_id: clientId, queued: 0 }, { client_id: second.clientId, queued: 0 }, { client_id: other.clientId, queued: 1 }] }, 'a platform key without org_id: every organization')
+  t.same(await ts.call('enqueue_due_aeo_runs', {}, acme.key), {
+    queued: 1,
+    clients: [
+      { client_id: clientId, queued: 0 },
+      { client_id: second.clientId, queued: 1 },
+    ],
+  })
+  t.same(
+    await ts.call('enqueue_due_aeo_runs', {}),
+    {
+      queued: 1,
+      clients: [
+        { client_id: clientId, queued: 0 },
+        { client_id: second.clientId, queued: 0 },
+        { client_id: other.clientId, queued: 1 },
+      ],
+    },
+    'a platform key without org_id: every organization',
+  )
 
   // Paused clients and disabled cadences queue nothing.
   clock.set('2026-12-20T00:00:00.000Z')
@@ -140,7 +214,11 @@ t.test('enqueue_due_aeo_runs: spread over the month, never more than due', async
 t.test('claims, completion, failure and the agent views', async (t) => {
   const { ts, clock, acme, bravo } = await setup(t)
   const { clientId, queryIds } = await clientWithQuestions(ts, acme.key, 'Acme Plumbing', 2)
-  await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' }, acme.key)
+  await ts.call(
+    'set_aeo_cadence',
+    { client_id: clientId, samples_per_month: 2, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' },
+    acme.key,
+  )
   t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key), 4)
   const bravoClient = await clientWithQuestions(ts, bravo.key, 'Bravo Dental', 1)
   await ts.call('set_aeo_cadence', { client_id: bravoClient.clientId, samples_per_month: 2, engines: ['chatgpt-web'] }, bravo.key)
@@ -148,12 +226,54 @@ t.test('claims, completion, failure and the agent views', async (t) => {
 
   await t.test('malformed capabilities_json is a 400 naming the field', async (t) => {
     const before = await eventCount(ts)
-    t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: '{engines' }, acme.key), 400, 'validation_failed').detail, /^capabilities_json: not valid JSON/)
-    t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['bing']) }, acme.key), 400, 'aeo_engine_unsupported').detail, /capabilities_json\.engines\.0: unsupported engine/)
-    t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: '{"geo":"TX"}' }, acme.key), 400, 'validation_failed').detail, /capabilities_json\.engines/)
-    t.match(expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: JSON.stringify({ engines: ['claude'], max_per_day: -1 }) }, acme.key), 400, 'validation_failed').detail, /capabilities_json\.max_per_day/)
-    expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['claude']), limit: 0 }, acme.key), 400, 'validation_failed')
-    expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'has space', capabilities_json: caps(['claude']) }, acme.key), 400, 'validation_failed')
+    t.match(
+      expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: '{engines' }, acme.key), 400, 'validation_failed')
+        .detail,
+      /^capabilities_json: not valid JSON/,
+    )
+    t.match(
+      expectError(
+        t,
+        await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['bing']) }, acme.key),
+        400,
+        'aeo_engine_unsupported',
+      ).detail,
+      /capabilities_json\.engines\.0: unsupported engine/,
+    )
+    t.match(
+      expectError(
+        t,
+        await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: '{"geo":"TX"}' }, acme.key),
+        400,
+        'validation_failed',
+      ).detail,
+      /capabilities_json\.engines/,
+    )
+    t.match(
+      expectError(
+        t,
+        await ts.rpc(
+          'claim_aeo_runs',
+          { agent_id: 'dev', capabilities_json: JSON.stringify({ engines: ['claude'], max_per_day: -1 }) },
+          acme.key,
+        ),
+        400,
+        'validation_failed',
+      ).detail,
+      /capabilities_json\.max_per_day/,
+    )
+    expectError(
+      t,
+      await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: caps(['claude']), limit: 0 }, acme.key),
+      400,
+      'validation_failed',
+    )
+    expectError(
+      t,
+      await ts.rpc('claim_aeo_runs', { agent_id: 'has space', capabilities_json: caps(['claude']) }, acme.key),
+      400,
+      'validation_failed',
+    )
     t.equal(await eventCount(ts), before, 'nothing recorded, no agent registered')
   })
 
@@ -162,9 +282,23 @@ t.test('claims, completion, failure and the agent views', async (t) => {
     t.same(await claim(ts, acme.key, 'ca', caps(['claude'], 'CA'), 10), [], 'runs in TX; agent in CA')
     const got = await claim(ts, acme.key, 'tx-device', caps(['chatgpt-web'], 'tx'), 10)
     t.equal(got.length, 2, "the organization's two chatgpt-web runs (geo case-insensitive), not Bravo's")
-    t.same(got.map((r) => r.client_id), [clientId, clientId])
+    t.same(
+      got.map((r) => r.client_id),
+      [clientId, clientId],
+    )
     const r = got[0]!
-    t.same(Object.keys(r).sort(), ['attempt', 'client_id', 'client_name', 'engine', 'geo_state', 'id', 'lease_expires_at', 'month', 'prompt', 'query_id'])
+    t.same(Object.keys(r).sort(), [
+      'attempt',
+      'client_id',
+      'client_name',
+      'engine',
+      'geo_state',
+      'id',
+      'lease_expires_at',
+      'month',
+      'prompt',
+      'query_id',
+    ])
     t.equal(r.engine, 'chatgpt-web')
     t.equal(r.geo_state, 'TX')
     t.equal(r.month, '2026-11')
@@ -177,7 +311,11 @@ t.test('claims, completion, failure and the agent views', async (t) => {
     t.equal(anyGeo.length, 1, 'agent geo any claims a TX run')
     t.same(await claim(ts, acme.key, 'tx-device', caps(['chatgpt-web'], 'TX'), 10), [], 'nothing left for chatgpt-web in Acme')
     const platform = await claim(ts, ts.platformKey, 'platform-device', caps(['chatgpt-web']), 10)
-    t.same(platform.map((p) => p.client_id), [bravoClient.clientId], "a platform agent claims any organization's runs; Bravo's run has no geo")
+    t.same(
+      platform.map((p) => p.client_id),
+      [bravoClient.clientId],
+      "a platform agent claims any organization's runs; Bravo's run has no geo",
+    )
   })
 
   const runs = await ts.call<any[]>('get_aeo_runs', { client_id: clientId }, acme.key)
@@ -187,45 +325,120 @@ t.test('claims, completion, failure and the agent views', async (t) => {
   t.equal(tx1.status, 'claimed')
 
   await t.test('complete_aeo_run: only the claiming agent, with a capture of the run’s client', async (t) => {
-    const capture = await recordCapture(ts, { orgId: acme.orgId, clientId, queryId: tx1.query_id, engine: 'chatgpt-web', month: '2026-11', runId: tx1.id })
+    const capture = await recordCapture(ts, {
+      orgId: acme.orgId,
+      clientId,
+      queryId: tx1.query_id,
+      engine: 'chatgpt-web',
+      month: '2026-11',
+      runId: tx1.id,
+    })
     const otherClient = await clientWithQuestions(ts, acme.key, 'Acme Other', 1)
-    const wrongClient = await recordCapture(ts, { orgId: acme.orgId, clientId: otherClient.clientId, queryId: otherClient.queryIds[0]!, engine: 'chatgpt-web', month: '2026-11', runId: null })
-    const bravoCapture = await recordCapture(ts, { orgId: bravo.orgId, clientId: bravoClient.clientId, queryId: bravoClient.queryIds[0]!, engine: 'chatgpt-web', month: '2026-11', runId: null })
+    const wrongClient = await recordCapture(ts, {
+      orgId: acme.orgId,
+      clientId: otherClient.clientId,
+      queryId: otherClient.queryIds[0]!,
+      engine: 'chatgpt-web',
+      month: '2026-11',
+      runId: null,
+    })
+    const bravoCapture = await recordCapture(ts, {
+      orgId: bravo.orgId,
+      clientId: bravoClient.clientId,
+      queryId: bravoClient.queryIds[0]!,
+      engine: 'chatgpt-web',
+      month: '2026-11',
+      runId: null,
+    })
     const before = await eventCount(ts)
-    expectError(t, await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'anywhere', capture_id: capture }, acme.key), 409, 'aeo_run_claimed_by_other')
-    expectError(t, await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: wrongClient }, acme.key), 409, 'aeo_capture_other_client')
-    expectError(t, await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: bravoCapture }, acme.key), 404, 'not_found')
-    expectError(t, await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: 999_999 }, acme.key), 404, 'not_found')
+    expectError(
+      t,
+      await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'anywhere', capture_id: capture }, acme.key),
+      409,
+      'aeo_run_claimed_by_other',
+    )
+    expectError(
+      t,
+      await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: wrongClient }, acme.key),
+      409,
+      'aeo_capture_other_client',
+    )
+    expectError(
+      t,
+      await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: bravoCapture }, acme.key),
+      404,
+      'not_found',
+    )
+    expectError(
+      t,
+      await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: 999_999 }, acme.key),
+      404,
+      'not_found',
+    )
     const queuedRun = runs.find((r) => r.status === 'queued')
-    expectError(t, await ts.rpc('complete_aeo_run', { run_id: queuedRun.id, agent_id: 'tx-device', capture_id: capture }, acme.key), 409, 'aeo_run_not_claimed')
+    expectError(
+      t,
+      await ts.rpc('complete_aeo_run', { run_id: queuedRun.id, agent_id: 'tx-device', capture_id: capture }, acme.key),
+      409,
+      'aeo_run_not_claimed',
+    )
     const foreign = await ts.rpc('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: capture }, bravo.key)
     const missing = await ts.rpc('complete_aeo_run', { run_id: 999_999, agent_id: 'tx-device', capture_id: capture }, bravo.key)
     expectError(t, foreign, 404, 'not_found')
-    t.same(withoutIds(foreign.json(), [tx1.id]), withoutIds(missing.json(), [999_999]), "another organization's run reads like a missing one")
+    t.same(
+      withoutIds(foreign.json(), [tx1.id]),
+      withoutIds(missing.json(), [999_999]),
+      "another organization's run reads like a missing one",
+    )
     t.equal(await eventCount(ts), before, 'every refusal changed nothing')
 
     await ts.call('start_aeo_run', { run_id: tx1.id, agent_id: 'tx-device' }, acme.key)
     t.equal(await ts.call('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: capture }, acme.key), null)
-    t.equal(await ts.call('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: capture }, acme.key), null, 'a retried completion is accepted')
+    t.equal(
+      await ts.call('complete_aeo_run', { run_id: tx1.id, agent_id: 'tx-device', capture_id: capture }, acme.key),
+      null,
+      'a retried completion is accepted',
+    )
     const done = (await ts.call<any[]>('get_aeo_runs', { client_id: clientId }, acme.key)).find((r) => r.id === tx1.id)
     t.equal(done.status, 'done')
     t.equal(done.capture_id, capture)
-    t.same((await streamEvents(ts, `aeo_run-${tx1.id}`)).map((e) => e.type), ['AeoRunQueued', 'AeoRunClaimed', 'AeoRunStarted', 'AeoRunCompleted'])
+    t.same(
+      (await streamEvents(ts, `aeo_run-${tx1.id}`)).map((e) => e.type),
+      ['AeoRunQueued', 'AeoRunClaimed', 'AeoRunStarted', 'AeoRunCompleted'],
+    )
     t.equal(await ts.call('count_aeo_runs_done_today', { agent_id: 'tx-device' }, acme.key), 1)
     t.equal(await ts.call('count_aeo_runs_done_today', { agent_id: 'tx-device' }, bravo.key), 0, "Bravo's tx-device is another agent")
   })
 
   await t.test('fail_aeo_run: retried while attempts are left, then failed', async (t) => {
-    expectError(t, await ts.rpc('fail_aeo_run', { run_id: tx2.id, agent_id: 'anywhere', error: 'nope' }, acme.key), 409, 'aeo_run_claimed_by_other')
-    t.same(await ts.call('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'captcha' }, acme.key), {
-      status: 'queued',
-      attempts: 1,
-      retry: true,
-      retry_at: MID_NOVEMBER,
-    }, 'no backoff configured: claimable again now')
-    expectError(t, await ts.rpc('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'again' }, acme.key), 409, 'aeo_run_not_claimed')
+    expectError(
+      t,
+      await ts.rpc('fail_aeo_run', { run_id: tx2.id, agent_id: 'anywhere', error: 'nope' }, acme.key),
+      409,
+      'aeo_run_claimed_by_other',
+    )
+    t.same(
+      await ts.call('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'captcha' }, acme.key),
+      {
+        status: 'queued',
+        attempts: 1,
+        retry: true,
+        retry_at: MID_NOVEMBER,
+      },
+      'no backoff configured: claimable again now',
+    )
+    expectError(
+      t,
+      await ts.rpc('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'again' }, acme.key),
+      409,
+      'aeo_run_not_claimed',
+    )
     const again = await claim(ts, acme.key, 'tx-device', caps(['chatgpt-web'], 'TX'), 5)
-    t.same(again.map((r) => [r.id, r.attempt]), [[tx2.id, 2]], 'the retried run comes back, attempt 2')
+    t.same(
+      again.map((r) => [r.id, r.attempt]),
+      [[tx2.id, 2]],
+      'the retried run comes back, attempt 2',
+    )
     t.same(await ts.call('fail_aeo_run', { run_id: tx2.id, agent_id: 'tx-device', error: 'captcha again' }, acme.key), {
       status: 'failed',
       attempts: 2,
@@ -247,10 +460,26 @@ t.test('claims, completion, failure and the agent views', async (t) => {
     const back = (await ts.call<any[]>('get_aeo_runs', { client_id: clientId }, acme.key)).find((r) => r.id === anyRun.id)
     t.equal(back.status, 'queued')
     t.equal(back.agent_id, null)
-    expectError(t, await ts.rpc('fail_aeo_run', { run_id: anyRun.id, agent_id: 'anywhere', error: 'late' }, acme.key), 409, 'aeo_run_not_claimed', 'no longer claimed')
+    expectError(
+      t,
+      await ts.rpc('fail_aeo_run', { run_id: anyRun.id, agent_id: 'anywhere', error: 'late' }, acme.key),
+      409,
+      'aeo_run_not_claimed',
+      'no longer claimed',
+    )
     const reclaimed = await claim(ts, acme.key, 'second', caps(['claude']), 5)
-    t.same(reclaimed.map((r) => [r.id, r.attempt]).filter(([id]) => id === anyRun.id), [[anyRun.id, 2]], 'claimable again, attempt 2')
-    expectError(t, await ts.rpc('fail_aeo_run', { run_id: anyRun.id, agent_id: 'anywhere', error: 'late' }, acme.key), 409, 'aeo_run_claimed_by_other', 'the old claimer lost it')
+    t.same(
+      reclaimed.map((r) => [r.id, r.attempt]).filter(([id]) => id === anyRun.id),
+      [[anyRun.id, 2]],
+      'claimable again, attempt 2',
+    )
+    expectError(
+      t,
+      await ts.rpc('fail_aeo_run', { run_id: anyRun.id, agent_id: 'anywhere', error: 'late' }, acme.key),
+      409,
+      'aeo_run_claimed_by_other',
+      'the old claimer lost it',
+    )
   })
 
   await t.test('max_per_day', async (t) => {
@@ -266,15 +495,19 @@ t.test('claims, completion, failure and the agent views', async (t) => {
 
   await t.test('get_aeo_agents, get_aeo_run_stats, get_aeo_queue_overview', async (t) => {
     const agents = await ts.call<any[]>('get_aeo_agents', {}, acme.key)
-    t.same(agents.map((a) => [a.agent_id, a.org_id]), [
-      ['anywhere', acme.orgId],
-      ['ca', acme.orgId],
-      ['gem', acme.orgId],
-      ['limited', acme.orgId],
-      ['second', acme.orgId],
-      ['tx-device', acme.orgId],
-      ['platform-device', null],
-    ], "the organization's agents, then the platform's")
+    t.same(
+      agents.map((a) => [a.agent_id, a.org_id]),
+      [
+        ['anywhere', acme.orgId],
+        ['ca', acme.orgId],
+        ['gem', acme.orgId],
+        ['limited', acme.orgId],
+        ['second', acme.orgId],
+        ['tx-device', acme.orgId],
+        ['platform-device', null],
+      ],
+      "the organization's agents, then the platform's",
+    )
     const tx = agents.find((a) => a.agent_id === 'tx-device')
     t.same(tx.capabilities, { engines: ['chatgpt-web'], geo: 'TX', max_per_day: null })
     t.equal(tx.online, false, 'last seen more than agentOnlineSeconds ago')
@@ -284,8 +517,16 @@ t.test('claims, completion, failure and the agent views', async (t) => {
     t.equal(limited.runs.claimed, 5)
     t.ok(limited.current_run && limited.current_run.status === 'claimed', 'its current run')
     const platformView = agents.find((a) => a.agent_id === 'platform-device')
-    t.same(platformView.runs, { claimed: 0, running: 0, done: 0, failed: 0, done_24h: 0 }, "a platform agent's counts in Acme: none of Acme's runs")
-    t.same((await ts.call<any[]>('get_aeo_agents', {}, bravo.key)).map((a) => a.agent_id), ['platform-device'], "Bravo sees none of Acme's agents")
+    t.same(
+      platformView.runs,
+      { claimed: 0, running: 0, done: 0, failed: 0, done_24h: 0 },
+      "a platform agent's counts in Acme: none of Acme's runs",
+    )
+    t.same(
+      (await ts.call<any[]>('get_aeo_agents', {}, bravo.key)).map((a) => a.agent_id),
+      ['platform-device'],
+      "Bravo sees none of Acme's agents",
+    )
 
     const stats = await ts.call('get_aeo_run_stats', {}, acme.key)
     t.same(stats, { queued: 0, claimed: 7, running: 0, done: 1, failed: 1, cancelled: 0, total: 9 })
@@ -297,8 +538,14 @@ t.test('claims, completion, failure and the agent views', async (t) => {
 
     const overview = await ts.call<any>('get_aeo_queue_overview', {}, acme.key)
     t.same(overview.stats, stats)
-    t.same(overview.clients.map((c: any) => c.name), ['Acme Plumbing', 'Acme Limits'])
-    t.ok(overview.engines.find((e: any) => e.engine === 'gemini'), 'by engine')
+    t.same(
+      overview.clients.map((c: any) => c.name),
+      ['Acme Plumbing', 'Acme Limits'],
+    )
+    t.ok(
+      overview.engines.find((e: any) => e.engine === 'gemini'),
+      'by engine',
+    )
     t.type(overview.agents_online, 'number')
     const all = await ts.call<any>('get_aeo_queue_overview', {})
     t.equal(all.stats.total, 10, 'a platform key without org_id: every organization')
@@ -319,10 +566,18 @@ t.test('capabilities_json may be the object itself, validated exactly like the J
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['claude'], geo_state: 'TX' }, acme.key)
   t.equal(await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key), 2)
 
-  const asObject = await ts.call<Claimed[]>('claim_aeo_runs', { agent_id: 'obj', capabilities_json: { engines: ['Claude'], geo: 'TX', max_per_day: 10 }, limit: 1 }, acme.key)
+  const asObject = await ts.call<Claimed[]>(
+    'claim_aeo_runs',
+    { agent_id: 'obj', capabilities_json: { engines: ['Claude'], geo: 'TX', max_per_day: 10 }, limit: 1 },
+    acme.key,
+  )
   t.equal(asObject.length, 1, 'an object claims')
   t.equal(asObject[0]!.engine, 'claude')
-  const asString = await ts.call<Claimed[]>('claim_aeo_runs', { agent_id: 'str', capabilities_json: caps(['claude'], 'TX'), limit: 1 }, acme.key)
+  const asString = await ts.call<Claimed[]>(
+    'claim_aeo_runs',
+    { agent_id: 'str', capabilities_json: caps(['claude'], 'TX'), limit: 1 },
+    acme.key,
+  )
   t.equal(asString.length, 1, 'a string still claims')
 
   // The same refusals, with the same codes and field names, for an object as for its JSON text.
@@ -333,13 +588,31 @@ t.test('capabilities_json may be the object itself, validated exactly like the J
     [{ engines: ['claude'], colour: 'red' }, 400, 'validation_failed', /^capabilities_json: Unrecognized key: "colour"/],
   ]
   for (const [value, status, code, detail] of refusals) {
-    const object = expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: value }, acme.key), status, code, `object ${JSON.stringify(value)}`)
-    const text = expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: JSON.stringify(value) }, acme.key), status, code, `string ${JSON.stringify(value)}`)
+    const object = expectError(
+      t,
+      await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: value }, acme.key),
+      status,
+      code,
+      `object ${JSON.stringify(value)}`,
+    )
+    const text = expectError(
+      t,
+      await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: JSON.stringify(value) }, acme.key),
+      status,
+      code,
+      `string ${JSON.stringify(value)}`,
+    )
     t.match(object.detail, detail)
     t.equal(object.detail, text.detail, 'the same detail either way')
   }
   for (const value of [['claude'], 42, null]) {
-    const refused = expectError(t, await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: value }, acme.key), 400, 'validation_failed', `not an object: ${JSON.stringify(value)}`)
+    const refused = expectError(
+      t,
+      await ts.rpc('claim_aeo_runs', { agent_id: 'dev', capabilities_json: value }, acme.key),
+      400,
+      'validation_failed',
+      `not an object: ${JSON.stringify(value)}`,
+    )
     t.match(refused.detail, /^capabilities_json: expected an object/)
   }
 
@@ -347,7 +620,11 @@ t.test('capabilities_json may be the object itself, validated exactly like the J
   const openapi = (await ts.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json()
   const params = openapi.paths['/api/v1/rpc/claim_aeo_runs'].post.requestBody.content['application/json'].schema
   const forms = params.properties.capabilities_json.anyOf as { type: string; properties?: Record<string, unknown>; required?: string[] }[]
-  t.same(forms.map((f) => f.type), ['string', 'object'], 'a JSON string or an object')
+  t.same(
+    forms.map((f) => f.type),
+    ['string', 'object'],
+    'a JSON string or an object',
+  )
   t.same(Object.keys(forms[1]!.properties ?? {}).sort(), ['engines', 'geo', 'max_per_day'], "the object's fields")
   t.same(forms[1]!.required, ['engines'])
 })

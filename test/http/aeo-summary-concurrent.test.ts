@@ -24,12 +24,24 @@ interface Summary {
 async function clientWithCaptures(ts: TestSystem, key: string, name: string, perMonth: Record<string, number>) {
   const client = await ts.call<number>(
     'add_client',
-    { client: { name, website_url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.com`, services: ['Drain cleaning'], locations: ['Austin, TX'] } },
+    {
+      client: {
+        name,
+        website_url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.com`,
+        services: ['Drain cleaning'],
+        locations: ['Austin, TX'],
+      },
+    },
     key,
   )
-  const query = await ts.call<number>('add_aeo_query', { client_id: client, prompt: `best drain cleaning company in Austin for ${name}` }, key)
+  const query = await ts.call<number>(
+    'add_aeo_query',
+    { client_id: client, prompt: `best drain cleaning company in Austin for ${name}` },
+    key,
+  )
   for (const [month, n] of Object.entries(perMonth)) {
-    for (let i = 0; i < n; i++) await ts.call('ingest_aeo_capture', { client_id: client, query_id: query, engine: 'claude', month, ...ANSWER }, key)
+    for (let i = 0; i < n; i++)
+      await ts.call('ingest_aeo_capture', { client_id: client, query_id: query, engine: 'claude', month, ...ANSWER }, key)
   }
   return { client, query }
 }
@@ -99,5 +111,8 @@ t.test('a capture answered before a get_aeo_summary is sent is counted by it, wh
     writing = false
   }
   const reads = await Promise.all(background)
-  t.ok(reads.every((n) => n > 0), 'the background readers ran')
+  t.ok(
+    reads.every((n) => n > 0),
+    'the background readers ran',
+  )
 })

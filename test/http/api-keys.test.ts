@@ -10,7 +10,18 @@ import { eventCount, expectError, orgWithKey, withoutIds } from './helpers.js'
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex')
 const KEY = /^rrk_[A-Za-z0-9_-]{43}$/
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-const LISTED_FIELDS = ['created_at', 'created_by_user_id', 'id', 'key_hint', 'name', 'notes', 'org_id', 'rate_limit_per_minute', 'revoked_at', 'scopes']
+const LISTED_FIELDS = [
+  'created_at',
+  'created_by_user_id',
+  'id',
+  'key_hint',
+  'name',
+  'notes',
+  'org_id',
+  'rate_limit_per_minute',
+  'revoked_at',
+  'scopes',
+]
 
 t.test('create_api_key returns the plaintext once; list_api_keys never returns keys or hashes', async (t) => {
   const ts = await startTestSystem(t)
@@ -95,9 +106,16 @@ t.test('revoke_api_key: at once, idempotent, shown with include_revoked', async 
   t.same(await ts.call('revoke_api_key', { key_id: second.id }, org.key), { id: second.id, revoked: true }, 'revoking twice is harmless')
   t.equal(await eventCount(ts), before, 'and appends nothing')
 
-  t.same((await ts.call<{ id: number }[]>('list_api_keys', {}, org.key)).map((k) => k.id), [org.keyId], 'revoked keys are not listed')
+  t.same(
+    (await ts.call<{ id: number }[]>('list_api_keys', {}, org.key)).map((k) => k.id),
+    [org.keyId],
+    'revoked keys are not listed',
+  )
   const withRevoked = await ts.call<{ id: number; revoked_at: string | null }[]>('list_api_keys', { include_revoked: true }, org.key)
-  t.same(withRevoked.map((k) => k.id), [org.keyId, second.id])
+  t.same(
+    withRevoked.map((k) => k.id),
+    [org.keyId, second.id],
+  )
   t.equal(withRevoked[0]!.revoked_at, null)
   t.match(withRevoked[1]!.revoked_at, ISO, 'revoked_at set')
 
@@ -140,7 +158,13 @@ t.test('scopes are validated and stored in canonical form', async (t) => {
   const org = await orgWithKey(ts, 'Acme')
   const before = await eventCount(ts)
   for (const scopes of ['admin', 'read,admin', '', ' , ', 'READ', 'read;write']) {
-    const body = expectError(t, await ts.rpc('create_api_key', { name: 'bad', scopes }, org.key), 400, 'invalid_scopes', JSON.stringify(scopes))
+    const body = expectError(
+      t,
+      await ts.rpc('create_api_key', { name: 'bad', scopes }, org.key),
+      400,
+      'invalid_scopes',
+      JSON.stringify(scopes),
+    )
     t.match(body.hint ?? '', /read,write,jobs/, `${JSON.stringify(scopes)}: hint lists the scopes`)
   }
   t.equal(await eventCount(ts), before, 'no key created')
@@ -154,10 +178,22 @@ t.test('asking for a scope the caller lacks answers 403 with a hint naming the s
   const writeOnly = await ts.call<{ key: string }>('create_api_key', { name: 'writer', scopes: 'write' }, org.key)
   const before = await eventCount(ts)
 
-  const wider = expectError(t, await ts.rpc('create_api_key', { name: 'escalate', scopes: 'read,jobs' }, org.key), 403, 'forbidden', 'read,write key asks for jobs')
+  const wider = expectError(
+    t,
+    await ts.rpc('create_api_key', { name: 'escalate', scopes: 'read,jobs' }, org.key),
+    403,
+    'forbidden',
+    'read,write key asks for jobs',
+  )
   t.match(wider.detail ?? '', /not held: jobs/, 'detail names the scope not held')
   t.match(wider.hint ?? '', /read,write/, `hint names what the key may grant (${wider.hint})`)
-  const narrow = expectError(t, await ts.rpc('create_api_key', { name: 'escalate', scopes: 'read,write' }, writeOnly.key), 403, 'forbidden', 'write key asks for read')
+  const narrow = expectError(
+    t,
+    await ts.rpc('create_api_key', { name: 'escalate', scopes: 'read,write' }, writeOnly.key),
+    403,
+    'forbidden',
+    'write key asks for read',
+  )
   t.match(narrow.detail ?? '', /not held: read/, 'detail names read')
   t.match(narrow.hint ?? '', /\bwrite\b/, `hint names write (${narrow.hint})`)
   t.notMatch(narrow.hint ?? '', /read|jobs/, 'and nothing more')

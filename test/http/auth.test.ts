@@ -38,9 +38,17 @@ t.test('requests without a valid key answer 401 unauthorized with the envelope',
   }
 
   // Unknown and revoked keys answer identically: nothing says the revoked key ever existed.
-  const unknown = (await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json', authorization: `Bearer ${unknownKey}` })).json()
-  const wasRevoked = (await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json', authorization: `Bearer ${revoked.key}` })).json()
-  t.same(withoutIds(wasRevoked, []), withoutIds(unknown, []), 'a revoked key answers exactly like an unknown one (but for its own request_id)')
+  const unknown = (
+    await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json', authorization: `Bearer ${unknownKey}` })
+  ).json()
+  const wasRevoked = (
+    await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json', authorization: `Bearer ${revoked.key}` })
+  ).json()
+  t.same(
+    withoutIds(wasRevoked, []),
+    withoutIds(unknown, []),
+    'a revoked key answers exactly like an unknown one (but for its own request_id)',
+  )
 
   // A write with a bad key changes nothing.
   const write = await ts.rpc('add_client', clientPayload('Sneaky'), unknownKey)
@@ -57,7 +65,10 @@ t.test('authentication comes before method lookup: an unknown method without a k
 t.test('the Bearer scheme is case-insensitive and a valid key works', async (t) => {
   const ts = await startTestSystem(t)
   const org = await orgWithKey(ts, 'Acme')
-  const response = await rawRpc(ts, 'count_active_clients', '{}', { 'content-type': 'application/json', authorization: `bearer ${org.key}` })
+  const response = await rawRpc(ts, 'count_active_clients', '{}', {
+    'content-type': 'application/json',
+    authorization: `bearer ${org.key}`,
+  })
   t.equal(response.statusCode, 200)
   t.same(response.json(), { result: 0 })
 })
@@ -79,7 +90,11 @@ t.test('a read-only key gets 403 insufficient_scope on every write RPC, and noth
   const readOnly = await keyFor(ts, org.orgId, 'read')
   const platformReadOnly = await keyFor(ts, null, 'read', 'platform read-only')
 
-  const writes = ts.system.registry.all().map((r) => r.definition).filter((d) => d.access === 'write').map((d) => d.name)
+  const writes = ts.system.registry
+    .all()
+    .map((r) => r.definition)
+    .filter((d) => d.access === 'write')
+    .map((d) => d.name)
   for (const expected of [
     'create_organization',
     'create_api_key',
@@ -143,7 +158,16 @@ t.test('an unknown or unvetted method answers 403 method_not_allowed to an authe
   const org = await orgWithKey(ts, 'Acme')
   const readOnly = await keyFor(ts, org.orgId, 'read')
   const before = await eventCount(ts)
-  for (const method of ['no_such_method', 'drop_database', 'constructor', 'toString', '__proto__', 'hasOwnProperty', 'GET_CLIENT', 'get_client ']) {
+  for (const method of [
+    'no_such_method',
+    'drop_database',
+    'constructor',
+    'toString',
+    '__proto__',
+    'hasOwnProperty',
+    'GET_CLIENT',
+    'get_client ',
+  ]) {
     for (const [label, key] of [
       ['org key', org.key],
       ['read-only key', readOnly.key],
@@ -197,8 +221,18 @@ t.test('an organization key cannot mint platform keys or keys of another organiz
   const b = await orgWithKey(ts, 'B')
   const before = await eventCount(ts)
 
-  const foreign = expectError(t, await ts.rpc('create_api_key', { name: 'into B', org_id: b.orgId, scopes: 'read' }, a.key), 404, 'not_found')
-  const missing = expectError(t, await ts.rpc('create_api_key', { name: 'nowhere', org_id: 999_999, scopes: 'read' }, a.key), 404, 'not_found')
+  const foreign = expectError(
+    t,
+    await ts.rpc('create_api_key', { name: 'into B', org_id: b.orgId, scopes: 'read' }, a.key),
+    404,
+    'not_found',
+  )
+  const missing = expectError(
+    t,
+    await ts.rpc('create_api_key', { name: 'nowhere', org_id: 999_999, scopes: 'read' }, a.key),
+    404,
+    'not_found',
+  )
   t.same(withoutIds(foreign, [b.orgId]), withoutIds(missing, [999_999]))
   t.equal(await eventCount(ts), before, 'nothing created')
 
@@ -212,16 +246,13 @@ t.test('an organization key cannot mint platform keys or keys of another organiz
   )
 })
 
-t.test(
-  'a 401 carries WWW-Authenticate with the resource-metadata URL (behaviour.md, Authentication 6)',
-  async (t) => {
-    const ts = await startTestSystem(t)
-    const response = await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json' })
-    t.equal(response.statusCode, 401)
-    const header = String(response.headers['www-authenticate'] ?? '')
-    t.match(header, /^Bearer\b/, 'Bearer challenge')
-    t.match(header, /realm="RankRelay"/, 'names the realm')
-    // RFC 9728: where the protected-resource metadata is (served by read-api/mcp/protected-resource.ts).
-    t.match(header, /resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/, 'names the resource metadata')
-  },
-)
+t.test('a 401 carries WWW-Authenticate with the resource-metadata URL (behaviour.md, Authentication 6)', async (t) => {
+  const ts = await startTestSystem(t)
+  const response = await rawRpc(ts, 'get_all_clients', '{}', { 'content-type': 'application/json' })
+  t.equal(response.statusCode, 401)
+  const header = String(response.headers['www-authenticate'] ?? '')
+  t.match(header, /^Bearer\b/, 'Bearer challenge')
+  t.match(header, /realm="RankRelay"/, 'names the realm')
+  // RFC 9728: where the protected-resource metadata is (served by read-api/mcp/protected-resource.ts).
+  t.match(header, /resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/, 'names the resource metadata')
+})

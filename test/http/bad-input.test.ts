@@ -33,31 +33,66 @@ t.test('parameters that fail validation answer 400 validation_failed naming the 
 
   const cases: { what: string; method: string; body: unknown; field: RegExp; platform?: true }[] = [
     // wrong types
-    { what: 'client.name a number', method: 'add_client', body: { client: { name: 123, website_url: 'https://x.example.com' } }, field: /client\.name/ },
+    {
+      what: 'client.name a number',
+      method: 'add_client',
+      body: { client: { name: 123, website_url: 'https://x.example.com' } },
+      field: /client\.name/,
+    },
     { what: 'client a string', method: 'add_client', body: { client: 'Plumbers' }, field: /client/ },
     { what: 'client_id a string', method: 'update_client', body: { client_id: String(clientId), name: 'X' }, field: /client_id/ },
-    { what: 'client_id a float', method: 'set_client_setting', body: { client_id: clientId + 0.5, key: 'k', value: 'v' }, field: /client_id/ },
+    {
+      what: 'client_id a float',
+      method: 'set_client_setting',
+      body: { client_id: clientId + 0.5, key: 'k', value: 'v' },
+      field: /client_id/,
+    },
     { what: 'client_id negative', method: 'set_client_status', body: { client_id: -clientId, status: 'paused' }, field: /client_id/ },
     { what: 'client_id zero', method: 'delete_locations_for_client', body: { client_id: 0 }, field: /client_id/ },
     { what: 'client_id huge', method: 'update_client', body: { client_id: 2 ** 60, name: 'X' }, field: /client_id/ },
     { what: 'status not a status', method: 'set_client_status', body: { client_id: clientId, status: 'archived' }, field: /status/ },
     { what: 'value a number', method: 'set_client_setting', body: { client_id: clientId, key: 'k', value: 5 }, field: /value/ },
-    { what: 'settings value a number', method: 'add_client', body: clientPayload('Bad settings', { settings: { tier: 1 } }), field: /settings/ },
+    {
+      what: 'settings value a number',
+      method: 'add_client',
+      body: clientPayload('Bad settings', { settings: { tier: 1 } }),
+      field: /settings/,
+    },
     { what: 'services not an array', method: 'add_client', body: clientPayload('Bad services', { services: 'SEO' }), field: /services/ },
     { what: 'include_deleted a string', method: 'get_all_clients', body: { include_deleted: 'yes' }, field: /include_deleted/ },
     { what: 'org_id a string', method: 'add_client', body: { ...clientPayload('X'), org_id: 'mine' }, field: /org_id/ },
     { what: 'scopes a list', method: 'create_api_key', body: { name: 'k', scopes: ['read'] }, field: /scopes/ },
-    { what: 'limit too large', method: 'get_entity_history', body: { entity_type: 'client', entity_id: clientId, limit: 5000 }, field: /limit/ },
+    {
+      what: 'limit too large',
+      method: 'get_entity_history',
+      body: { entity_type: 'client', entity_id: clientId, limit: 5000 },
+      field: /limit/,
+    },
     { what: 'entity_type unknown', method: 'get_entity_history', body: { entity_type: 'user', entity_id: 1 }, field: /entity_type/ },
     { what: 'as_of not a time', method: 'get_client', body: { client_id: clientId, as_of: 'yesterday' }, field: /as_of/ },
     // values a schema refuses
-    { what: 'website_url not http(s)', method: 'add_client', body: clientPayload('Ftp', { website_url: 'ftp://files.example.com' }), field: /website_url/ },
-    { what: 'website_url not a URL', method: 'update_client', body: { client_id: clientId, website_url: 'plumbers' }, field: /website_url/ },
+    {
+      what: 'website_url not http(s)',
+      method: 'add_client',
+      body: clientPayload('Ftp', { website_url: 'ftp://files.example.com' }),
+      field: /website_url/,
+    },
+    {
+      what: 'website_url not a URL',
+      method: 'update_client',
+      body: { client_id: clientId, website_url: 'plumbers' },
+      field: /website_url/,
+    },
     { what: 'slug with capitals and spaces', method: 'add_client', body: clientPayload('Slug', { slug: 'Bad Slug' }), field: /slug/ },
     { what: 'slug with a double hyphen', method: 'update_client', body: { client_id: clientId, slug: 'a--b' }, field: /slug/ },
     { what: 'empty name', method: 'update_client', body: { client_id: clientId, name: '   ' }, field: /name/ },
     { what: 'name too long', method: 'add_client', body: clientPayload('x'.repeat(201)), field: /name/ },
-    { what: 'setting key with spaces', method: 'set_client_setting', body: { client_id: clientId, key: 'bad key', value: 'v' }, field: /key/ },
+    {
+      what: 'setting key with spaces',
+      method: 'set_client_setting',
+      body: { client_id: clientId, key: 'bad key', value: 'v' },
+      field: /key/,
+    },
     { what: 'location without any part', method: 'add_location', body: { location: { client_id: clientId } }, field: /location/ },
     // missing required fields
     { what: 'no client', method: 'add_client', body: {}, field: /client/ },
@@ -72,9 +107,24 @@ t.test('parameters that fail validation answer 400 validation_failed naming the 
     // unknown parameters: params are strict, at the top and inside payload objects
     { what: 'unknown top-level parameter', method: 'add_client', body: { ...clientPayload('Extra'), colour: 'red' }, field: /colour/ },
     { what: 'unknown client field', method: 'add_client', body: clientPayload('Extra', { colour: 'red' }), field: /colour/ },
-    { what: 'unknown service field', method: 'add_service', body: { service: { client_id: clientId, name: 'X', price: 5 } }, field: /price/ },
-    { what: 'unknown location field', method: 'add_location', body: { location: { client_id: clientId, city: 'X', zip: '1' } }, field: /zip/ },
-    { what: 'unknown field on a write', method: 'update_client', body: { client_id: clientId, name: 'X', status: 'deleted' }, field: /status/ },
+    {
+      what: 'unknown service field',
+      method: 'add_service',
+      body: { service: { client_id: clientId, name: 'X', price: 5 } },
+      field: /price/,
+    },
+    {
+      what: 'unknown location field',
+      method: 'add_location',
+      body: { location: { client_id: clientId, city: 'X', zip: '1' } },
+      field: /zip/,
+    },
+    {
+      what: 'unknown field on a write',
+      method: 'update_client',
+      body: { client_id: clientId, name: 'X', status: 'deleted' },
+      field: /status/,
+    },
     { what: 'unknown field on a read', method: 'get_client', body: { client_id: clientId, verbose: true }, field: /verbose/ },
     { what: 'camelCase parameter', method: 'get_client', body: { clientId }, field: /client/ },
   ]
@@ -107,7 +157,13 @@ t.test('unknown records answer 404 and change nothing', async (t) => {
     t.equal(await eventCount(ts), before.events, `${method}: no event appended`)
   }
   // A platform key naming a missing organization: not found, nothing created.
-  expectError(t, await ts.rpc('add_client', { ...clientPayload('Nowhere'), org_id: org.orgId + 10_000 }), 404, 'not_found', 'add_client to a missing org')
+  expectError(
+    t,
+    await ts.rpc('add_client', { ...clientPayload('Nowhere'), org_id: org.orgId + 10_000 }),
+    404,
+    'not_found',
+    'add_client to a missing org',
+  )
   expectError(t, await ts.rpc('create_api_key', { name: 'k', org_id: org.orgId + 10_000 }), 404, 'not_found', 'key for a missing org')
   t.same(await state(ts, org.key, clientId), before, 'nothing changed')
 })
@@ -131,7 +187,13 @@ t.test('malformed bodies are refused before anything runs', async (t) => {
     t.equal(await eventCount(ts), before.events, `JSON ${payload}: no event appended`)
   }
   // An array that carries a valid client is still not a parameter object.
-  expectError(t, await rawRpc(ts, 'add_client', JSON.stringify([clientPayload('In array')]), json), 400, 'validation_failed', 'array of payloads')
+  expectError(
+    t,
+    await rawRpc(ts, 'add_client', JSON.stringify([clientPayload('In array')]), json),
+    400,
+    'validation_failed',
+    'array of payloads',
+  )
 
   // Non-JSON content types.
   for (const type of ['application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'image/png']) {
@@ -149,19 +211,16 @@ t.test('malformed bodies are refused before anything runs', async (t) => {
   t.same(await state(ts, org.key, clientId), before, 'nothing changed')
 })
 
-t.test(
-  'a text/plain body is refused as an unsupported media type',
-  async (t) => {
-    const { ts, org } = await setup(t)
-    const before = await eventCount(ts)
-    const response = await rawRpc(ts, 'add_client', JSON.stringify(clientPayload('Plain')), {
-      authorization: `Bearer ${org.key}`,
-      'content-type': 'text/plain',
-    })
-    expectError(t, response, 415, 'unsupported_media_type')
-    t.equal(await eventCount(ts), before, 'nothing appended')
-  },
-)
+t.test('a text/plain body is refused as an unsupported media type', async (t) => {
+  const { ts, org } = await setup(t)
+  const before = await eventCount(ts)
+  const response = await rawRpc(ts, 'add_client', JSON.stringify(clientPayload('Plain')), {
+    authorization: `Bearer ${org.key}`,
+    'content-type': 'text/plain',
+  })
+  expectError(t, response, 415, 'unsupported_media_type')
+  t.equal(await eventCount(ts), before, 'nothing appended')
+})
 
 t.test('an oversized body answers 413 body_too_large and changes nothing', async (t) => {
   const { ts, org, clientId } = await setup(t)

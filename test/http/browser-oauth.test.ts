@@ -57,7 +57,12 @@ t.test('authorization code + PKCE through the real login and consent pages in he
   // The app registers and sends the browser to authorize.
   const config = await oidc.dynamicClientRegistration(
     new URL(base),
-    { client_name: 'Rank Tracker Desktop', redirect_uris: [app.url], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    {
+      client_name: 'Rank Tracker Desktop',
+      redirect_uris: [app.url],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
     oidc.None(),
     { execute: [oidc.allowInsecureRequests], algorithm: 'oauth2' },
   )
@@ -88,10 +93,18 @@ t.test('authorization code + PKCE through the real login and consent pages in he
   const callback = app.received.find((u) => u.pathname === '/callback')!
   t.equal(callback.searchParams.get('state'), state, 'state echoed')
 
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(`${app.url}${callback.search}`), { pkceCodeVerifier: verifier, expectedState: state })
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(`${app.url}${callback.search}`), {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  })
   t.match(tokens.access_token, /^rro_/)
   t.match(tokens.refresh_token, /^rrr_/)
-  const call = (token: string) => fetch(`${base}/api/v1/rpc/get_organization`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+  const call = (token: string) =>
+    fetch(`${base}/api/v1/rpc/get_organization`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    })
   const org = await call(tokens.access_token)
   t.equal(org.status, 200, 'the access token calls an RPC')
   t.equal(((await org.json()) as { result: { name: string } }).result.name, 'Acme Agency', "of the member's organization")
@@ -99,17 +112,31 @@ t.test('authorization code + PKCE through the real login and consent pages in he
   // The MCP SDK's own client with the token: it lists the tools and calls one, in the member's organization.
   const { client } = await connectMcp(t, ts, tokens.access_token)
   const tools = await client.listTools()
-  t.ok(tools.tools.some((tool) => tool.name === 'get_organization'), 'MCP tools listed with the OAuth token')
+  t.ok(
+    tools.tools.some((tool) => tool.name === 'get_organization'),
+    'MCP tools listed with the OAuth token',
+  )
   const called = await client.callTool({ name: 'get_organization', arguments: {} })
   t.notOk(called.isError, 'and a tool called')
   t.match(JSON.stringify(called.structuredContent ?? called.content), 'Acme Agency')
   await t.rejects(connectMcp(t, ts, undefined), { code: 401 }, 'without a token the SDK client is refused')
-  const challenge = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })
-  t.match(challenge.headers.get('www-authenticate'), /^Bearer realm="RankRelay", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"$/, 'with the WWW-Authenticate challenge')
+  const challenge = await fetch(`${base}/api/v1/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{}',
+  })
+  t.match(
+    challenge.headers.get('www-authenticate'),
+    /^Bearer realm="RankRelay", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"$/,
+    'with the WWW-Authenticate challenge',
+  )
 
   const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!)
   t.not(refreshed.refresh_token, tokens.refresh_token, 'the refresh token rotates')
-  const replay = await oidc.refreshTokenGrant(config, tokens.refresh_token!).then(() => 'accepted', (error: { error?: string }) => error.error)
+  const replay = await oidc.refreshTokenGrant(config, tokens.refresh_token!).then(
+    () => 'accepted',
+    (error: { error?: string }) => error.error,
+  )
   t.equal(replay, 'invalid_grant', 'the old refresh token is refused')
   t.equal((await call(refreshed.access_token)).status, 401, 'and the grant is revoked: the newest access token no longer works')
 })

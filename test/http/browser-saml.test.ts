@@ -23,7 +23,11 @@ t.test('a new staff member signs in with the company SAML IdP by clicking the re
   const idp = await startSamlIdp()
   t.teardown(() => idp.close())
   idp.signInAs({ nameId: 'erin@acme.example' })
-  await ts.call('add_org_saml_provider', { label: 'Acme Okta', metadata_xml: idp.metadataXml, allowed_domains: ['acme.example'], default_role: 'seo_editor' }, org.key)
+  await ts.call(
+    'add_org_saml_provider',
+    { label: 'Acme Okta', metadata_xml: idp.metadataXml, allowed_domains: ['acme.example'], default_role: 'seo_editor' },
+    org.key,
+  )
 
   const page = await browser.newPage()
   await page.goto(`${origin}/login?return_to=${encodeURIComponent('/account')}`)
@@ -35,7 +39,10 @@ t.test('a new staff member signs in with the company SAML IdP by clicking the re
   t.match(account, /SEO editor/, 'provisioned with the default role')
   const cookies = await page.context().cookies()
   t.ok(cookies.find((c) => c.name === 'rr_session')?.httpOnly, 'a session cookie like /login issues')
-  t.ok(cookies.find((c) => c.name === 'rr_saml'), 'the request was bound to this browser')
+  t.ok(
+    cookies.find((c) => c.name === 'rr_saml'),
+    'the request was bound to this browser',
+  )
   t.equal(idp.requests.length, 1, 'one AuthnRequest reached the IdP')
   await page.screenshot({ path: artifactPath('saml-account.png'), fullPage: true })
   const members = await ts.call<any[]>('list_org_members', {}, org.key)

@@ -28,7 +28,14 @@ t.test('a new staff member signs in with the company IdP by clicking the real pa
   idp.next('dana')
   const provider = await ts.call<{ id: number }>(
     'add_org_sso_provider',
-    { label: 'Acme IdP', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, allowed_domains: ['acme.example'], default_role: 'web_builder' },
+    {
+      label: 'Acme IdP',
+      issuer: idp.issuer,
+      client_id: idp.clientId,
+      client_secret: idp.clientSecret,
+      allowed_domains: ['acme.example'],
+      default_role: 'web_builder',
+    },
     org.key,
   )
 

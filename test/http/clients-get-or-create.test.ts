@@ -26,7 +26,11 @@ t.test('add_client twice with the same name and website answers the existing id 
   const first = await add(ts, org, { name: 'Austin Plumbing', website_url: 'https://austinplumbing.example', services: ['Drains'] })
   const again = await add(ts, org, { name: 'Austin Plumbing', website_url: 'https://austinplumbing.example', services: ['Drains'] })
   t.equal(again, first, 'the same id')
-  t.equal(await add(ts, org, { name: '  austin   PLUMBING ', website_url: 'https://austinplumbing.example/' }), first, 'name case and spacing, trailing slash: the same client')
+  t.equal(
+    await add(ts, org, { name: '  austin   PLUMBING ', website_url: 'https://austinplumbing.example/' }),
+    first,
+    'name case and spacing, trailing slash: the same client',
+  )
   t.equal(await clientAddedCount(ts), 1, 'one ClientAdded')
   t.equal((await ts.call<unknown[]>('get_all_clients', {}, org.key)).length, 1, 'one client listed')
 
@@ -53,7 +57,11 @@ t.test('concurrent add_client calls for one client make one client, and every ca
   const ids = answers.map((a) => a.id)
   t.equal(new Set(ids).size, 1, `one id (${[...new Set(ids)].join(', ')})`)
   t.equal(await clientAddedCount(ts), 1, 'one ClientAdded')
-  t.same(answers.map((a) => a.read), answers.map(() => 200), 'each caller reads the client at once')
+  t.same(
+    answers.map((a) => a.read),
+    answers.map(() => 200),
+    'each caller reads the client at once',
+  )
 })
 
 t.test('a client renamed, moved or deleted no longer answers for its old name and website', async (t) => {
@@ -76,7 +84,12 @@ t.test('a client renamed, moved or deleted no longer answers for its old name an
 t.test('a refused add_client does not reserve the client: the corrected call creates it at once', async (t) => {
   const { ts, org } = await setup(t)
   await add(ts, org, { name: 'Holder', website_url: 'https://holder.example.com', slug: 'taken' })
-  expectError(t, await ts.rpc('add_client', { client: { name: 'Blocked', website_url: 'https://blocked.example.com', slug: 'taken' } }, org.key), 409, 'slug_taken')
+  expectError(
+    t,
+    await ts.rpc('add_client', { client: { name: 'Blocked', website_url: 'https://blocked.example.com', slug: 'taken' } }, org.key),
+    409,
+    'slug_taken',
+  )
   const started = Date.now()
   const created = await add(ts, org, { name: 'Blocked', website_url: 'https://blocked.example.com', slug: 'free' })
   t.ok(Date.now() - started < 1000, `no wait for the refused call's reservation (${Date.now() - started} ms)`)
@@ -107,20 +120,36 @@ t.test('without a slug, add_client derives one from the name, unique among the o
   t.equal(await slugOf(fourth), 'cafe-ole-plumbing')
 
   const other = await orgWithKey(ts, 'Other Agency')
-  const theirs = await ts.call<number>('add_client', { client: { name: 'Café Olé Plumbing', website_url: 'https://one.example.com' } }, other.key)
-  t.equal((await ts.call<{ slug: string }>('get_client', { client_id: theirs }, other.key)).slug, 'cafe-ole-plumbing', 'slugs are per organization')
+  const theirs = await ts.call<number>(
+    'add_client',
+    { client: { name: 'Café Olé Plumbing', website_url: 'https://one.example.com' } },
+    other.key,
+  )
+  t.equal(
+    (await ts.call<{ slug: string }>('get_client', { client_id: theirs }, other.key)).slug,
+    'cafe-ole-plumbing',
+    'slugs are per organization',
+  )
 })
 
 t.test('a client renamed, moved or restored answers add_client for its new name and website', async (t) => {
   const { ts, org } = await setup(t)
   const renamed = await add(ts, org, { name: 'Before Co', website_url: 'https://before.example.com' })
   await ts.call('update_client', { client_id: renamed, name: 'After Co', website_url: 'https://after.example.com' }, org.key)
-  t.equal(await add(ts, org, { name: 'After Co', website_url: 'https://after.example.com' }), renamed, 'the new name and website answer the renamed client')
+  t.equal(
+    await add(ts, org, { name: 'After Co', website_url: 'https://after.example.com' }),
+    renamed,
+    'the new name and website answer the renamed client',
+  )
 
   const restored = await add(ts, org, { name: 'Phoenix Co', website_url: 'https://phoenix.example.com' })
   await ts.call('set_client_status', { client_id: restored, status: 'deleted' }, org.key)
   await ts.call('set_client_status', { client_id: restored, status: 'active' }, org.key)
-  t.equal(await add(ts, org, { name: 'Phoenix Co', website_url: 'https://phoenix.example.com' }), restored, 'a restored client answers again')
+  t.equal(
+    await add(ts, org, { name: 'Phoenix Co', website_url: 'https://phoenix.example.com' }),
+    restored,
+    'a restored client answers again',
+  )
 
   // Renamed onto the identity of another live client: that one keeps answering.
   const holder = await add(ts, org, { name: 'Holder Co', website_url: 'https://holder.example.com' })

@@ -19,7 +19,8 @@ t.test('add_client stores __proto__, constructor and prototype settings like any
   const ts = await startTestSystem(t)
   const org = await orgWithKey(ts, 'Acme')
   // Raw JSON, so that the request really carries a "__proto__" key (an object literal would set a prototype).
-  const body = '{"client":{"name":"Proto Co","website_url":"https://proto.example.com","settings":{"__proto__":"a","constructor":"b","prototype":"c","tier":"gold"}}}'
+  const body =
+    '{"client":{"name":"Proto Co","website_url":"https://proto.example.com","settings":{"__proto__":"a","constructor":"b","prototype":"c","tier":"gold"}}}'
   const response = await ts.app.inject({
     method: 'POST',
     url: '/api/v1/rpc/add_client',
@@ -30,8 +31,21 @@ t.test('add_client stores __proto__, constructor and prototype settings like any
   const clientId = response.json().result as number
 
   const settings = await ts.call<Record<string, string>>('get_all_client_settings', { client_id: clientId }, org.key)
-  t.same(keysOf(settings), [['__proto__', 'a'], ['constructor', 'b'], ['prototype', 'c'], ['tier', 'gold']], 'every key read back')
-  for (const [key, value] of [['__proto__', 'a'], ['constructor', 'b'], ['prototype', 'c']]) {
+  t.same(
+    keysOf(settings),
+    [
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+      ['prototype', 'c'],
+      ['tier', 'gold'],
+    ],
+    'every key read back',
+  )
+  for (const [key, value] of [
+    ['__proto__', 'a'],
+    ['constructor', 'b'],
+    ['prototype', 'c'],
+  ]) {
     t.equal(await ts.call('get_client_setting', { client_id: clientId, key }, org.key), value, `get_client_setting ${key}`)
   }
   const recorded = (await streamEvents(ts, `client-${clientId}`)).filter((e) => e.type === 'ClientSettingSet').map((e) => e.data.key)
@@ -43,16 +57,30 @@ t.test('set_client_setting stores the same keys the same way, and add_client agr
   const org = await orgWithKey(ts, 'Acme')
   const viaSet = await ts.call<number>('add_client', { client: { name: 'Set Co', website_url: 'https://set.example.com' } }, org.key)
   for (const key of RESERVED) {
-    t.same(await ts.call('set_client_setting', { client_id: viaSet, key, value: `v-${key}` }, org.key), { client_id: viaSet, key, value: `v-${key}` })
+    t.same(await ts.call('set_client_setting', { client_id: viaSet, key, value: `v-${key}` }, org.key), {
+      client_id: viaSet,
+      key,
+      value: `v-${key}`,
+    })
   }
   const viaAdd = await ts.call<number>(
     'add_client',
-    { client: { name: 'Add Co', website_url: 'https://add.example.com', settings: Object.fromEntries(RESERVED.map((key) => [key, `v-${key}`])) } },
+    {
+      client: {
+        name: 'Add Co',
+        website_url: 'https://add.example.com',
+        settings: Object.fromEntries(RESERVED.map((key) => [key, `v-${key}`])),
+      },
+    },
     org.key,
   )
   const a = await ts.call<Record<string, string>>('get_all_client_settings', { client_id: viaSet }, org.key)
   const b = await ts.call<Record<string, string>>('get_all_client_settings', { client_id: viaAdd }, org.key)
-  t.same(keysOf(a), RESERVED.map((key) => [key, `v-${key}`]).sort(([x], [y]) => x!.localeCompare(y!)), 'set_client_setting: every key')
+  t.same(
+    keysOf(a),
+    RESERVED.map((key) => [key, `v-${key}`]).sort(([x], [y]) => x!.localeCompare(y!)),
+    'set_client_setting: every key',
+  )
   t.same(keysOf(b), keysOf(a), 'add_client: the same settings as set_client_setting')
 
   // Setting it again to the same value changes nothing; another value replaces it.
@@ -66,14 +94,26 @@ t.test('set_client_setting stores the same keys the same way, and add_client agr
 t.test('settings keys are still validated on add_client, naming the key', async (t) => {
   const ts = await startTestSystem(t)
   const org = await orgWithKey(ts, 'Acme')
-  const response = await ts.rpc('add_client', { client: { name: 'Bad Co', website_url: 'https://bad.example.com', settings: { 'has space': 'x' } } }, org.key)
+  const response = await ts.rpc(
+    'add_client',
+    { client: { name: 'Bad Co', website_url: 'https://bad.example.com', settings: { 'has space': 'x' } } },
+    org.key,
+  )
   t.equal(response.statusCode, 400)
   t.equal(response.json().code, 'validation_failed')
   t.match(response.json().detail, /client\.settings\.has space/)
-  const notText = await ts.rpc('add_client', { client: { name: 'Bad Co', website_url: 'https://bad.example.com', settings: { tier: 5 } } }, org.key)
+  const notText = await ts.rpc(
+    'add_client',
+    { client: { name: 'Bad Co', website_url: 'https://bad.example.com', settings: { tier: 5 } } },
+    org.key,
+  )
   t.equal(notText.statusCode, 400)
   t.match(notText.json().detail, /client\.settings\.tier/)
-  const notObject = await ts.rpc('add_client', { client: { name: 'Bad Co', website_url: 'https://bad.example.com', settings: ['tier'] } }, org.key)
+  const notObject = await ts.rpc(
+    'add_client',
+    { client: { name: 'Bad Co', website_url: 'https://bad.example.com', settings: ['tier'] } },
+    org.key,
+  )
   t.equal(notObject.statusCode, 400)
   t.match(notObject.json().detail, /client\.settings: expected an object/)
 })

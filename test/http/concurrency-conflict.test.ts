@@ -29,8 +29,7 @@ t.test(`${WRITES} update_client on one client, ${PARALLEL} at a time: every answ
         else if (response.statusCode === 409) {
           expectError(t, response, 409, 'concurrency_conflict')
           conflicts.push({ retryAfter: response.headers['retry-after'], body: response.body })
-        }
-        else t.fail(`update_client answered ${response.statusCode}: ${response.body.slice(0, 300)}`)
+        } else t.fail(`update_client answered ${response.statusCode}: ${response.body.slice(0, 300)}`)
       }
     }),
   )

@@ -36,7 +36,10 @@ t.test('GET /api/v1/db lists the readable tables and columns, never a withheld o
   const org = await orgWithKey(ts, 'Acme')
   const response = await get(ts, '/api/v1/db', org.key)
   t.equal(response.statusCode, 200)
-  const body = response.json() as { tables: { name: string; columns: { name: string; type: string; filterable: boolean }[]; order_by: string[] }[]; limit: { default: number; max: number } }
+  const body = response.json() as {
+    tables: { name: string; columns: { name: string; type: string; filterable: boolean }[]; order_by: string[] }[]
+    limit: { default: number; max: number }
+  }
   t.same(
     body.tables.map((x) => x.name),
     Object.keys(DB_TABLES),
@@ -44,10 +47,16 @@ t.test('GET /api/v1/db lists the readable tables and columns, never a withheld o
   )
   t.same(body.limit, { default: 100, max: DB_MAX_LIMIT })
   const apiKeys = body.tables.find((x) => x.name === 'api_keys')!
-  t.notOk(apiKeys.columns.some((c) => c.name === 'key_hash'), 'key_hash is not listed')
+  t.notOk(
+    apiKeys.columns.some((c) => c.name === 'key_hash'),
+    'key_hash is not listed',
+  )
   t.notOk(response.body.includes('key_hash'), 'nor mentioned anywhere')
   const cadences = body.tables.find((x) => x.name === 'aeo_cadences')!
-  t.same(cadences.columns.find((c) => c.name === 'engines'), { name: 'engines', type: 'text[]', nullable: false, filterable: false })
+  t.same(
+    cadences.columns.find((c) => c.name === 'engines'),
+    { name: 'engines', type: 'text[]', nullable: false, filterable: false },
+  )
   expectError(t, await get(ts, '/api/v1/db', undefined), 401, 'unauthorized', 'no key')
 })
 
@@ -55,7 +64,11 @@ t.test('an organization key reads only its own organization, whatever it filters
   const ts = await startTestSystem(t)
   const a = await orgWithKey(ts, 'Alpha')
   const b = await orgWithKey(ts, 'Beta')
-  const a1 = await ts.call<number>('add_client', clientPayload('Alpha One', { services: ['Roofing', 'Gutters'], locations: ['Austin, TX'] }), a.key)
+  const a1 = await ts.call<number>(
+    'add_client',
+    clientPayload('Alpha One', { services: ['Roofing', 'Gutters'], locations: ['Austin, TX'] }),
+    a.key,
+  )
   const a2 = await ts.call<number>('add_client', clientPayload('Alpha Two'), a.key)
   const b1 = await ts.call<number>('add_client', clientPayload('Beta One', { services: ['Plumbing'] }), b.key)
 
@@ -74,7 +87,13 @@ t.test('an organization key reads only its own organization, whatever it filters
   t.same(ids(await page(t, ts, `/api/v1/db/organizations?where_id=${b.orgId}`, a.key)), [])
 
   // Naming another organization is answered like a missing record, as RPCs do.
-  const foreign = expectError(t, await get(ts, `/api/v1/db/clients?org_id=${b.orgId}`, a.key), 404, 'not_found', 'org_id of another organization')
+  const foreign = expectError(
+    t,
+    await get(ts, `/api/v1/db/clients?org_id=${b.orgId}`, a.key),
+    404,
+    'not_found',
+    'org_id of another organization',
+  )
   const missing = expectError(t, await get(ts, '/api/v1/db/clients?org_id=999999', a.key), 404, 'not_found', 'org_id of no organization')
   t.equal(foreign.detail!.replace(String(b.orgId), 'X'), missing.detail!.replace('999999', 'X'), 'no existence leak')
   t.same(ids(await page(t, ts, `/api/v1/db/clients?org_id=${a.orgId}`, a.key)), [a1, a2], 'its own org_id is accepted')
@@ -97,7 +116,11 @@ t.test('a platform key reads across organizations only when it does not name one
   t.same(ids(await page(t, ts, `/api/v1/db/clients?org_id=${a.orgId}`, ts.platformKey)), [a1], 'org_id narrows to A')
   t.same(ids(await page(t, ts, `/api/v1/db/clients?where_org_id=${b.orgId}`, ts.platformKey)), [b1], 'where_org_id narrows to B')
   t.same(ids(await page(t, ts, `/api/v1/db/organizations?org_id=${b.orgId}`, ts.platformKey)), [b.orgId], 'organizations scope by id')
-  t.same(ids(await page(t, ts, `/api/v1/db/clients?org_id=${a.orgId}&where_id=${b1}`, ts.platformKey)), [], 'a filter never widens the scope')
+  t.same(
+    ids(await page(t, ts, `/api/v1/db/clients?org_id=${a.orgId}&where_id=${b1}`, ts.platformKey)),
+    [],
+    'a filter never widens the scope',
+  )
 })
 
 t.test('a table without org_id is scoped through its client', async (t) => {
@@ -105,14 +128,25 @@ t.test('a table without org_id is scoped through its client', async (t) => {
   const acme = await enrolAcme(ts, 'Acme Agency')
   const other = await enrolAcme(ts, 'Other Agency')
   for (const e of [acme, other]) {
-    await ts.call('ingest_aeo_capture', { client_id: e.clientId, query_id: e.queryId, engine: 'claude', answer_text: f.absent, citations: f.absentCitations }, e.org.key)
+    await ts.call(
+      'ingest_aeo_capture',
+      { client_id: e.clientId, query_id: e.queryId, engine: 'claude', answer_text: f.absent, citations: f.absentCitations },
+      e.org.key,
+    )
   }
   const acmeHits = await page(t, ts, '/api/v1/db/aeo_item_hits', acme.org.key)
   t.ok(acmeHits.rows.length > 0, 'the capture raised tracker items')
-  t.ok(acmeHits.rows.every((r) => r.client_id === acme.clientId), "only Acme's client's hits")
+  t.ok(
+    acmeHits.rows.every((r) => r.client_id === acme.clientId),
+    "only Acme's client's hits",
+  )
   const otherHits = await page(t, ts, '/api/v1/db/aeo_item_hits', other.org.key)
   t.ok(otherHits.rows.length > 0 && otherHits.rows.every((r) => r.client_id === other.clientId), "only Other's")
-  t.same(ids(await page(t, ts, `/api/v1/db/aeo_item_hits?where_client_id=${other.clientId}`, acme.org.key), 'item_id'), [], "filtering on the other's client finds nothing")
+  t.same(
+    ids(await page(t, ts, `/api/v1/db/aeo_item_hits?where_client_id=${other.clientId}`, acme.org.key), 'item_id'),
+    [],
+    "filtering on the other's client finds nothing",
+  )
   const all = await page(t, ts, '/api/v1/db/aeo_item_hits', ts.platformKey)
   t.equal(all.rows.length, acmeHits.rows.length + otherHits.rows.length, 'the platform key sees both')
   const scoped = await page(t, ts, `/api/v1/db/aeo_item_hits?org_id=${acme.org.orgId}`, ts.platformKey)
@@ -126,7 +160,11 @@ t.test('a table without org_id is scoped through its client', async (t) => {
   t.ok(Array.isArray(captures.rows[0]!.citations), 'citations come back as JSON')
   expectError(t, await get(ts, '/api/v1/db/aeo_captures?where_answer_text=x', acme.org.key), 403, 'db_column_forbidden', 'withheld column')
   const queries = await page(t, ts, `/api/v1/db/aeo_queries?where_active=true&where_client_id=${acme.clientId}`, acme.org.key)
-  t.same(ids(queries).sort((x, y) => x - y), [acme.queryId, acme.costQueryId].sort((x, y) => x - y), 'a boolean filter')
+  t.same(
+    ids(queries).sort((x, y) => x - y),
+    [acme.queryId, acme.costQueryId].sort((x, y) => x - y),
+    'a boolean filter',
+  )
   t.same(ids(await page(t, ts, '/api/v1/db/aeo_queries?where_active=false', acme.org.key)), [])
 })
 
@@ -141,7 +179,11 @@ t.test('filters are typed: ids, booleans, times, text and null', async (t) => {
   t.same(ids(await page(t, ts, '/api/v1/db/clients?where_deleted_at=null', a.key)), [c1], 'null matches an empty nullable column')
   t.same(ids(await page(t, ts, '/api/v1/db/clients?where_status=deleted', a.key)), [c2])
   const one = (await page(t, ts, `/api/v1/db/clients?where_id=${c1}`, a.key)).rows[0]!
-  t.same(ids(await page(t, ts, `/api/v1/db/clients?where_created_at=${encodeURIComponent(one.created_at)}`, a.key)), [c1], 'a time, exactly')
+  t.same(
+    ids(await page(t, ts, `/api/v1/db/clients?where_created_at=${encodeURIComponent(one.created_at)}`, a.key)),
+    [c1],
+    'a time, exactly',
+  )
   t.same(ids(await page(t, ts, '/api/v1/db/clients?where_slug=one&where_status=active', a.key)), [c1], 'filters combine with AND')
 
   expectError(t, await get(ts, '/api/v1/db/clients?where_id=abc', a.key), 400, 'db_filter_invalid', 'id not a number')
@@ -158,7 +200,18 @@ t.test('filters are typed: ids, booleans, times, text and null', async (t) => {
 t.test('unknown tables, unknown and withheld columns, bad parameters and missing scope are coded errors', async (t) => {
   const ts = await startTestSystem(t)
   const a = await orgWithKey(ts, 'Alpha')
-  for (const table of ['es_events', 'projection_checkpoint', 'aeo_agents', 'user_sessions', 'member_invites', 'password_resets', '__proto__', 'constructor', 'CLIENTS', 'clients;drop']) {
+  for (const table of [
+    'es_events',
+    'projection_checkpoint',
+    'aeo_agents',
+    'user_sessions',
+    'member_invites',
+    'password_resets',
+    '__proto__',
+    'constructor',
+    'CLIENTS',
+    'clients;drop',
+  ]) {
     expectError(t, await get(ts, `/api/v1/db/${encodeURIComponent(table)}`, a.key), 404, 'db_table_not_allowed', table)
   }
   const unknown = expectError(t, await get(ts, '/api/v1/db/clients?where_password=x', a.key), 400, 'db_column_unknown', 'unknown column')
@@ -197,7 +250,11 @@ t.test('pages follow the primary key: default and explicit limits, offsets and n
   t.equal(second.rows.length, 20)
   t.notOk('next_offset' in second, 'no next_offset after the last row')
   const walked = [...ids(first), ...ids(second)]
-  t.same(walked, [...walked].sort((x, y) => x - y), 'ascending ids')
+  t.same(
+    walked,
+    [...walked].sort((x, y) => x - y),
+    'ascending ids',
+  )
   t.equal(new Set(walked).size, 120, 'every row once, none repeated')
   t.ok(first.rows.every((r) => r.client_id === client && r.org_id === a.orgId))
 
@@ -242,7 +299,8 @@ t.test('every allow-listed table and column exists in the read models, with a ty
       t.ok(found, `${table}.${column} exists`)
       if (!found) continue
       t.ok(fits[c.type]!.includes(found.data_type), `${table}.${column}: ${c.type} fits ${found.data_type}`)
-      if (found.is_nullable === 'YES' && c.type !== 'json') t.ok(c.nullable, `${table}.${column} can be null and says so (where_${column}=null)`)
+      if (found.is_nullable === 'YES' && c.type !== 'json')
+        t.ok(c.nullable, `${table}.${column} can be null and says so (where_${column}=null)`)
     }
     for (const column of Object.keys(spec.withheld)) t.ok(actual.has(`${table}.${column}`), `withheld ${table}.${column} exists`)
     for (const column of spec.orderBy) t.ok(Object.hasOwn(spec.columns, column), `${table} orders by a listed column (${column})`)

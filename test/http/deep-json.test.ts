@@ -26,7 +26,12 @@ t.test('record_json nested 5,000 and 100,000 deep on ingest_aeo_capture answers 
     ['arrays 100,000 deep', nestedArrays(100_000)],
   ] as const) {
     for (const idempotent of [false, true]) {
-      const response = await rawRpc(ts, 'ingest_aeo_capture', `${prefix}${record}}`, idempotent ? { ...headers, 'idempotency-key': `deep-${what}` } : headers)
+      const response = await rawRpc(
+        ts,
+        'ingest_aeo_capture',
+        `${prefix}${record}}`,
+        idempotent ? { ...headers, 'idempotency-key': `deep-${what}` } : headers,
+      )
       const body = expectError(t, response, 400, 'validation_failed', `${what}${idempotent ? ' with an Idempotency-Key' : ''}`)
       t.match(body.detail ?? '', /^record_json\b/, `${what}: detail names record_json (${body.detail?.slice(0, 120)})`)
       t.match(body.detail ?? '', new RegExp(`${MAX_JSON_DEPTH}`), `${what}: detail names the limit`)
@@ -51,9 +56,18 @@ t.test('a deep body on any RPC or endpoint answers 400 validation_failed, not 50
     ['an unknown RPC', '/api/v1/rpc/no_such_method', `{"x":${deep}}`],
     ['a top-level array', '/api/v1/rpc/get_all_clients', deep],
     ['a job payload', '/api/v1/jobs', `{"kind":"export_org","payload":{"note":${deep}}}`],
-    ['the MCP endpoint', '/api/v1/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_all_clients","arguments":{"x":${deep}}}}`],
+    [
+      'the MCP endpoint',
+      '/api/v1/mcp',
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_all_clients","arguments":{"x":${deep}}}}`,
+    ],
   ] as const) {
-    const response = await ts.app.inject({ method: 'POST', url, headers: { ...headers, accept: 'application/json, text/event-stream' }, payload: body })
+    const response = await ts.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, accept: 'application/json, text/event-stream' },
+      payload: body,
+    })
     const refused = expectError(t, response, 400, 'validation_failed', what)
     t.match(refused.detail ?? '', new RegExp(`deeper than ${MAX_JSON_DEPTH}`), `${what}: detail says why`)
   }
@@ -61,7 +75,11 @@ t.test('a deep body on any RPC or endpoint answers 400 validation_failed, not 50
 
 t.test('the limits document publishes the depth limit', async (t) => {
   const ts = await startTestSystem(t)
-  const response = await ts.app.inject({ method: 'GET', url: '/api/v1/capabilities', headers: { authorization: `Bearer ${ts.platformKey}` } })
+  const response = await ts.app.inject({
+    method: 'GET',
+    url: '/api/v1/capabilities',
+    headers: { authorization: `Bearer ${ts.platformKey}` },
+  })
   t.equal(response.statusCode, 200)
   const json = response.json().limits.json
   t.equal(json.max_depth, MAX_JSON_DEPTH, 'limits.json.max_depth')

@@ -65,7 +65,11 @@ t.test('a README body as served', async (t) => {
     'headings go two levels down, repository links keep their text, code is untouched but for the address',
   )
   const section = areaReferenceSection(BASE, [{ area: 'jobs', title: 'Jobs', body: 'Background work.' }])
-  t.same(section, ['## Area reference', '', section[2], '', '- Jobs', '', '### Jobs', '', 'Background work.', ''], 'a contents list, then each area')
+  t.same(
+    section,
+    ['## Area reference', '', section[2], '', '- Jobs', '', '### Jobs', '', 'Background work.', ''],
+    'a contents list, then each area',
+  )
 })
 
 t.test('/developers.md ends with every area reference', async (t) => {
@@ -84,10 +88,13 @@ t.test('/developers.md ends with every area reference', async (t) => {
   } as DocsContext
   const guide = developersMd(ctx)
   const start = guide.indexOf('\n## Area reference\n')
-  t.ok(start > guide.indexOf('\n## Security\n'), 'after the guide\'s own sections (its first code block of each language stays the webhook verifier)')
+  t.ok(
+    start > guide.indexOf('\n## Security\n'),
+    "after the guide's own sections (its first code block of each language stays the webhook verifier)",
+  )
   t.match(guide, '- [Area reference](#area-reference)', 'listed in the contents')
   const reference = guide.slice(start)
   for (const g of AREA_GUIDES) t.ok(reference.includes(`\n### ${g.title}\n`), `${g.area}: its section`)
   t.notMatch(reference, /\]\((?!https?:|#|mailto:)[^)]*\)/, 'no link to a repository file')
-  t.notMatch(reference, /127\.0\.0\.1:8080|\$BASE\b/, 'the examples use the service\'s address')
+  t.notMatch(reference, /127\.0\.0\.1:8080|\$BASE\b/, "the examples use the service's address")
 })

@@ -24,7 +24,12 @@ const registry = registryWith(
 )
 const app = await appWith(t, ts, registry, { baseUrl: BASE })
 const call = (method: string, body: unknown, headers: Record<string, string> = bearer(ts.platformKey)) =>
-  app.inject({ method: 'POST', url: `/api/v1/rpc/${method}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) })
+  app.inject({
+    method: 'POST',
+    url: `/api/v1/rpc/${method}`,
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  })
 
 t.test('every call of a deprecated method answers Deprecation, Sunset and Link', async (t) => {
   const ok = await call('echo_old', { word: 'hi' })
@@ -95,6 +100,9 @@ t.test('api.deprecation is recorded once, 60 days ahead', async (t) => {
 
 t.test('declarations are checked when the registry is built', async (t) => {
   t.throws(() => new RpcRegistry([echoRpc('a', { deprecated: { sunset: '2026-13-01' } })]), /YYYY-MM-DD/)
-  t.throws(() => new RpcRegistry([echoRpc('a', { deprecated: { sunset: '2027-01-01', replacement: 'nowhere' } })]), /replacement nowhere is not registered/)
+  t.throws(
+    () => new RpcRegistry([echoRpc('a', { deprecated: { sunset: '2027-01-01', replacement: 'nowhere' } })]),
+    /replacement nowhere is not registered/,
+  )
   t.throws(() => new RpcRegistry([echoRpc('a', { deprecated: { sunset: '2027-01-01', replacement: 'a' } })]), /cannot replace itself/)
 })

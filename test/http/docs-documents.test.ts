@@ -56,13 +56,23 @@ t.test('capabilities needs credentials and describes what this key may call', as
   t.same(body.caller, { org_id: reader.orgId, scopes: ['read'], kind: 'organization' })
   t.equal(body.methods.length, rpcs.length, 'every registry method')
   t.same(body.domains.map((d: any) => d.name).sort(), [...new Set(rpcs.map((r) => r.definition.domain))].sort())
-  t.equal(body.domains.reduce((n: number, d: any) => n + d.methods, 0), rpcs.length)
+  t.equal(
+    body.domains.reduce((n: number, d: any) => n + d.methods, 0),
+    rpcs.length,
+  )
   const byName = new Map(body.methods.map((m: any) => [m.name, m]))
   for (const { definition } of rpcs) {
     const m: any = byName.get(definition.name)
     t.same(
       [m.domain, m.access, m.scopes, m.org_scoped, m.platform_only, m.summary],
-      [definition.domain, definition.access, [definition.access], definition.orgScoped, definition.platformOnly === true, definition.summary],
+      [
+        definition.domain,
+        definition.access,
+        [definition.access],
+        definition.orgScoped,
+        definition.platformOnly === true,
+        definition.summary,
+      ],
       definition.name,
     )
     const callable = definition.access === 'read' && !definition.platformOnly
@@ -70,7 +80,10 @@ t.test('capabilities needs credentials and describes what this key may call', as
   }
   t.same(body.job_kinds, [], 'no kind has a handler in this app')
   t.match(body.job_kinds_note, /job_kind_unavailable/)
-  t.same(body.webhook_events.map((e: any) => e.name), PUBLIC_EVENTS.map((e) => e.name))
+  t.same(
+    body.webhook_events.map((e: any) => e.name),
+    PUBLIC_EVENTS.map((e) => e.name),
+  )
   t.equal(body.limits.body_limit_bytes, 1024 * 1024)
   t.equal(body.limits.idempotency_key_max_length, 200)
   t.equal(body.limits.rate_limit.default_per_minute, 1_000_000, 'the configured default rate limit')
@@ -81,7 +94,15 @@ t.test('capabilities needs credentials and describes what this key may call', as
 t.test('llms.txt orients an agent', async (t) => {
   const text = (await get('/llms.txt')).body
   t.match(text, /^# RankRelay\n\n> /, 'llmstxt.org shape: title, then a summary quote')
-  for (const needle of [`${BASE}/developers.md`, `${BASE}/api/v1/openapi.json`, `${BASE}/llms-full.txt`, 'Authorization: Bearer', 'rrk_', 'rro_', 'POST /api/v1/rpc/<method>']) {
+  for (const needle of [
+    `${BASE}/developers.md`,
+    `${BASE}/api/v1/openapi.json`,
+    `${BASE}/llms-full.txt`,
+    'Authorization: Bearer',
+    'rrk_',
+    'rro_',
+    'POST /api/v1/rpc/<method>',
+  ]) {
     t.match(text, needle)
   }
   t.match(text, 'generate_aeo_questions → set_aeo_cadence', 'the AI Visibility workflow')
@@ -138,17 +159,27 @@ t.test('the webhook verification examples verify real signatures (node and pytho
   for (const [what, header, raw, expected] of cases) t.equal(verify(secret, header, Buffer.from(raw)), expected, `node: ${what}`)
 
   const pyFile = path.join(dir, 'verify.py')
-  writeFileSync(pyFile, `${codeBlock(guide, 'python')}\n\nimport json, sys\ncases = json.load(sys.stdin)\nprint(json.dumps([verify(${JSON.stringify(secret)}, h, b.encode()) for h, b in cases]))\n`)
+  writeFileSync(
+    pyFile,
+    `${codeBlock(guide, 'python')}\n\nimport json, sys\ncases = json.load(sys.stdin)\nprint(json.dumps([verify(${JSON.stringify(secret)}, h, b.encode()) for h, b in cases]))\n`,
+  )
   const python = spawnSync('python3', [pyFile], { input: JSON.stringify(cases.map(([, h, b]) => [h, b])), encoding: 'utf8' })
   t.equal(python.error, undefined, 'python3 runs (it is required on this machine and on CI)')
   t.equal(python.status, 0, `python exits 0: ${python.stderr}`)
-  t.same(JSON.parse(python.stdout || 'null'), cases.map(([, , , expected]) => expected), 'python: every case')
+  t.same(
+    JSON.parse(python.stdout || 'null'),
+    cases.map(([, , , expected]) => expected),
+    'python: every case',
+  )
 })
 
 t.test('a deployment hosting the sandbox publishes its read-only key', async (t) => {
   const hosting = await appWith(t, ts, registryWith(), { baseUrl: BASE, sandbox: true })
   t.match((await hosting.inject({ url: '/llms.txt' })).body, `\`${SANDBOX_KEY}\``)
-  t.match((await hosting.inject({ url: '/developers.md' })).body, `**Sandbox.** Try every read method without an account with the published read-only key \`${SANDBOX_KEY}\``)
+  t.match(
+    (await hosting.inject({ url: '/developers.md' })).body,
+    `**Sandbox.** Try every read method without an account with the published read-only key \`${SANDBOX_KEY}\``,
+  )
   const capabilities = (await hosting.inject({ url: '/api/v1/capabilities', headers: bearer(ts.platformKey) })).json()
   t.equal(capabilities.sandbox.key, SANDBOX_KEY)
   t.notMatch((await get('/llms.txt')).body, SANDBOX_KEY, 'and one that does not, does not')
@@ -156,7 +187,12 @@ t.test('a deployment hosting the sandbox publishes its read-only key', async (t)
 
 t.test('security.txt (RFC 9116)', async (t) => {
   const response = await get('/.well-known/security.txt')
-  const fields = new Map(response.body.trim().split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]))
+  const fields = new Map(
+    response.body
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+  )
   t.equal(fields.get('Contact'), 'mailto:security@rankrelay.test', 'the configured contact')
   t.equal(fields.get('Canonical'), `${BASE}/.well-known/security.txt`)
   t.equal(fields.get('Preferred-Languages'), 'en')
@@ -175,9 +211,22 @@ t.test('X-Service-API-Version on every /api answer, errors and unknown routes in
     await get('/api/v1/health'),
     await get('/api/v1/no-such-thing'),
     await app.inject({ method: 'POST', url: '/api/v1/rpc/get_client', payload: '{}', headers: { 'content-type': 'application/json' } }),
-    await app.inject({ method: 'POST', url: '/api/v1/rpc/no_such_method', payload: '{}', headers: { ...bearer(ts.platformKey), 'content-type': 'application/json' } }),
-    await app.inject({ method: 'POST', url: '/api/v1/rpc/get_client', payload: '{', headers: { ...bearer(ts.platformKey), 'content-type': 'application/json' } }),
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/rpc/no_such_method',
+      payload: '{}',
+      headers: { ...bearer(ts.platformKey), 'content-type': 'application/json' },
+    }),
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/rpc/get_client',
+      payload: '{',
+      headers: { ...bearer(ts.platformKey), 'content-type': 'application/json' },
+    }),
   ]
-  t.same(answers.map((a) => a.statusCode), [200, 404, 401, 403, 400])
+  t.same(
+    answers.map((a) => a.statusCode),
+    [200, 404, 401, 403, 400],
+  )
   for (const answer of answers) t.equal(answer.headers['x-service-api-version'], '1.0.0', `${answer.statusCode} carries it`)
 })

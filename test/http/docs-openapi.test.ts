@@ -124,10 +124,18 @@ t.test('security schemes', async (t) => {
 })
 
 t.test('specified REST paths: served ones plain, the rest marked not yet served', async (t) => {
-  for (const path of ['/api/v1/jobs', '/api/v1/jobs/{job_id}', '/api/v1/exports/{org_id}/{filename}', '/api/v1/mcp', '/oauth/token', '/api/v1/db/{table}']) {
+  for (const path of [
+    '/api/v1/jobs',
+    '/api/v1/jobs/{job_id}',
+    '/api/v1/exports/{org_id}/{filename}',
+    '/api/v1/mcp',
+    '/oauth/token',
+    '/api/v1/db/{table}',
+  ]) {
     t.ok(doc.paths[path], `${path} is documented`)
   }
-  for (const path of ['/sdk/{archive}', '/api/v1/db']) t.equal(Object.values<any>(doc.paths[path])[0]['x-available'], undefined, `${path} is served`)
+  for (const path of ['/sdk/{archive}', '/api/v1/db'])
+    t.equal(Object.values<any>(doc.paths[path])[0]['x-available'], undefined, `${path} is served`)
   const files = doc.paths['/api/v1/files/{path}'].get
   t.equal(files['x-available'], undefined, 'files are served: not marked')
   const jobs = doc.paths['/api/v1/jobs'].post
@@ -169,9 +177,13 @@ t.test('x-workflows name real operations', async (t) => {
   const operationIds = new Set<string>()
   for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) operationIds.add(op.operationId)
   const workflows = doc['x-workflows']
-  t.same(workflows.map((w: any) => w.workflowId), ['ai_visibility', 'organization_export'])
+  t.same(
+    workflows.map((w: any) => w.workflowId),
+    ['ai_visibility', 'organization_export'],
+  )
   for (const workflow of workflows) {
-    for (const step of workflow.steps) t.ok(operationIds.has(step.operationId), `${workflow.workflowId}.${step.stepId} → ${step.operationId}`)
+    for (const step of workflow.steps)
+      t.ok(operationIds.has(step.operationId), `${workflow.workflowId}.${step.stepId} → ${step.operationId}`)
   }
 })
 
@@ -197,7 +209,10 @@ t.test('a new RPC appears without editing the docs', async (t) => {
   t.equal(params.properties.word.description, 'The word to echo back')
   t.equal(params.properties.limit.maximum, 20, 'its pagination too')
   t.same(op.responses['200'].content['application/json'].schema.properties.result.required, ['word'])
-  t.ok(next.tags.some((tag: any) => tag.name === 'testing'), 'its domain becomes a tag')
+  t.ok(
+    next.tags.some((tag: any) => tag.name === 'testing'),
+    'its domain becomes a tag',
+  )
   const validator = new Validator()
   t.ok((await validator.validate(next)).valid, 'still valid')
 })

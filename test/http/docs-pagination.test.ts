@@ -15,25 +15,56 @@ for (const name of ['One', 'Two', 'Three', 'Four']) await ts.call('update_client
 
 t.test('limit and offset walk a list in its order', async (t) => {
   const all = await ts.call<{ revision: number }[]>('get_entity_history', { entity_type: 'client', entity_id: client }, org.key)
-  t.same(all.map((e) => e.revision), [5, 4, 3, 2, 1, 0], 'the whole history (under the default limit)')
+  t.same(
+    all.map((e) => e.revision),
+    [5, 4, 3, 2, 1, 0],
+    'the whole history (under the default limit)',
+  )
   const pages: number[][] = []
   for (let offset = 0; offset < all.length; offset += 2) {
-    pages.push((await ts.call<{ revision: number }[]>('get_entity_history', { entity_type: 'client', entity_id: client, limit: 2, offset }, org.key)).map((e) => e.revision))
+    pages.push(
+      (
+        await ts.call<{ revision: number }[]>('get_entity_history', { entity_type: 'client', entity_id: client, limit: 2, offset }, org.key)
+      ).map((e) => e.revision),
+    )
   }
-  t.same(pages, [[5, 4], [3, 2], [1, 0]], 'pages of two, no gaps, no repeats')
+  t.same(
+    pages,
+    [
+      [5, 4],
+      [3, 2],
+      [1, 0],
+    ],
+    'pages of two, no gaps, no repeats',
+  )
   t.same(await ts.call('get_entity_history', { entity_type: 'client', entity_id: client, offset: 6 }, org.key), [], 'past the end: empty')
 
   const activity = await ts.call<{ event_id: string }[]>('get_org_activity', {}, org.key)
   const second = await ts.call<{ event_id: string }[]>('get_org_activity', { limit: 2, offset: 2 }, org.key)
   t.same(second, activity.slice(2, 4), 'a SQL-backed list pages the same way')
   t.same(await ts.call('get_aeo_runs', { client_id: client, limit: 5, offset: 10 }, org.key), [], 'get_aeo_runs takes offset too')
-  t.same(await ts.call('get_aeo_captures', { client_id: client, limit: 500, offset: 0 }, org.key), [], 'get_aeo_captures: up to its own maximum')
+  t.same(
+    await ts.call('get_aeo_captures', { client_id: client, limit: 500, offset: 0 }, org.key),
+    [],
+    'get_aeo_captures: up to its own maximum',
+  )
 })
 
 t.test('the server-side maximum: over it is a 400 naming it, never a silent clamp', async (t) => {
-  const over = expectError(t, await ts.rpc('get_aeo_captures', { client_id: client, limit: 501 }, org.key), 400, 'validation_failed', 'limit 501')
+  const over = expectError(
+    t,
+    await ts.rpc('get_aeo_captures', { client_id: client, limit: 501 }, org.key),
+    400,
+    'validation_failed',
+    'limit 501',
+  )
   t.match(over.detail, /limit: at most 500 rows per page/)
-  const history = expectError(t, await ts.rpc('get_entity_history', { entity_type: 'client', entity_id: client, limit: 1001 }, org.key), 400, 'validation_failed')
+  const history = expectError(
+    t,
+    await ts.rpc('get_entity_history', { entity_type: 'client', entity_id: client, limit: 1001 }, org.key),
+    400,
+    'validation_failed',
+  )
   t.match(history.detail, /limit: at most 1000/)
   expectError(t, await ts.rpc('get_aeo_runs', { client_id: client, offset: -1 }, org.key), 400, 'validation_failed', 'negative offset')
   expectError(t, await ts.rpc('get_aeo_runs', { client_id: client, limit: 0 }, org.key), 400, 'validation_failed', 'limit 0')
@@ -82,7 +113,12 @@ t.test('a new paginated RPC gets it from the registry', async (t) => {
     ),
   )
   const call = (body: unknown) =>
-    app.inject({ method: 'POST', url: '/api/v1/rpc/echo_paged', headers: { ...bearer(ts.platformKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) })
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/rpc/echo_paged',
+      headers: { ...bearer(ts.platformKey), 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    })
   t.equal((await call({ word: 'a' })).statusCode, 200)
   t.same(seen, { limit: 20, offset: 0 }, 'defaults: min(100, maxLimit) and 0')
   await call({ word: 'a', limit: 7, offset: 3 })
@@ -94,6 +130,9 @@ t.test('declarations are checked', async (t) => {
   t.throws(() => new RpcRegistry([echoRpc('a', { paginated: { maxLimit: MAX_PAGE_LIMIT + 1 } })]), /maxLimit must be/)
   t.throws(() => new RpcRegistry([echoRpc('a', { paginated: { maxLimit: 10, defaultLimit: 11 } })]), /defaultLimit/)
   const declaresLimit = echoRpc('a', { paginated: { maxLimit: 10 } })
-  const withOwnLimit = { ...declaresLimit, params: (declaresLimit.params as any).extend({ limit: (declaresLimit.params as any).shape.word }) }
+  const withOwnLimit = {
+    ...declaresLimit,
+    params: (declaresLimit.params as any).extend({ limit: (declaresLimit.params as any).shape.word }),
+  }
   t.throws(() => new RpcRegistry([withOwnLimit]), /declares limit itself/)
 })

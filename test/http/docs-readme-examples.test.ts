@@ -29,7 +29,8 @@ const DEFAULTS = loadConfig({})
  */
 function localUrls(text: string): { url: string; port: number }[] {
   const found: { url: string; port: number }[] = []
-  for (const match of text.matchAll(/\bhttps?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)[^\s"'`)<>\]]*/g)) found.push({ url: match[0], port: Number(match[1]) })
+  for (const match of text.matchAll(/\bhttps?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)[^\s"'`)<>\]]*/g))
+    found.push({ url: match[0], port: Number(match[1]) })
   return found
 }
 

@@ -17,10 +17,20 @@ interface Teardown {
 
 /** The service's own RPCs plus `extra`. */
 export function registryWith(...extra: AnyRpc[]): RpcRegistry {
-  return new RpcRegistry([...createRegistry().all().map((r) => r.definition), ...extra])
+  return new RpcRegistry([
+    ...createRegistry()
+      .all()
+      .map((r) => r.definition),
+    ...extra,
+  ])
 }
 
-export async function appWith(t: Teardown, ts: TestSystem, registry: RpcRegistry, publicDocs?: PublicDocsSettings): Promise<FastifyInstance> {
+export async function appWith(
+  t: Teardown,
+  ts: TestSystem,
+  registry: RpcRegistry,
+  publicDocs?: PublicDocsSettings,
+): Promise<FastifyInstance> {
   const app = await buildApp({
     logger: ts.system.log,
     bodyLimit: 1024 * 1024,

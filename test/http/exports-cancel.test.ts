@@ -26,7 +26,9 @@ t.test('a cancel stops a running export mid-table and leaves nothing behind', as
         await ctx.progress(done, total, message)
         if (message !== 'tables/keywords') return
         reached()
-        await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })))
+        await new Promise<void>((resolve) =>
+          ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+        )
       },
     })
   const ts = await startTestSystem(t, { runProcessors: true, jobs: QUICK_JOBS, jobHandlers: { export_org: held } })

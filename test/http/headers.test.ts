@@ -16,17 +16,53 @@ t.test('X-Service-API-Version is on every /api response, errors and health inclu
   const auth = { ...json, authorization: `Bearer ${org.key}` }
   const requests: [string, number, () => Promise<LightMyRequestResponse>][] = [
     ['rpc 200', 200, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: auth, payload: '{}' })],
-    ['rpc 400 invalid_json', 400, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: auth, payload: '{' })],
-    ['rpc 400 validation_failed', 400, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_client', headers: auth, payload: '{}' })],
+    [
+      'rpc 400 invalid_json',
+      400,
+      () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: auth, payload: '{' }),
+    ],
+    [
+      'rpc 400 validation_failed',
+      400,
+      () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_client', headers: auth, payload: '{}' }),
+    ],
     ['rpc 401', 401, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: json, payload: '{}' })],
     ['rpc 403 scope', 403, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/add_client', headers: auth, payload: '{}' })],
     ['rpc 403 method', 403, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/nope', headers: auth, payload: '{}' })],
-    ['rpc 404', 404, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_client', headers: auth, payload: '{"client_id": 424242}' })],
-    ['rpc 413', 413, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: auth, payload: `{"x":"${'a'.repeat(1024 * 1024)}"}` })],
-    ['rpc 415', 415, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: { ...auth, 'content-type': 'application/xml' }, payload: '<x/>' })],
+    [
+      'rpc 404',
+      404,
+      () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_client', headers: auth, payload: '{"client_id": 424242}' }),
+    ],
+    [
+      'rpc 413',
+      413,
+      () =>
+        ts.app.inject({
+          method: 'POST',
+          url: '/api/v1/rpc/get_organization',
+          headers: auth,
+          payload: `{"x":"${'a'.repeat(1024 * 1024)}"}`,
+        }),
+    ],
+    [
+      'rpc 415',
+      415,
+      () =>
+        ts.app.inject({
+          method: 'POST',
+          url: '/api/v1/rpc/get_organization',
+          headers: { ...auth, 'content-type': 'application/xml' },
+          payload: '<x/>',
+        }),
+    ],
     ['GET on an rpc path', 404, () => ts.app.inject({ method: 'GET', url: '/api/v1/rpc/get_organization', headers: auth })],
     ['unknown /api route', 404, () => ts.app.inject({ method: 'GET', url: '/api/v1/nothing-here' })],
-    ['unknown /api version', 404, () => ts.app.inject({ method: 'POST', url: '/api/v2/rpc/get_organization', headers: auth, payload: '{}' })],
+    [
+      'unknown /api version',
+      404,
+      () => ts.app.inject({ method: 'POST', url: '/api/v2/rpc/get_organization', headers: auth, payload: '{}' }),
+    ],
     ['health', 200, () => ts.app.inject({ method: 'GET', url: '/api/v1/health' })],
     ['health with a query', 200, () => ts.app.inject({ method: 'GET', url: '/api/v1/health?verbose=1' })],
   ]
@@ -74,7 +110,11 @@ t.test('X-Request-Id: generated when absent, reused when valid, replaced when no
   }
 
   // The request id travels into the metadata of the events the request appends.
-  const response = await call({ 'x-request-id': 'create-client-42' }, 'add_client', JSON.stringify(clientPayload('Traced', { services: ['SEO'] })))
+  const response = await call(
+    { 'x-request-id': 'create-client-42' },
+    'add_client',
+    JSON.stringify(clientPayload('Traced', { services: ['SEO'] })),
+  )
   t.equal(response.statusCode, 200)
   t.equal(response.headers['x-request-id'], 'create-client-42')
   const clientId = response.json().result as number

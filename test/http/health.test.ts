@@ -67,7 +67,21 @@ t.test('a projection group stuck on a poison event makes health degraded, saying
   // An event no projector can apply: a client without any of its fields (the log accepts what it is given).
   await ts.system.store.append(
     'client-987654',
-    [{ type: 'ClientAdded', data: {}, metadata: { org_id: 1, actor: { kind: 'system', id: 'test' }, correlation_id: 'c', causation_id: null, request_id: null, occurred_at: new Date().toISOString(), schema_version: 1 } }],
+    [
+      {
+        type: 'ClientAdded',
+        data: {},
+        metadata: {
+          org_id: 1,
+          actor: { kind: 'system', id: 'test' },
+          correlation_id: 'c',
+          causation_id: null,
+          request_id: null,
+          occurred_at: new Date().toISOString(),
+          schema_version: 1,
+        },
+      },
+    ],
     'no_stream',
   )
   const deadline = Date.now() + 30_000
@@ -77,7 +91,13 @@ t.test('a projection group stuck on a poison event makes health degraded, saying
     health = (await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json()
   } while (health.status !== 'degraded' && Date.now() < deadline)
   t.equal(health.status, 'degraded', 'health says the read models are stuck')
-  t.match(health.projections.failing, { failing_since: /^\d{4}-/, last_failed_at: /^\d{4}-/, failures: Number, position: before.projections.position, error: String })
+  t.match(health.projections.failing, {
+    failing_since: /^\d{4}-/,
+    last_failed_at: /^\d{4}-/,
+    failures: Number,
+    position: before.projections.position,
+    error: String,
+  })
   t.ok(health.projections.failing.error.length > 0, `with the error: ${health.projections.failing.error}`)
   t.same(health.counts, before.counts, 'reads are still served, from the last good state')
 
@@ -94,7 +114,11 @@ t.test('a failure left by another runner is cleared when this one applies a batc
   await ts.database.pool.query(
     `insert into projection_failures (group_name, failing_since, last_failed_at, failures, position, error) values ('main', now(), now(), 3, null, 'left by a runner that stopped')`,
   )
-  t.equal((await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status, 'degraded', 'another runner’s recent failure shows')
+  t.equal(
+    (await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status,
+    'degraded',
+    'another runner’s recent failure shows',
+  )
   ts.system.runner.start()
   await orgWithKey(ts, 'A')
   const { rows } = await ts.database.pool.query('select count(*)::int as n from projection_failures')
@@ -111,7 +135,11 @@ t.test('a failure left by a lost connection is cleared when the runner comes bac
   await ts.database.pool.query(
     `insert into projection_failures (group_name, failing_since, last_failed_at, failures, position, error) values ('main', now(), now(), 1, null, 'terminating connection due to administrator command')`,
   )
-  t.equal((await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status, 'degraded', 'the failure shows while no runner runs')
+  t.equal(
+    (await ts.app.inject({ method: 'GET', url: '/api/v1/health' })).json().status,
+    'degraded',
+    'the failure shows while no runner runs',
+  )
   ts.system.runner.start()
   const deadline = Date.now() + 10_000
   let status: string

@@ -89,7 +89,12 @@ export async function orgWithKey(ts: TestSystem, name: string, scopes = 'read,wr
 }
 
 /** Another key for an existing organization, minted by the platform key. */
-export async function keyFor(ts: TestSystem, orgId: number | null, scopes: string, name = `key ${scopes}`): Promise<{ key: string; id: number }> {
+export async function keyFor(
+  ts: TestSystem,
+  orgId: number | null,
+  scopes: string,
+  name = `key ${scopes}`,
+): Promise<{ key: string; id: number }> {
   const created = await ts.call<{ id: number; key: string }>('create_api_key', { name, org_id: orgId, scopes })
   return { key: created.key, id: created.id }
 }

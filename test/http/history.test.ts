@@ -55,9 +55,15 @@ t.test('get_entity_history: a client, newest first, with actors and limit', asyn
   )
   t.same(history[0]!.actor, { kind: 'api_key', id: platformKeyId }, 'the platform key made the last change')
   for (const entry of history.slice(1)) t.same(entry.actor, { kind: 'api_key', id: org.keyId }, `${entry.type} by the org key`)
-  t.ok(history.every((e) => UUID.test(e.event_id)), 'event ids are uuids')
+  t.ok(
+    history.every((e) => UUID.test(e.event_id)),
+    'event ids are uuids',
+  )
   t.equal(new Set(history.map((e) => e.event_id)).size, history.length, 'distinct event ids')
-  t.ok(history.every((e) => ISO.test(e.occurred_at)), 'ISO times')
+  t.ok(
+    history.every((e) => ISO.test(e.occurred_at)),
+    'ISO times',
+  )
   t.ok(nonIncreasing(history.map((e) => e.occurred_at)), 'times newest first')
   t.same(history[2]!.data, { client_id: id, name: 'Hist Renamed' }, 'an update carries only what changed')
   t.same(history[1]!.data, { client_id: id, from: 'active', to: 'paused' })
@@ -67,8 +73,17 @@ t.test('get_entity_history: a client, newest first, with actors and limit', asyn
   const two = await ts.call<Entry[]>('get_entity_history', { entity_type: 'client', entity_id: id, limit: 2 }, org.key)
   t.same(two, history.slice(0, 2), 'limit keeps the newest')
   const one = await ts.call<Entry[]>('get_entity_history', { entity_type: 'client', entity_id: id, limit: 1 }, org.key)
-  t.same(one.map((e) => e.revision), [5])
-  expectError(t, await ts.rpc('get_entity_history', { entity_type: 'client', entity_id: id, limit: 0 }, org.key), 400, 'validation_failed', 'limit 0')
+  t.same(
+    one.map((e) => e.revision),
+    [5],
+  )
+  expectError(
+    t,
+    await ts.rpc('get_entity_history', { entity_type: 'client', entity_id: id, limit: 0 }, org.key),
+    400,
+    'validation_failed',
+    'limit 0',
+  )
 
   // The platform key sees the same history.
   t.same(await ts.call('get_entity_history', { entity_type: 'client', entity_id: id }), history)
@@ -90,8 +105,15 @@ t.test('get_entity_history: organizations and api keys, never with key_hash', as
   const response = await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: second.id }, org.key)
   t.equal(response.statusCode, 200)
   const keyHistory = response.json().result as Entry[]
-  t.same(keyHistory.map((e) => e.type), ['ApiKeyRevoked', 'ApiKeyCreated'], 'newest first')
-  t.ok(keyHistory.every((e) => e.actor.kind === 'api_key' && e.actor.id === org.keyId), 'both by the org key')
+  t.same(
+    keyHistory.map((e) => e.type),
+    ['ApiKeyRevoked', 'ApiKeyCreated'],
+    'newest first',
+  )
+  t.ok(
+    keyHistory.every((e) => e.actor.kind === 'api_key' && e.actor.id === org.keyId),
+    'both by the org key',
+  )
   const created = keyHistory[1]!.data
   t.notOk('key_hash' in created, 'no key_hash in the data')
   t.notOk('key' in created, 'no plaintext key in the data')
@@ -111,7 +133,10 @@ t.test('get_entity_history: organizations and api keys, never with key_hash', as
   const platformResponse = await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: platformKeyId })
   t.equal(platformResponse.statusCode, 200)
   const platformHistory = platformResponse.json().result as Entry[]
-  t.same(platformHistory.map((e) => e.type), ['ApiKeyCreated'])
+  t.same(
+    platformHistory.map((e) => e.type),
+    ['ApiKeyCreated'],
+  )
   t.same(platformHistory[0]!.actor, { kind: 'system', id: 'bootstrap' }, 'the bootstrap minted it')
   t.notOk('key_hash' in platformHistory[0]!.data)
   t.notOk(platformResponse.body.includes(createHash('sha256').update(ts.platformKey).digest('hex')))
@@ -143,9 +168,10 @@ t.test('get_client_change_history: parts of a client, filtered by entity_type, w
   t.ok(all.every((e) => e.actor.kind === 'api_key' && e.actor.id === org.keyId))
 
   const only = async (entity_type: string, limit?: number) =>
-    (await ts.call<Entry[]>('get_client_change_history', { client_id: id, entity_type, ...(limit ? { limit } : {}) }, org.key)).map(
-      (e) => [e.revision, e.entity_type],
-    )
+    (await ts.call<Entry[]>('get_client_change_history', { client_id: id, entity_type, ...(limit ? { limit } : {}) }, org.key)).map((e) => [
+      e.revision,
+      e.entity_type,
+    ])
   t.same(await only('service'), [
     [3, 'service'],
     [1, 'service'],
@@ -214,14 +240,20 @@ t.test('get_org_activity: the organization feed, newest first, filtered by clien
     "A's events only, newest first",
   )
   t.same(
-    all.filter(reservation).map((e) => e.client_id).sort(),
+    all
+      .filter(reservation)
+      .map((e) => e.client_id)
+      .sort(),
     [first, second, second].sort(),
     "add_client's reservations, and update_client's of the new name",
   )
   t.ok(all.filter(reservation).every((e) => e.stream.startsWith(`client_identity-${a.orgId}-`)))
   t.ok(nonIncreasing(all.map((e) => e.occurred_at)))
   t.ok(all.every((e) => UUID.test(e.event_id)))
-  t.notOk(all.some((e) => e.client_id === foreign), "B's client is not in A's feed")
+  t.notOk(
+    all.some((e) => e.client_id === foreign),
+    "B's client is not in A's feed",
+  )
   t.same(all[0]!.actor, { kind: 'api_key', id: String(a.keyId) }, 'the actor is the org key')
   t.equal(all[0]!.client_id, second)
   t.equal(all.find((e) => e.type === 'ApiKeyCreated')!.client_id, null, 'events not about a client have client_id null')
@@ -238,10 +270,10 @@ t.test('get_org_activity: the organization feed, newest first, filtered by clien
   t.equal(firstOnly.filter(reservation).length, 1)
   const limited = await ts.call<Activity[]>('get_org_activity', { limit: 3 }, a.key)
   t.same(limited, all.slice(0, 3), 'limit keeps the newest')
-  t.same(
-    (await ts.call<Activity[]>('get_org_activity', { client_id: second, limit: 2 }, a.key)).map((e) => e.type).sort(),
-    ['ClientIdentityClaimed', 'ClientUpdated'],
-  )
+  t.same((await ts.call<Activity[]>('get_org_activity', { client_id: second, limit: 2 }, a.key)).map((e) => e.type).sort(), [
+    'ClientIdentityClaimed',
+    'ClientUpdated',
+  ])
   t.same(await ts.call('get_org_activity', { user_id: 1 }, a.key), [], 'no user acted in this organization')
 
   // Older than the window: 40 days later, the default 30-day window is empty; days widens it.
@@ -249,12 +281,17 @@ t.test('get_org_activity: the organization feed, newest first, filtered by clien
   t.same(await ts.call('get_org_activity', {}, a.key), [], 'default window is 30 days')
   t.equal((await ts.call<Activity[]>('get_org_activity', { days: 60 }, a.key)).length, all.length, 'days: 60 reaches back')
   await ts.call('set_client_setting', { client_id: first, key: 'tier', value: 'silver' }, a.key)
-  t.same((await ts.call<Activity[]>('get_org_activity', {}, a.key)).map((e) => e.type), ['ClientSettingSet'])
+  t.same(
+    (await ts.call<Activity[]>('get_org_activity', {}, a.key)).map((e) => e.type),
+    ['ClientSettingSet'],
+  )
 
   // The platform key reads any organization's feed, naming it.
   t.same(
     // (B's client got a slug derived from its name: a ClientSlugClaimed beside its identity's claim.)
-    (await ts.call<Activity[]>('get_org_activity', { org_id: b.orgId, days: 60 })).map((e) => e.type).filter((type) => !['ClientIdentityClaimed', 'ClientSlugClaimed'].includes(type)),
+    (await ts.call<Activity[]>('get_org_activity', { org_id: b.orgId, days: 60 }))
+      .map((e) => e.type)
+      .filter((type) => !['ClientIdentityClaimed', 'ClientSlugClaimed'].includes(type)),
     ['ClientAdded', 'ApiKeyCreated', 'OrganizationCreated'],
   )
 })
@@ -274,19 +311,16 @@ t.test('get_organization', async (t) => {
   expectError(t, await ts.rpc('get_organization', {}), 400, 'org_id_required')
 })
 
-t.test(
-  'get_entity_history stays newest first past ten events',
-  async (t) => {
-    const ts = await startTestSystem(t)
-    const org = await orgWithKey(ts, 'Acme')
-    const settings: Record<string, string> = {}
-    for (let i = 0; i < 12; i++) settings[`k${i}`] = `v${i}`
-    // One add_client appends 13 events at once (no read needed to write them).
-    const id = await ts.call<number>('add_client', clientPayload('Many', { settings }), org.key)
-    const history = await ts.call<Entry[]>('get_entity_history', { entity_type: 'client', entity_id: id }, org.key)
-    t.same(
-      history.map((e) => e.revision),
-      Array.from({ length: 13 }, (_, i) => 12 - i),
-    )
-  },
-)
+t.test('get_entity_history stays newest first past ten events', async (t) => {
+  const ts = await startTestSystem(t)
+  const org = await orgWithKey(ts, 'Acme')
+  const settings: Record<string, string> = {}
+  for (let i = 0; i < 12; i++) settings[`k${i}`] = `v${i}`
+  // One add_client appends 13 events at once (no read needed to write them).
+  const id = await ts.call<number>('add_client', clientPayload('Many', { settings }), org.key)
+  const history = await ts.call<Entry[]>('get_entity_history', { entity_type: 'client', entity_id: id }, org.key)
+  t.same(
+    history.map((e) => e.revision),
+    Array.from({ length: 13 }, (_, i) => 12 - i),
+  )
+})

@@ -13,7 +13,6 @@ import { parseAllowList } from '../../domain/webhooks/url-policy.js'
 import { PROTECTED_RESOURCE_METADATA_PATH } from '../../read-api/auth/bearer-challenge.js'
 import { startTestSystem } from '../support/system.js'
 import { orgWithKey } from './helpers.js'
-import { postMcp } from './mcp-support.js'
 import { startSamlIdp } from './saml-idp-support.js'
 import { startTestIdp } from './sso-oidc-support.js'
 
@@ -26,11 +25,17 @@ const origin = `http://${host}`
 const acme = await orgWithKey(ts, 'Acme')
 const samlIdp = await startSamlIdp()
 t.teardown(() => samlIdp.close())
-const oidcIdp = await startTestIdp({ accounts: {}, redirectUris: Array.from({ length: 5 }, (_, i) => `${origin}/auth/oidc/${i + 1}/callback`) })
+const oidcIdp = await startTestIdp({
+  accounts: {},
+  redirectUris: Array.from({ length: 5 }, (_, i) => `${origin}/auth/oidc/${i + 1}/callback`),
+})
 t.teardown(() => oidcIdp.close())
 
 /** One request with the given Host header; what a client sees of it (status, the headers that carry URLs, body). */
-async function seen(hostHeader: string, request: { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: unknown }) {
+async function seen(
+  hostHeader: string,
+  request: { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: unknown },
+) {
   const response = await ts.app.inject({
     method: request.method ?? 'GET',
     url: request.url,
@@ -56,13 +61,19 @@ t.test('OAuth discovery: issuer and endpoints, the protected resource metadata, 
   const meta = await sameForAnyHost(t, 'authorization server metadata', { url: '/.well-known/oauth-authorization-server' })
   const m = JSON.parse(meta.body)
   t.equal(m.issuer, origin, 'the issuer is the listen address')
-  for (const name of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint']) t.ok(String(m[name]).startsWith(`${origin}/oauth/`), name)
+  for (const name of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'])
+    t.ok(String(m[name]).startsWith(`${origin}/oauth/`), name)
   const resource = JSON.parse((await sameForAnyHost(t, 'protected resource metadata', { url: PROTECTED_RESOURCE_METADATA_PATH })).body)
   t.same(resource.authorization_servers, [origin])
   const refused = await sameForAnyHost(t, 'a 401 of the RPC endpoint', { method: 'POST', url: '/api/v1/rpc/get_all_clients', payload: {} })
   t.equal(refused.status, 401)
   t.match(refused.authenticate, `resource_metadata="${origin}${PROTECTED_RESOURCE_METADATA_PATH}"`)
-  const mcp = await seen(EVIL, { method: 'POST', url: '/api/v1/mcp', headers: { accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'ping' } })
+  const mcp = await seen(EVIL, {
+    method: 'POST',
+    url: '/api/v1/mcp',
+    headers: { accept: 'application/json, text/event-stream' },
+    payload: { jsonrpc: '2.0', id: 1, method: 'ping' },
+  })
   t.equal(mcp.status, 401)
   t.match(mcp.authenticate, `resource_metadata="${origin}${PROTECTED_RESOURCE_METADATA_PATH}"`, 'a 401 of the MCP endpoint too')
 })
@@ -71,14 +82,21 @@ t.test('the public documents: llms.txt, the guide, OpenAPI, capabilities, securi
   for (const url of ['/llms.txt', '/llms-full.txt', '/developers.md', '/api/v1/openapi.json']) await sameForAnyHost(t, url, { url })
   const openapi = JSON.parse((await seen(EVIL, { url: '/api/v1/openapi.json' })).body)
   t.equal(openapi.servers[0].url, origin, 'OpenAPI servers')
-  const capabilities = JSON.parse((await sameForAnyHost(t, 'capabilities', { url: '/api/v1/capabilities', headers: { authorization: `Bearer ${acme.key}` } })).body)
+  const capabilities = JSON.parse(
+    (await sameForAnyHost(t, 'capabilities', { url: '/api/v1/capabilities', headers: { authorization: `Bearer ${acme.key}` } })).body,
+  )
   t.equal(capabilities.base_url, origin)
   // security.txt's default contact is security@ the service's host: the listen address's, not the caller's.
   await sameForAnyHost(t, 'security.txt', { url: '/.well-known/security.txt' }, 'mailto:security@127.0.0.1')
   const resources = await sameForAnyHost(
     t,
     'MCP resources',
-    { method: 'POST', url: '/api/v1/mcp', headers: { authorization: `Bearer ${acme.key}`, accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'resources/list' } },
+    {
+      method: 'POST',
+      url: '/api/v1/mcp',
+      headers: { authorization: `Bearer ${acme.key}`, accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'resources/list' },
+    },
     `${origin}/developers.md`,
   )
   t.equal(resources.status, 200)
@@ -100,7 +118,12 @@ t.test('SAML: the RPCs answer the absolute URLs the metadata and the AuthnReques
   t.equal(provider.sp_metadata_url, provider.sp_entity_id)
   t.equal(provider.acs_url, `${origin}/saml/${key}/acs`, 'acs_url is absolute')
   t.equal(provider.login_url, `${origin}/saml/${key}/login`, 'login_url is absolute')
-  const listed = await sameForAnyHost(t, 'list_org_saml_providers', { method: 'POST', url: '/api/v1/rpc/list_org_saml_providers', headers: { authorization: `Bearer ${acme.key}` }, payload: {} })
+  const listed = await sameForAnyHost(t, 'list_org_saml_providers', {
+    method: 'POST',
+    url: '/api/v1/rpc/list_org_saml_providers',
+    headers: { authorization: `Bearer ${acme.key}` },
+    payload: {},
+  })
   t.same(JSON.parse(listed.body).result.at(-1), provider, 'the list answers what add answered')
 
   const metadata = await sameForAnyHost(t, 'SP metadata', { url: `/saml/${key}/metadata` })
@@ -111,19 +134,31 @@ t.test('SAML: the RPCs answer the absolute URLs the metadata and the AuthnReques
     const login = await seen(hostHeader, { url: `/saml/${key}/login` })
     t.equal(login.status, 303)
     const authnRequest = inflateRawSync(Buffer.from(new URL(login.location!).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8')
-    t.match(authnRequest, `AssertionConsumerServiceURL="${provider.acs_url}"`, `Host ${hostHeader}: the AuthnRequest names the ACS URL the RPC answered`)
+    t.match(
+      authnRequest,
+      `AssertionConsumerServiceURL="${provider.acs_url}"`,
+      `Host ${hostHeader}: the AuthnRequest names the ACS URL the RPC answered`,
+    )
     t.match(authnRequest, `>${provider.sp_entity_id}<`, `Host ${hostHeader}: and the SP entity id as its issuer`)
   }
 })
 
 t.test('OIDC: the redirect URI sent to the identity provider and the one the RPC answers', async (t) => {
-  const added = await ts.call<any>('add_org_sso_provider', { label: 'Acme IdP', issuer: oidcIdp.issuer, client_id: oidcIdp.clientId, client_secret: oidcIdp.clientSecret }, acme.key)
+  const added = await ts.call<any>(
+    'add_org_sso_provider',
+    { label: 'Acme IdP', issuer: oidcIdp.issuer, client_id: oidcIdp.clientId, client_secret: oidcIdp.clientSecret },
+    acme.key,
+  )
   t.equal(added.redirect_uri, `${origin}/auth/oidc/${added.id}/callback`, 'the RPC answers the absolute redirect URI to register')
   t.equal(added.login_url, `${origin}/auth/oidc/${added.id}`)
   for (const hostHeader of [host, EVIL]) {
     const start = await seen(hostHeader, { url: `/auth/oidc/${added.id}` })
     t.equal(start.status, 303)
-    t.equal(new URL(start.location!).searchParams.get('redirect_uri'), added.redirect_uri, `Host ${hostHeader}: the IdP is sent the redirect URI the RPC answered`)
+    t.equal(
+      new URL(start.location!).searchParams.get('redirect_uri'),
+      added.redirect_uri,
+      `Host ${hostHeader}: the IdP is sent the redirect URI the RPC answered`,
+    )
   }
 })
 

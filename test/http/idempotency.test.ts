@@ -88,13 +88,19 @@ t.test('fifty concurrent requests with one key, on two API processes, execute ex
   const results = await Promise.all(Array.from({ length: 50 }, (_, i) => attempt(i)))
 
   t.comment(`409 idempotency_in_flight answers seen while the first ran: ${results.reduce((n, r) => n + r.inFlight, 0)}`)
-  t.ok(results.every((r) => r.status === 200), 'every request ends with 200')
+  t.ok(
+    results.every((r) => r.status === 200),
+    'every request ends with 200',
+  )
   t.equal(new Set(results.map((r) => r.body)).size, 1, 'every request gets the same body')
   const id = (JSON.parse(results[0]!.body) as { result: number }).result
   t.ok(Number.isInteger(id) && id > 0, 'the body is the new client id')
   t.equal(results.filter((r) => r.replayed === null).length, 1, 'exactly one answer is the original')
   t.equal(results.filter((r) => r.replayed === 'true').length, 49, 'the other 49 are replays with Idempotency-Replayed: true')
-  t.ok(results.every((r) => r.readYourWrites === 'reached'), 'replays repeat X-Read-Your-Writes')
+  t.ok(
+    results.every((r) => r.readYourWrites === 'reached'),
+    'replays repeat X-Read-Your-Writes',
+  )
   t.equal(await clientAddedEvents(ts, 'Concurrent Plumbing'), 1, 'one ClientAdded event in the log')
   t.equal(await clientRows(ts, 'Concurrent Plumbing'), 1, 'one client row')
   const requests = await countRows(
@@ -195,10 +201,16 @@ t.test('keys are scoped to the calling API key; reads accept a key harmlessly; n
 
   // Without a key, the same write runs twice (idempotency is opt-in per request): two keys minted. (Not
   // add_client: it is get-or-create by name and website, so its second run answers the first client.)
-  const twice = [await post(ts, 'create_api_key', { name: 'Twice key', scopes: 'read' }, acme.key), await post(ts, 'create_api_key', { name: 'Twice key', scopes: 'read' }, acme.key)]
+  const twice = [
+    await post(ts, 'create_api_key', { name: 'Twice key', scopes: 'read' }, acme.key),
+    await post(ts, 'create_api_key', { name: 'Twice key', scopes: 'read' }, acme.key),
+  ]
   t.not(twice[0]!.json().result.key, twice[1]!.json().result.key, 'two different keys')
   t.equal(twice[1]!.headers['idempotency-replayed'], undefined, 'not a replay')
-  t.equal(await countRows(ts, `select count(*)::int as n from es_events where type = 'ApiKeyCreated' and data->>'name' = $1`, ['Twice key']), 2)
+  t.equal(
+    await countRows(ts, `select count(*)::int as n from es_events where type = 'ApiKeyCreated' and data->>'name' = $1`, ['Twice key']),
+    2,
+  )
 
   // Unauthenticated: 401, and nothing recorded for nobody.
   const anonymous = await ts.app.inject({
@@ -240,7 +252,8 @@ t.test('in flight: 409 with Retry-After; an orphaned claim is taken over; expire
   const ts = await startTestSystem(t)
   const org = await orgWithKey(ts, 'Acme')
   const store = new IdempotencyStore(ts.system.database.db)
-  const keyId = (await ts.database.pool.query<{ id: number }>('select id from read_models.api_keys where org_id = $1', [org.orgId])).rows[0]!.id
+  const keyId = (await ts.database.pool.query<{ id: number }>('select id from read_models.api_keys where org_id = $1', [org.orgId]))
+    .rows[0]!.id
   const caller = `api_key:${keyId}`
   const payload = clientPayload('Orphan Co')
   const hash = requestFingerprint('POST', '/api/v1/rpc/add_client', payload)
@@ -251,7 +264,13 @@ t.test('in flight: 409 with Retry-After; an orphaned claim is taken over; expire
   const busy = await post(ts, 'add_client', payload, org.key, 'orphan-1')
   expectError(t, busy, 409, 'idempotency_in_flight')
   t.equal(busy.headers['retry-after'], '1')
-  expectError(t, await post(ts, 'add_client', clientPayload('Other Co'), org.key, 'orphan-1'), 409, 'idempotency_key_reused', 'another body while in flight')
+  expectError(
+    t,
+    await post(ts, 'add_client', clientPayload('Other Co'), org.key, 'orphan-1'),
+    409,
+    'idempotency_key_reused',
+    'another body while in flight',
+  )
   t.equal(await clientAddedEvents(ts, 'Orphan Co'), 0)
 
   // That process died: once the claim is older than the in-flight timeout, the same request takes it over.

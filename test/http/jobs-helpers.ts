@@ -52,7 +52,12 @@ export function testHandlers(client: ControlledHandler, org: ControlledHandler =
   return { ad_copy: client.handler as JobHandler<'ad_copy'>, export_org: org.handler as JobHandler<'export_org'> }
 }
 
-export function postJob(app: FastifyInstance, key: string, body: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export function postJob(
+  app: FastifyInstance,
+  key: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url: '/api/v1/jobs',
@@ -70,7 +75,13 @@ export function cancelJob(app: FastifyInstance, key: string, jobId: number | str
 }
 
 /** Polls GET /api/v1/jobs/<id> until `accept` says yes (or `status` matches); throws after timeoutMs. */
-export async function waitForJob(app: FastifyInstance, key: string, jobId: number, status: string | ((job: any) => boolean), timeoutMs = 30_000): Promise<any> {
+export async function waitForJob(
+  app: FastifyInstance,
+  key: string,
+  jobId: number,
+  status: string | ((job: any) => boolean),
+  timeoutMs = 30_000,
+): Promise<any> {
   const accept = typeof status === 'string' ? (job: any) => job.status === status : status
   const deadline = Date.now() + timeoutMs
   let last: any

@@ -18,7 +18,9 @@ t.test('20 concurrent requests for one client on two API processes: exactly one 
   const org = await orgWithKey(ts, 'Acme')
   const clientId = await aClient(ts, org.key)
   const answers = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => postJob(i % 2 === 0 ? ts.app : second, org.key, { kind: 'ad_copy', client_id: clientId, payload: { areas: [`Area ${i}`] } })),
+    Array.from({ length: 20 }, (_, i) =>
+      postJob(i % 2 === 0 ? ts.app : second, org.key, { kind: 'ad_copy', client_id: clientId, payload: { areas: [`Area ${i}`] } }),
+    ),
   )
   const accepted = answers.filter((a) => a.statusCode === 202)
   t.equal(accepted.length, 1, 'exactly one 202')
@@ -33,7 +35,13 @@ t.test('20 concurrent requests for one client on two API processes: exactly one 
   // Another client of the same organization is not held up, nor is an organization-level job.
   t.equal((await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: await aClient(ts, org.key, 'Other Co') })).statusCode, 202)
   t.equal((await postJob(ts.app, org.key, { kind: 'export_org' })).statusCode, 202)
-  expectError(t, await postJob(ts.app, org.key, { kind: 'export_org' }), 409, 'job_already_running', 'one export per organization at a time')
+  expectError(
+    t,
+    await postJob(ts.app, org.key, { kind: 'export_org' }),
+    409,
+    'job_already_running',
+    'one export per organization at a time',
+  )
 })
 
 t.test('400s name the field; a client of another organization is 404', async (t) => {
@@ -43,29 +51,97 @@ t.test('400s name the field; a client of another organization is 404', async (t)
   const clientId = await aClient(ts, org.key)
   const before = await eventCount(ts)
 
-  const unknown = expectError(t, await postJob(ts.app, org.key, { kind: 'teleport', client_id: clientId }), 400, 'validation_failed', 'unknown kind')
+  const unknown = expectError(
+    t,
+    await postJob(ts.app, org.key, { kind: 'teleport', client_id: clientId }),
+    400,
+    'validation_failed',
+    'unknown kind',
+  )
   t.match(unknown.detail, /^kind: /)
   t.match(unknown.detail, /export_org/, 'lists the kinds')
-  const specified = expectError(t, await postJob(ts.app, org.key, { kind: 'strategist', client_id: clientId }), 400, 'job_kind_unavailable', 'specified, not run here')
+  const specified = expectError(
+    t,
+    await postJob(ts.app, org.key, { kind: 'strategist', client_id: clientId }),
+    400,
+    'job_kind_unavailable',
+    'specified, not run here',
+  )
   t.match(specified.detail, /ad_copy, export_org/, 'names the kinds available')
-  expectError(t, await postJob(ts.app, org.key, { kind: 'keyword_generation', client_id: clientId }), 400, 'job_kind_unavailable', 'a kind without a handler')
+  expectError(
+    t,
+    await postJob(ts.app, org.key, { kind: 'keyword_generation', client_id: clientId }),
+    400,
+    'job_kind_unavailable',
+    'a kind without a handler',
+  )
   t.match(expectError(t, await postJob(ts.app, org.key, { kind: 'ad_copy' }), 400, 'validation_failed').detail, /^client_id: required/)
-  t.match(expectError(t, await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId, payload: { services: 'plumbing' } }), 400, 'validation_failed').detail, /^payload\.services: /)
-  t.match(expectError(t, await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId, payload: { colour: 'red' } }), 400, 'validation_failed').detail, /^payload: .*colour/)
-  t.match(expectError(t, await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId, flavour: 1 }), 400, 'validation_failed').detail, /flavour/)
-  t.match(expectError(t, await postJob(ts.app, org.key, { kind: 'export_org', client_id: clientId }), 400, 'validation_failed').detail, /^client_id: /)
+  t.match(
+    expectError(
+      t,
+      await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId, payload: { services: 'plumbing' } }),
+      400,
+      'validation_failed',
+    ).detail,
+    /^payload\.services: /,
+  )
+  t.match(
+    expectError(
+      t,
+      await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId, payload: { colour: 'red' } }),
+      400,
+      'validation_failed',
+    ).detail,
+    /^payload: .*colour/,
+  )
+  t.match(
+    expectError(t, await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId, flavour: 1 }), 400, 'validation_failed').detail,
+    /flavour/,
+  )
+  t.match(
+    expectError(t, await postJob(ts.app, org.key, { kind: 'export_org', client_id: clientId }), 400, 'validation_failed').detail,
+    /^client_id: /,
+  )
   expectError(t, await postJob(ts.app, org.key, []), 400, 'validation_failed', 'an array body')
-  const foreign = expectError(t, await postJob(ts.app, other.key, { kind: 'ad_copy', client_id: clientId }), 404, 'not_found', "another organization's client")
-  const missing = expectError(t, await postJob(ts.app, other.key, { kind: 'ad_copy', client_id: clientId + 1000 }), 404, 'not_found', 'a missing client')
+  const foreign = expectError(
+    t,
+    await postJob(ts.app, other.key, { kind: 'ad_copy', client_id: clientId }),
+    404,
+    'not_found',
+    "another organization's client",
+  )
+  const missing = expectError(
+    t,
+    await postJob(ts.app, other.key, { kind: 'ad_copy', client_id: clientId + 1000 }),
+    404,
+    'not_found',
+    'a missing client',
+  )
   t.equal(foreign.detail?.replace(String(clientId), '<id>'), missing.detail?.replace(String(clientId + 1000), '<id>'), 'the same answer')
-  expectError(t, await postJob(ts.app, org.key, { kind: 'export_org', org_id: other.orgId }), 404, 'not_found', 'an organization key naming another organization')
-  expectError(t, await postJob(ts.app, ts.platformKey, { kind: 'export_org' }), 400, 'org_id_required', 'a platform key must name the organization')
+  expectError(
+    t,
+    await postJob(ts.app, org.key, { kind: 'export_org', org_id: other.orgId }),
+    404,
+    'not_found',
+    'an organization key naming another organization',
+  )
+  expectError(
+    t,
+    await postJob(ts.app, ts.platformKey, { kind: 'export_org' }),
+    400,
+    'org_id_required',
+    'a platform key must name the organization',
+  )
   t.equal(await eventCount(ts), before, 'nothing was recorded')
 
   const byPlatform = await postJob(ts.app, ts.platformKey, { kind: 'export_org', org_id: org.orgId })
   t.equal(byPlatform.statusCode, 202, 'a platform key exports the organization it names')
   t.equal((await getJob(ts.app, org.key, byPlatform.json().job_id)).json().client_id, null)
-  t.equal((await postJob(ts.app, ts.platformKey, { kind: 'ad_copy', client_id: clientId })).statusCode, 202, 'a platform key reaches any client')
+  t.equal(
+    (await postJob(ts.app, ts.platformKey, { kind: 'ad_copy', client_id: clientId })).statusCode,
+    202,
+    'a platform key reaches any client',
+  )
 })
 
 t.test('read-only keys and keys without jobs are refused with a hint; writes off is 503', async (t) => {
@@ -105,15 +181,38 @@ t.test('Idempotency-Key: a retried request replays the first answer and starts n
   t.equal(replay.statusCode, 202, 'the same 202, not a 409')
   t.equal(replay.headers['idempotency-replayed'], 'true')
   t.same(replay.json(), first.json())
-  expectError(t, await postJob(ts.app, org.key, { ...body, payload: { areas: ['Elsewhere'] } }, { 'idempotency-key': 'ad-copy-1' }), 409, 'idempotency_key_reused')
-  expectError(t, await postJob(ts.app, org.key, body, { 'idempotency-key': 'ad-copy-2' }), 409, 'job_already_running', 'a new key is a new request')
+  expectError(
+    t,
+    await postJob(ts.app, org.key, { ...body, payload: { areas: ['Elsewhere'] } }, { 'idempotency-key': 'ad-copy-1' }),
+    409,
+    'idempotency_key_reused',
+  )
+  expectError(
+    t,
+    await postJob(ts.app, org.key, body, { 'idempotency-key': 'ad-copy-2' }),
+    409,
+    'job_already_running',
+    'a new key is a new request',
+  )
 })
 
 t.test('the sandbox key: every kind but export_org is 403; export_org once per 10 minutes (429 Retry-After)', async (t) => {
   let now = new Date('2026-11-23T12:00:00.000Z')
   const ts = await startTestSystem(t, { clock: () => now, jobHandlers: testHandlers(new ControlledHandler()) })
-  const seeded = await resetSandbox({ write: ts.system.write, read: ts.system.read, db: ts.system.database.db, watermark: ts.system.watermark, log: ts.system.log })
-  const refused = expectError(t, await postJob(ts.app, SANDBOX_KEY, { kind: 'ad_copy', client_id: seeded.clientId }), 403, 'sandbox_read_only', 'ad_copy')
+  const seeded = await resetSandbox({
+    write: ts.system.write,
+    read: ts.system.read,
+    db: ts.system.database.db,
+    watermark: ts.system.watermark,
+    log: ts.system.log,
+  })
+  const refused = expectError(
+    t,
+    await postJob(ts.app, SANDBOX_KEY, { kind: 'ad_copy', client_id: seeded.clientId }),
+    403,
+    'sandbox_read_only',
+    'ad_copy',
+  )
   t.ok(refused.hint, 'with a hint')
   const first = await postJob(ts.app, SANDBOX_KEY, { kind: 'export_org' })
   t.equal(first.statusCode, 202, first.body)
@@ -122,7 +221,13 @@ t.test('the sandbox key: every kind but export_org is 403; export_org once per 1
   expectError(t, await cancelJob(ts.app, SANDBOX_KEY, jobId), 403, 'sandbox_read_only', 'the sandbox cannot cancel')
   t.equal((await cancelJob(ts.app, ts.platformKey, jobId)).statusCode, 200, 'the platform cancels it (the slot is free)')
   now = new Date(now.getTime() + 4 * 60_000)
-  const soon = expectError(t, await postJob(ts.app, SANDBOX_KEY, { kind: 'export_org' }), 429, 'rate_limited', 'a second export 4 minutes later')
+  const soon = expectError(
+    t,
+    await postJob(ts.app, SANDBOX_KEY, { kind: 'export_org' }),
+    429,
+    'rate_limited',
+    'a second export 4 minutes later',
+  )
   t.match(soon.detail, /10 minutes/)
   t.equal((await postJob(ts.app, SANDBOX_KEY, { kind: 'export_org' })).headers['retry-after'], '360', 'Retry-After: the 6 minutes left')
   now = new Date(now.getTime() + 6 * 60_000)

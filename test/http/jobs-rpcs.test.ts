@@ -19,14 +19,24 @@ t.test('the job RPCs', async (t) => {
   await started
   await waitForJob(ts.app, org.key, running, (job) => job.progress?.message === 'warming up')
 
-  t.same((await ts.call<any[]>('get_jobs_progress_for_org', {}, org.key)).find((j) => j.job_id === running), (await getJob(ts.app, org.key, running)).json(), 'the same records as GET')
+  t.same(
+    (await ts.call<any[]>('get_jobs_progress_for_org', {}, org.key)).find((j) => j.job_id === running),
+    (await getJob(ts.app, org.key, running)).json(),
+    'the same records as GET',
+  )
   t.equal(await ts.call('is_job_cancel_requested', { job_id: running }, org.key), false)
   expectError(t, await ts.rpc('is_job_cancel_requested', { job_id: running }, other.key), 404, 'not_found', 'another organization')
 
   const progress = await ts.call<any[]>('get_jobs_progress_for_org', {}, org.key)
   t.same(progress.map((j) => j.job_id).sort(), [queuedThenCancelled, running].sort(), 'both active jobs')
   t.same(await ts.call('get_jobs_progress_for_org', {}, other.key), [], "nothing of another organization's")
-  expectError(t, await ts.rpc('get_jobs_progress_for_org', {}, ts.platformKey), 400, 'org_id_required', 'a platform key names the organization')
+  expectError(
+    t,
+    await ts.rpc('get_jobs_progress_for_org', {}, ts.platformKey),
+    400,
+    'org_id_required',
+    'a platform key names the organization',
+  )
 
   t.equal((await cancelJob(ts.app, org.key, running)).statusCode, 202)
   t.equal(await ts.call('is_job_cancel_requested', { job_id: running }, org.key), true, 'seen at once')
@@ -34,8 +44,16 @@ t.test('the job RPCs', async (t) => {
   // The export_org job (no handler blocks it: the same ControlledHandler) is released and finishes.
   handler.release()
   await waitForJob(ts.app, org.key, queuedThenCancelled, 'done')
-  t.same((await ts.call<any[]>('get_jobs_progress_for_org', { recent_minutes: 0 }, org.key)).map((j) => j.job_id), [], 'no active job left')
-  t.equal((await ts.call<any[]>('get_jobs_progress_for_org', { org_id: org.orgId }, ts.platformKey)).length, 2, 'both finished in the last hour')
+  t.same(
+    (await ts.call<any[]>('get_jobs_progress_for_org', { recent_minutes: 0 }, org.key)).map((j) => j.job_id),
+    [],
+    'no active job left',
+  )
+  t.equal(
+    (await ts.call<any[]>('get_jobs_progress_for_org', { org_id: org.orgId }, ts.platformKey)).length,
+    2,
+    'both finished in the last hour',
+  )
 
   const month = new Date().toISOString().slice(0, 7)
   t.same(await ts.call('list_job_months_for_org', {}, org.key), [{ month, jobs: 2, done: 1, failed: 0, cancelled: 1 }])

@@ -23,7 +23,14 @@ t.test('a job runs from request to done, and the record shows each step', async 
   const ctx = handler.started[0] ?? (await handler.nextStart())
   t.match(ctx.job, { jobId, kind: 'ad_copy', orgId: org.orgId, clientId, payload: { services: ['Drain cleaning'] }, attempt: 1 })
   const running = await waitForJob(ts.app, org.key, jobId, (job) => job.status === 'running' && job.progress?.message === 'warming up')
-  t.match(running, { job_id: jobId, kind: 'ad_copy', client_id: clientId, status: 'running', attempts: 1, progress: { done: 1, total: 4, percent: 25 } })
+  t.match(running, {
+    job_id: jobId,
+    kind: 'ad_copy',
+    client_id: clientId,
+    status: 'running',
+    attempts: 1,
+    progress: { done: 1, total: 4, percent: 25 },
+  })
   t.notOk('result' in running, 'no result while running')
 
   handler.release()
@@ -34,8 +41,14 @@ t.test('a job runs from request to done, and the record shows each step', async 
   t.ok(done.finished_at && done.started_at && done.created_at)
 
   const events = await streamEvents(ts, `job-${jobId}`)
-  t.same(events.map((e) => e.type).filter((type) => type !== 'JobProgressed'), ['JobRequested', 'JobStarted', 'JobCompleted'])
-  t.ok(events.every((e) => e.metadata.org_id === org.orgId), 'every event carries the organization')
+  t.same(
+    events.map((e) => e.type).filter((type) => type !== 'JobProgressed'),
+    ['JobRequested', 'JobStarted', 'JobCompleted'],
+  )
+  t.ok(
+    events.every((e) => e.metadata.org_id === org.orgId),
+    'every event carries the organization',
+  )
   t.match(events.at(-1)!.data, { job_id: jobId, kind: 'ad_copy', client_id: clientId, result: { attempt: 1 } })
 
   const again = await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId })
@@ -69,7 +82,10 @@ t.test('cancel: a queued job is cancelled at once; a finished one answers job_al
   t.match(again.detail, /cancelled/)
   t.ok(again.hint, 'with a hint')
   const events = await streamEvents(ts, `job-${jobId}`)
-  t.same(events.map((e) => e.type), ['JobRequested', 'JobCancelled'])
+  t.same(
+    events.map((e) => e.type),
+    ['JobRequested', 'JobCancelled'],
+  )
   t.same(events[1]!.data, { job_id: jobId, kind: 'ad_copy', client_id: clientId })
   t.equal((await postJob(ts.app, org.key, { kind: 'ad_copy', client_id: clientId })).statusCode, 202, 'the client is free again')
 })
@@ -109,6 +125,12 @@ t.test('a handler that throws fails the job with its message', async (t) => {
   t.equal(failed.failure_reason, 'error')
   t.notOk('result' in failed)
   const last = (await streamEvents(ts, `job-${jobId}`)).at(-1)!
-  t.same([last.type, last.data], ['JobFailed', { job_id: jobId, kind: 'ad_copy', client_id: failed.client_id, error: 'the ad platform refused the copy', reason: 'error' }])
+  t.same(
+    [last.type, last.data],
+    [
+      'JobFailed',
+      { job_id: jobId, kind: 'ad_copy', client_id: failed.client_id, error: 'the ad platform refused the copy', reason: 'error' },
+    ],
+  )
   expectError(t, await cancelJob(ts.app, org.key, jobId), 409, 'job_already_terminal', 'cancel a failed job')
 })

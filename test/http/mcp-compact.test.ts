@@ -48,12 +48,24 @@ t.test('?tools=compact: the same tools in under a quarter of the bytes, grouped 
     t.ok(description.length - params.join(', ').length <= 150, `${tool.name}: short`)
     t.strictSame(tool.inputSchema, { type: 'object' }, `${tool.name}: an open object; describe_rpc has the schema`)
     const fullTool = full.find((f) => f.name === tool.name)!
-    t.equal(tool.annotations?.readOnlyHint ?? false, fullTool.annotations!.readOnlyHint, `${tool.name}: readOnlyHint as in full (MCP's default false)`)
-    if (!fullTool.annotations!.readOnlyHint) t.equal(tool.annotations?.destructiveHint ?? true, fullTool.annotations!.destructiveHint, `${tool.name}: destructiveHint as in full (MCP's default true)`)
+    t.equal(
+      tool.annotations?.readOnlyHint ?? false,
+      fullTool.annotations!.readOnlyHint,
+      `${tool.name}: readOnlyHint as in full (MCP's default false)`,
+    )
+    if (!fullTool.annotations!.readOnlyHint)
+      t.equal(
+        tool.annotations?.destructiveHint ?? true,
+        fullTool.annotations!.destructiveHint,
+        `${tool.name}: destructiveHint as in full (MCP's default true)`,
+      )
     if (domains.at(-1) !== domain) domains.push(domain)
   }
   t.strictSame(domains, [...new Set(domains)], 'tools grouped by domain: each domain is one run of tools')
-  t.strictSame(compact.slice(-3).map((tool) => tool.name), ['list_rpcs', 'describe_rpc', 'call_rpc'])
+  t.strictSame(
+    compact.slice(-3).map((tool) => tool.name),
+    ['list_rpcs', 'describe_rpc', 'call_rpc'],
+  )
 
   const described = resultOf(await client.callTool({ name: 'describe_rpc', arguments: { method: 'set_aeo_cadence' } }))
   t.strictSame(described.params, full.find((tool) => tool.name === 'set_aeo_cadence')!.inputSchema, 'describe_rpc: the full schema')
@@ -76,7 +88,10 @@ t.test('the header selects it too; full is the default; another value is refused
   const byHeader = await postMcp(ts, list, org.key, { 'x-mcp-tools': 'compact' })
   const byDefault = await postMcp(ts, list, org.key)
   t.equal(byHeader.statusCode, 200)
-  t.ok(byHeader.body.length * 4 < byDefault.body.length, `X-MCP-Tools: compact (${byHeader.body.length} bytes against ${byDefault.body.length})`)
+  t.ok(
+    byHeader.body.length * 4 < byDefault.body.length,
+    `X-MCP-Tools: compact (${byHeader.body.length} bytes against ${byDefault.body.length})`,
+  )
   const fullByQuery = await ts.app.inject({
     method: 'POST',
     url: '/api/v1/mcp?tools=full',

@@ -41,8 +41,15 @@ t.test('prompts: every documented workflow, naming the tool (or HTTP operation) 
   const org = await orgWithKey(ts, 'Acme', 'read')
   const { client } = await connectMcp(t, ts, org.key)
   const { prompts } = await client.listPrompts()
-  t.same(prompts.map((p) => p.name), WORKFLOWS.map((w) => w.workflowId), 'one prompt per workflow')
-  t.ok(prompts.some((p) => p.name === 'ai_visibility') && prompts.some((p) => p.name === 'organization_export'), 'AI Visibility and export among them')
+  t.same(
+    prompts.map((p) => p.name),
+    WORKFLOWS.map((w) => w.workflowId),
+    'one prompt per workflow',
+  )
+  t.ok(
+    prompts.some((p) => p.name === 'ai_visibility') && prompts.some((p) => p.name === 'organization_export'),
+    'AI Visibility and export among them',
+  )
 
   for (const workflow of WORKFLOWS) {
     const prompt = await client.getPrompt({ name: workflow.workflowId, arguments: { client_id: '42' } })
@@ -59,27 +66,54 @@ t.test('prompts: every documented workflow, naming the tool (or HTTP operation) 
   t.match(exported.text, 'HTTP `POST /api/v1/jobs`', 'a REST step names its HTTP operation')
 
   await t.rejects(client.getPrompt({ name: 'make_coffee' }), { code: -32602 }, 'an unknown prompt')
-  await t.rejects(client.getPrompt({ name: 'ai_visibility', arguments: { client_id: 'x' } }), { code: -32602 }, 'a client_id that is not an id')
+  await t.rejects(
+    client.getPrompt({ name: 'ai_visibility', arguments: { client_id: 'x' } }),
+    { code: -32602 },
+    'a client_id that is not an id',
+  )
 })
 
 t.test('the sandbox key reads through MCP and cannot write', async (t) => {
   const ts = await startTestSystem(t)
-  const seeded = await resetSandbox({ write: ts.system.write, read: ts.system.read, db: ts.system.database.db, watermark: ts.system.watermark, log: ts.system.log })
+  const seeded = await resetSandbox({
+    write: ts.system.write,
+    read: ts.system.read,
+    db: ts.system.database.db,
+    watermark: ts.system.watermark,
+    log: ts.system.log,
+  })
   const other = await orgWithKey(ts, 'Real Agency')
   const otherClient = await ts.call<number>('add_client', clientPayload('Real Client'), other.key)
   const { client, exchanges } = await connectMcp(t, ts, SANDBOX_KEY)
 
   const clients = (await client.callTool({ name: 'get_all_clients', arguments: {} })) as CallToolResult
-  t.same((clients.structuredContent as { result: { id: number }[] }).result.map((c) => c.id), [seeded.clientId], 'the fictional client only')
+  t.same(
+    (clients.structuredContent as { result: { id: number }[] }).result.map((c) => c.id),
+    [seeded.clientId],
+    'the fictional client only',
+  )
   const summary = (await client.callTool({ name: 'get_aeo_summary', arguments: { client_id: seeded.clientId } })) as CallToolResult
   t.notOk(summary.isError, 'AI Visibility reads work')
   const foreign = (await client.callTool({ name: 'get_client', arguments: { client_id: otherClient } })) as CallToolResult
   t.match(foreign, { isError: true, structuredContent: { code: 'not_found' } }, 'another organization is invisible')
 
   const before = await eventCount(ts)
-  await t.rejects(client.callTool({ name: 'add_client', arguments: clientPayload('Nope') }), { code: 403, message: /sandbox_read_only/ }, 'a write tool: 403')
+  await t.rejects(
+    client.callTool({ name: 'add_client', arguments: clientPayload('Nope') }),
+    { code: 403, message: /sandbox_read_only/ },
+    'a write tool: 403',
+  )
   t.equal(exchanges.at(-1)!.status, 403)
-  const viaCallRpc = await postMcp(ts, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'call_rpc', arguments: { method: 'set_aeo_cadence', params: { client_id: seeded.clientId } } } }, SANDBOX_KEY)
+  const viaCallRpc = await postMcp(
+    ts,
+    {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'call_rpc', arguments: { method: 'set_aeo_cadence', params: { client_id: seeded.clientId } } },
+    },
+    SANDBOX_KEY,
+  )
   t.equal(viaCallRpc.statusCode, 403)
   t.match(viaCallRpc.json(), { code: 'sandbox_read_only', hint: /own key/ })
   t.equal(await eventCount(ts), before, 'nothing was written')

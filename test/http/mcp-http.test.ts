@@ -15,7 +15,12 @@ const initialize = {
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 }
-const toolCall = (name: string, args: Record<string, unknown>, id = 2) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
+const toolCall = (name: string, args: Record<string, unknown>, id = 2) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+})
 
 t.test('without a credential or with a bad one: 401 with the resource-metadata challenge', async (t) => {
   const ts = await startTestSystem(t)
@@ -38,9 +43,18 @@ t.test('without a credential or with a bad one: 401 with the resource-metadata c
   // The listen address, whatever Host the request carried (inject sends localhost:80).
   t.equal(bad.headers['www-authenticate'], `Bearer realm="RankRelay", resource_metadata="${metadataUrl}", error="invalid_token"`)
 
-  const rest = await ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_all_clients', headers: { 'content-type': 'application/json' }, payload: '{}' })
+  const rest = await ts.app.inject({
+    method: 'POST',
+    url: '/api/v1/rpc/get_all_clients',
+    headers: { 'content-type': 'application/json' },
+    payload: '{}',
+  })
   t.equal(rest.statusCode, 401)
-  t.match(String(rest.headers['www-authenticate']), /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/, 'REST 401s carry the same challenge')
+  t.match(
+    String(rest.headers['www-authenticate']),
+    /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/,
+    'REST 401s carry the same challenge',
+  )
 
   const metadata = await fetch(metadataUrl)
   t.equal(metadata.status, 200, 'the metadata document is public')
@@ -64,10 +78,17 @@ t.test('a read-only key: read tools work, a write tool is 403 insufficient_scope
   t.notOk(listed.isError, 'a read tool answers')
 
   const before = await eventCount(ts)
-  await t.rejects(client.callTool({ name: 'add_client', arguments: clientPayload('Nope') }), { code: 403, message: /insufficient_scope/ }, "the SDK's client sees the 403")
+  await t.rejects(
+    client.callTool({ name: 'add_client', arguments: clientPayload('Nope') }),
+    { code: 403, message: /insufficient_scope/ },
+    "the SDK's client sees the 403",
+  )
   const refused = exchanges.at(-1)!
   t.equal(refused.status, 403)
-  t.match(refused.headers.get('www-authenticate'), /^Bearer realm="RankRelay", resource_metadata="[^"]+", error="insufficient_scope", scope="write"$/)
+  t.match(
+    refused.headers.get('www-authenticate'),
+    /^Bearer realm="RankRelay", resource_metadata="[^"]+", error="insufficient_scope", scope="write"$/,
+  )
 
   const raw = await postMcp(ts, toolCall('call_rpc', { method: 'add_client', params: clientPayload('Nope') }), readOnly.key)
   const body = expectError(t, raw, 403, 'insufficient_scope', 'call_rpc of a write method')
@@ -81,7 +102,11 @@ t.test('GET and DELETE answer 405 with Allow: POST; a notification 202 without a
   const ts = await startTestSystem(t)
   const org = await orgWithKey(ts, 'Acme')
   for (const method of ['GET', 'DELETE'] as const) {
-    const response = await ts.app.inject({ method, url: '/api/v1/mcp', headers: { authorization: `Bearer ${org.key}`, accept: 'text/event-stream' } })
+    const response = await ts.app.inject({
+      method,
+      url: '/api/v1/mcp',
+      headers: { authorization: `Bearer ${org.key}`, accept: 'text/event-stream' },
+    })
     expectError(t, response, 405, 'mcp_post_only', method)
     t.equal(response.headers.allow, 'POST', `${method}: Allow`)
   }
@@ -100,11 +125,17 @@ t.test('every MCP answer carries the platform headers; requests are rate-limited
   const posts = exchanges.filter((e) => e.method === 'POST')
   t.ok(posts.length >= 3, `${posts.length} POSTs (initialize, initialized, list, call)`)
   for (const post of posts) {
-    t.ok(post.headers.get('x-ratelimit-limit') && post.headers.get('x-ratelimit-remaining') && post.headers.get('x-ratelimit-reset'), `${post.status}: X-RateLimit-*`)
+    t.ok(
+      post.headers.get('x-ratelimit-limit') && post.headers.get('x-ratelimit-remaining') && post.headers.get('x-ratelimit-reset'),
+      `${post.status}: X-RateLimit-*`,
+    )
     t.ok(post.headers.get('x-service-api-version'), `${post.status}: X-Service-API-Version`)
     t.ok(post.headers.get('x-request-id'), `${post.status}: X-Request-Id`)
   }
-  t.ok(exchanges.some((e) => e.method === 'GET' && e.status === 405), 'the client tried the GET stream and was told 405')
+  t.ok(
+    exchanges.some((e) => e.method === 'GET' && e.status === 405),
+    'the client tried the GET stream and was told 405',
+  )
 
   const usage = await ts.call<{ by_method: { method: string; calls: number }[] }>('get_org_usage', { days: 1 }, org.key)
   const calls = (method: string) => usage.by_method.find((m) => m.method === method)?.calls ?? 0
@@ -135,7 +166,11 @@ t.test('Accept: JSON is enough (this server never streams); one that excludes JS
   const org = await orgWithKey(ts, 'Acme')
   const plain = await postMcp(ts, initialize, org.key, { accept: 'application/json' })
   t.equal(plain.statusCode, 200, plain.body)
-  t.match(plain.json(), { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'rankrelay' }, capabilities: { tools: {}, resources: {}, prompts: {} } } })
+  t.match(plain.json(), {
+    jsonrpc: '2.0',
+    id: 1,
+    result: { serverInfo: { name: 'rankrelay' }, capabilities: { tools: {}, resources: {}, prompts: {} } },
+  })
   const html = await postMcp(ts, initialize, org.key, { accept: 'text/html' })
   t.equal(html.statusCode, 406)
   const garbage = await postMcp(ts, { hello: 'world' }, org.key)

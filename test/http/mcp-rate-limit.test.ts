@@ -63,7 +63,10 @@ t.test('a batch that fits runs and uses up the window; the next call, or a batch
   t.equal(response.status, 200)
   const answers = (await response.json()) as { id: number; result?: { isError?: boolean } }[]
   t.same(answers.map((a) => a.id).sort(), [1, 2, 3], 'every call answered')
-  t.ok(answers.every((a) => a.result && !a.result.isError), 'and succeeded')
+  t.ok(
+    answers.every((a) => a.result && !a.result.isError),
+    'and succeeded',
+  )
   t.equal(response.headers.get('x-ratelimit-remaining'), '0', 'three calls counted, not one')
   t.equal(await metered(), 3)
 

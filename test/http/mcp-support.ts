@@ -26,7 +26,12 @@ export async function listeningUrl(ts: TestSystem): Promise<string> {
 }
 
 /** Connects (initialize + initialized) with an optional bearer key; closes with the test. `query`: appended to the MCP URL (`tools=compact`). */
-export async function connectMcp(t: { teardown(fn: () => unknown): void }, ts: TestSystem, key: string | undefined, query = ''): Promise<McpConnection> {
+export async function connectMcp(
+  t: { teardown(fn: () => unknown): void },
+  ts: TestSystem,
+  key: string | undefined,
+  query = '',
+): Promise<McpConnection> {
   const base = await listeningUrl(ts)
   const exchanges: Recorded[] = []
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp${query ? `?${query}` : ''}`), {

@@ -36,7 +36,8 @@ t.test('tools/list: every organization-scoped RPC with its input schema, and the
     t.ok(tool.description?.startsWith(rpc.definition.summary), `${rpc.definition.name}: described by its summary`)
     t.equal(tool.annotations?.readOnlyHint, rpc.definition.access === 'read', `${rpc.definition.name}: readOnlyHint`)
   }
-  for (const rpc of registry.all().filter((r) => !r.definition.orgScoped)) t.notOk(byName.has(rpc.definition.name), `${rpc.definition.name} is reached by call_rpc`)
+  for (const rpc of registry.all().filter((r) => !r.definition.orgScoped))
+    t.notOk(byName.has(rpc.definition.name), `${rpc.definition.name} is reached by call_rpc`)
   for (const meta of ['list_rpcs', 'describe_rpc', 'call_rpc']) t.ok(byName.has(meta), `${meta} is listed`)
   t.equal(tools.length, orgScoped.length + 3, 'nothing else')
 
@@ -64,7 +65,11 @@ t.test('a read and a write tool with an API key; the write is audited with the k
 
   const events = await streamEvents(ts, `client-${clientId}`)
   t.ok(events.length > 0, 'events were appended')
-  t.match(events[0]!.metadata, { org_id: org.orgId, actor: { kind: 'api_key', id: org.keyId } }, "the event's org and actor are the caller's")
+  t.match(
+    events[0]!.metadata,
+    { org_id: org.orgId, actor: { kind: 'api_key', id: org.keyId } },
+    "the event's org and actor are the caller's",
+  )
 })
 
 t.test('refusals are isError results with the error envelope', async (t) => {
@@ -80,14 +85,21 @@ t.test('refusals are isError results with the error envelope', async (t) => {
   const missing = (await client.callTool({ name: 'get_client', arguments: { client_id: 999_999 } })) as CallToolResult
   t.match(missing, { isError: true, structuredContent: { code: 'not_found', status: 404 } })
 
-  const platformOnly = (await client.callTool({ name: 'call_rpc', arguments: { method: 'create_organization', params: { name: 'X' } } })) as CallToolResult
+  const platformOnly = (await client.callTool({
+    name: 'call_rpc',
+    arguments: { method: 'create_organization', params: { name: 'X' } },
+  })) as CallToolResult
   t.match(platformOnly, { isError: true, structuredContent: { code: 'platform_only' } }, 'call_rpc reaches the rest, with their refusals')
 
   const unknown = (await client.callTool({ name: 'call_rpc', arguments: { method: 'drop_everything' } })) as CallToolResult
   t.match(unknown, { isError: true, structuredContent: { code: 'method_not_allowed' } }, 'deny by default')
 
   await t.rejects(client.callTool({ name: 'drop_everything', arguments: {} }), /Unknown tool/, 'an unknown tool is a JSON-RPC error')
-  await t.rejects(client.callTool({ name: 'create_organization', arguments: { name: 'X' } }), /Unknown tool/, 'a non-tool RPC is not a tool')
+  await t.rejects(
+    client.callTool({ name: 'create_organization', arguments: { name: 'X' } }),
+    /Unknown tool/,
+    'a non-tool RPC is not a tool',
+  )
 })
 
 t.test("another organization's records answer through MCP exactly like missing ones", async (t) => {
@@ -100,16 +112,26 @@ t.test("another organization's records answer through MCP exactly like missing o
   const foreign = (await client.callTool({ name: 'get_client', arguments: { client_id: bClient } })) as CallToolResult
   const missing = (await client.callTool({ name: 'get_client', arguments: { client_id: 999_999 } })) as CallToolResult
   // The id masked, and request_id left out: each request has its own.
-  const masked = (r: CallToolResult, id: number) => ({ ...JSON.parse(JSON.stringify(r.structuredContent).replaceAll(String(id), '<id>')), request_id: undefined })
+  const masked = (r: CallToolResult, id: number) => ({
+    ...JSON.parse(JSON.stringify(r.structuredContent).replaceAll(String(id), '<id>')),
+    request_id: undefined,
+  })
   t.equal(foreign.isError, true)
   t.same(masked(foreign, bClient), masked(missing, 999_999), 'same envelope as a missing client')
 
   const viaOrgId = (await client.callTool({ name: 'get_all_clients', arguments: { org_id: b.orgId } })) as CallToolResult
-  t.match(viaOrgId, { isError: true, structuredContent: { code: 'not_found' } }, 'passing another org_id answers like a missing organization')
+  t.match(
+    viaOrgId,
+    { isError: true, structuredContent: { code: 'not_found' } },
+    'passing another org_id answers like a missing organization',
+  )
   const mine = resultOf(await client.callTool({ name: 'get_all_clients', arguments: {} }))
   t.same(mine, [], "a's list does not show b's client")
 
-  const viaCallRpc = (await client.callTool({ name: 'call_rpc', arguments: { method: 'get_client', params: { client_id: bClient } } })) as CallToolResult
+  const viaCallRpc = (await client.callTool({
+    name: 'call_rpc',
+    arguments: { method: 'get_client', params: { client_id: bClient } },
+  })) as CallToolResult
   t.same(masked(viaCallRpc, bClient), masked(missing, 999_999), 'call_rpc too')
 })
 
@@ -124,8 +146,15 @@ t.test('list_rpcs and describe_rpc describe the whole registry', async (t) => {
     methods.find((m: { name: string }) => m.name === 'create_organization'),
     { tool: 'call_rpc', org_scoped: false, platform_only: true, callable: false },
   )
-  t.match(methods.find((m: { name: string }) => m.name === 'add_client'), { tool: 'add_client', access: 'write', callable: false }, 'a read key may not write')
-  t.match(methods.find((m: { name: string }) => m.name === 'get_client'), { tool: 'get_client', access: 'read', callable: true })
+  t.match(
+    methods.find((m: { name: string }) => m.name === 'add_client'),
+    { tool: 'add_client', access: 'write', callable: false },
+    'a read key may not write',
+  )
+  t.match(
+    methods.find((m: { name: string }) => m.name === 'get_client'),
+    { tool: 'get_client', access: 'read', callable: true },
+  )
   const writes = resultOf(await client.callTool({ name: 'list_rpcs', arguments: { access: 'write' } })).methods
   t.ok(writes.length > 0 && writes.every((m: { access: string }) => m.access === 'write'), 'filtered by access')
 
@@ -152,8 +181,13 @@ t.test('a new RPC is a tool without touching MCP code; a deprecated one says so 
       headers: { ...bearer(ts.platformKey), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       payload: JSON.stringify(body),
     })
-  const { tools } = (await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result as { tools: { name: string; description: string }[] }
-  t.ok(tools.some((tool) => tool.name === 'echo_word'), 'the new RPC is listed')
+  const { tools } = (await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result as {
+    tools: { name: string; description: string }[]
+  }
+  t.ok(
+    tools.some((tool) => tool.name === 'echo_word'),
+    'the new RPC is listed',
+  )
   t.match(tools.find((tool) => tool.name === 'echo_old')?.description, /Deprecated .* Use echo_word instead/)
 
   const called = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo_old', arguments: { word: 'hi' } } })

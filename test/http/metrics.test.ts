@@ -34,7 +34,8 @@ function parseExposition(text: string): { samples: Sample[]; types: Map<string, 
     const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+-]+|(?:nan|[+-]inf))$/i.exec(line)
     if (!sample) throw new Error(`not Prometheus text: ${JSON.stringify(line)}`)
     const labels: Record<string, string> = {}
-    for (const [, key, value] of (sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[key!] = value!.replace(/\\(.)/g, '$1')
+    for (const [, key, value] of (sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key!] = value!.replace(/\\(.)/g, '$1')
     samples.push({ name: sample[1]!, labels, value: /^nan$/i.test(sample[3]!) ? NaN : Number(sample[3]!.replace(/inf/i, 'Infinity')) })
   }
   return { samples, types }
@@ -65,18 +66,43 @@ t.test('requests are counted by method, route and status, with latency histogram
 
   const after = await scrape(ts)
   const added = { method: 'POST', route: '/api/v1/rpc/add_client', status: '200' }
-  t.equal((after.value('rankrelay_http_requests_total', added) ?? 0) - (before.value('rankrelay_http_requests_total', added) ?? 0), 3, 'three add_client 200s')
-  t.equal(after.value('rankrelay_http_requests_total', { method: 'POST', route: '/api/v1/rpc/get_client', status: '404' }), 1, 'the 404 under its RPC')
+  t.equal(
+    (after.value('rankrelay_http_requests_total', added) ?? 0) - (before.value('rankrelay_http_requests_total', added) ?? 0),
+    3,
+    'three add_client 200s',
+  )
+  t.equal(
+    after.value('rankrelay_http_requests_total', { method: 'POST', route: '/api/v1/rpc/get_client', status: '404' }),
+    1,
+    'the 404 under its RPC',
+  )
   t.ok((after.value('rankrelay_http_requests_total', { method: 'GET', route: '/api/v1/health', status: '200' }) ?? 0) >= 1, 'health')
   // Unmatched URLs share one label, so a scanner cannot blow up the number of series.
-  t.equal(after.value('rankrelay_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }), 1, 'an unknown URL counts as unmatched')
-  t.notOk(after.samples.some((s) => s.labels.route?.includes('12345')), 'the URL itself is no label')
+  t.equal(
+    after.value('rankrelay_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }),
+    1,
+    'an unknown URL counts as unmatched',
+  )
+  t.notOk(
+    after.samples.some((s) => s.labels.route?.includes('12345')),
+    'the URL itself is no label',
+  )
 
-  t.equal(after.value('rankrelay_http_request_duration_seconds_count', added), (after.value('rankrelay_http_requests_total', added) ?? 0), 'one observation per request')
+  t.equal(
+    after.value('rankrelay_http_request_duration_seconds_count', added),
+    after.value('rankrelay_http_requests_total', added) ?? 0,
+    'one observation per request',
+  )
   t.ok((after.value('rankrelay_http_request_duration_seconds_sum', added) ?? 0) > 0, 'latency summed')
-  const buckets = after.samples.filter((s) => s.name === 'rankrelay_http_request_duration_seconds_bucket' && s.labels.route === added.route && s.labels.status === '200')
+  const buckets = after.samples.filter(
+    (s) => s.name === 'rankrelay_http_request_duration_seconds_bucket' && s.labels.route === added.route && s.labels.status === '200',
+  )
   t.ok(buckets.length >= 5, 'several latency buckets')
-  t.equal(buckets.find((b) => b.labels.le === '+Inf')?.value, after.value('rankrelay_http_request_duration_seconds_count', added), '+Inf bucket holds every request')
+  t.equal(
+    buckets.find((b) => b.labels.le === '+Inf')?.value,
+    after.value('rankrelay_http_request_duration_seconds_count', added),
+    '+Inf bucket holds every request',
+  )
   // Process metrics come with prom-client's defaults.
   t.ok(after.value('process_cpu_seconds_total') !== undefined, 'process metrics')
 })
@@ -105,17 +131,25 @@ t.test('projection lag, the log’s event count and the work queues', async (t) 
 
   ts.system.runner.start()
   const deadline = Date.now() + 10_000
-  while ((await scrape(ts)).value('rankrelay_projection_lag_events', { group: 'main' }) !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  while ((await scrape(ts)).value('rankrelay_projection_lag_events', { group: 'main' }) !== 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50))
   t.equal((await scrape(ts)).value('rankrelay_projection_lag_events', { group: 'main' }), 0, 'caught up again')
 
   // The work tables as the job runner and the webhook dispatcher see them (the processors are not running
   // here, so rows stay where they are put).
   const queues = await scrape(ts)
   for (const status of ['queued', 'running']) t.equal(queues.value('rankrelay_job_queue_depth', { status }), 0, `no ${status} job`)
-  for (const status of ['pending', 'in_flight']) t.equal(queues.value('rankrelay_webhook_queue_depth', { status }), 0, `no ${status} delivery`)
+  for (const status of ['pending', 'in_flight'])
+    t.equal(queues.value('rankrelay_webhook_queue_depth', { status }), 0, `no ${status} delivery`)
   const pool = ts.database.pool
-  await pool.query(`insert into job_work (job_id, org_id, kind, payload, status) values (9001, $1, 'ad_copy', '{}', 'queued'), (9002, $1, 'ad_copy', '{}', 'queued'), (9003, $1, 'ad_copy', '{}', 'running')`, [org.orgId])
-  await pool.query(`insert into webhook_events (event_id, org_id, name, data, created_at, in_feed) values ('e-metrics', $1, 'client.created', '{}', now(), true)`, [org.orgId])
+  await pool.query(
+    `insert into job_work (job_id, org_id, kind, payload, status) values (9001, $1, 'ad_copy', '{}', 'queued'), (9002, $1, 'ad_copy', '{}', 'queued'), (9003, $1, 'ad_copy', '{}', 'running')`,
+    [org.orgId],
+  )
+  await pool.query(
+    `insert into webhook_events (event_id, org_id, name, data, created_at, in_feed) values ('e-metrics', $1, 'client.created', '{}', now(), true)`,
+    [org.orgId],
+  )
   await pool.query(
     // Requested sends (send_test_webhook's kind of row): several may share a webhook and event.
     `insert into webhook_deliveries (id, webhook_id, org_id, event_number, requested, status, next_attempt_at, created_at, finished_at)
@@ -142,7 +176,8 @@ t.test('who may scrape: loopback without METRICS_TOKEN; with it, only the bearer
   t.equal((await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' })).statusCode, 200, 'IPv6 loopback')
 
   const guarded = await startTestSystem(t, { metricsToken: 'scrape-secret-1234567890' })
-  const get = (headers: Record<string, string>, remoteAddress = '203.0.113.5') => guarded.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress })
+  const get = (headers: Record<string, string>, remoteAddress = '203.0.113.5') =>
+    guarded.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress })
   t.equal((await get({ authorization: 'Bearer scrape-secret-1234567890' })).statusCode, 200, 'the token opens it from anywhere')
   expectError(t, await get({ authorization: 'Bearer scrape-secret-123456789X' }), 403, 'metrics_forbidden', 'a wrong token')
   expectError(t, await get({}), 403, 'metrics_forbidden', 'no token')

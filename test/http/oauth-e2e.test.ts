@@ -67,7 +67,15 @@ class FetchBrowser {
 const hiddenFields = (html: string) => {
   const form = new URLSearchParams()
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    form.set(m[1]!, m[2]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'))
+    form.set(
+      m[1]!,
+      m[2]!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    )
   }
   return form
 }
@@ -88,7 +96,12 @@ t.test('openid-client: register, code + PKCE through the real pages, call an RPC
   const secret = await enrol('owner@acme.example', 'owner')
   const config = await oidc.dynamicClientRegistration(
     new URL(base),
-    { client_name: 'openid-client e2e', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    {
+      client_name: 'openid-client e2e',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
     oidc.None(),
     { execute: [oidc.allowInsecureRequests], algorithm: 'oauth2' },
   )
@@ -124,7 +137,14 @@ t.test('openid-client: register, code + PKCE through the real pages, call an RPC
   t.equal(tokens.scope, 'read write offline_access')
 
   const call = (token: string) =>
-    oidc.fetchProtectedResource(config, token, new URL(`${base}/api/v1/rpc/get_organization`), 'POST', '{}', new Headers({ 'content-type': 'application/json' }))
+    oidc.fetchProtectedResource(
+      config,
+      token,
+      new URL(`${base}/api/v1/rpc/get_organization`),
+      'POST',
+      '{}',
+      new Headers({ 'content-type': 'application/json' }),
+    )
   const org = await call(tokens.access_token)
   t.equal(org.status, 200, 'the access token calls an RPC')
   t.equal(((await org.json()) as { result: { name: string } }).result.name, 'Acme')
@@ -132,7 +152,10 @@ t.test('openid-client: register, code + PKCE through the real pages, call an RPC
   // The MCP SDK's own client with the access token: tools listed, one called, confined to the grant's organization.
   const mcp = await connectMcp(t, ts, tokens.access_token)
   const { tools } = await mcp.client.listTools()
-  t.ok(tools.some((tool) => tool.name === 'get_organization'), 'MCP tools listed with the token')
+  t.ok(
+    tools.some((tool) => tool.name === 'get_organization'),
+    'MCP tools listed with the token',
+  )
   const called = await mcp.client.callTool({ name: 'get_organization', arguments: {} })
   t.match(called.structuredContent, { result: { name: 'Acme' } }, 'an MCP tool called with the token')
 
@@ -140,11 +163,19 @@ t.test('openid-client: register, code + PKCE through the real pages, call an RPC
   t.not(refreshed.refresh_token, tokens.refresh_token, 'the refresh token rotated')
   t.equal((await call(refreshed.access_token)).status, 200, 'the new access token works')
 
-  const errorOf = (promise: Promise<unknown>) => promise.then(() => 'accepted', (error: { error?: string }) => error.error)
+  const errorOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'accepted',
+      (error: { error?: string }) => error.error,
+    )
   t.equal(await errorOf(oidc.refreshTokenGrant(config, tokens.refresh_token!)), 'invalid_grant', 'the old refresh token is refused')
   // Plain fetch: openid-client itself rejects a 401 with its WWW-Authenticate challenge (that works too).
   await t.rejects(call(refreshed.access_token), 'openid-client reports the challenge')
-  const after = await fetch(`${base}/api/v1/rpc/get_organization`, { method: 'POST', headers: { authorization: `Bearer ${refreshed.access_token}`, 'content-type': 'application/json' }, body: '{}' })
+  const after = await fetch(`${base}/api/v1/rpc/get_organization`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${refreshed.access_token}`, 'content-type': 'application/json' },
+    body: '{}',
+  })
   t.equal(after.status, 401, 'the grant is revoked: even the newest access token is refused')
   t.match(after.headers.get('www-authenticate'), /resource_metadata=".*\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/)
   t.equal(await errorOf(oidc.refreshTokenGrant(config, refreshed.refresh_token!)), 'invalid_grant', 'and so is the newest refresh token')
@@ -154,11 +185,22 @@ t.test('openid-client: register, code + PKCE through the real pages, call an RPC
 
 t.test('a viewer going through the same pages cannot authorize', async (t) => {
   const secret = await enrol('viewer@acme.example', 'viewer')
-  const config = await oidc.dynamicClientRegistration(new URL(base), { client_name: 'viewer test', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, oidc.None(), {
-    execute: [oidc.allowInsecureRequests],
-    algorithm: 'oauth2',
+  const config = await oidc.dynamicClientRegistration(
+    new URL(base),
+    { client_name: 'viewer test', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' },
+    oidc.None(),
+    {
+      execute: [oidc.allowInsecureRequests],
+      algorithm: 'oauth2',
+    },
+  )
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: 'read',
+    state: 'v',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
   })
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'read', state: 'v', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' })
   const page = await throughLogin(new FetchBrowser(), url, 'viewer@acme.example', secret)
   t.equal(page.response.status, 403)
   t.match(page.body, /Viewers cannot authorize/)

@@ -12,7 +12,13 @@ const midMinute = () => Date.UTC(2026, 10, 26, 12, 0, 30)
 t.test('POST /oauth/register and /oauth/token count against the address window', async (t) => {
   const ts = await startTestSystem(t, { rateLimits: { defaultPerMinute: 3, now: midMinute } })
   const register = () =>
-    ts.app.inject({ method: 'POST', url: '/oauth/register', remoteAddress: '203.0.113.9', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ client_name: 'Spam', redirect_uris: ['https://spam.example/cb'] }) })
+    ts.app.inject({
+      method: 'POST',
+      url: '/oauth/register',
+      remoteAddress: '203.0.113.9',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ client_name: 'Spam', redirect_uris: ['https://spam.example/cb'] }),
+    })
   for (let i = 1; i <= 3; i++) {
     const ok = await register()
     t.equal(ok.statusCode, 201, `registration ${i} within the limit`)
@@ -21,9 +27,21 @@ t.test('POST /oauth/register and /oauth/token count against the address window',
   const limited = await register()
   t.equal(limited.statusCode, 429, 'the fourth in the minute is refused')
   t.ok(limited.headers['retry-after'], 'with Retry-After')
-  const token = await ts.app.inject({ method: 'POST', url: '/oauth/token', remoteAddress: '203.0.113.9', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=refresh_token&client_id=1&refresh_token=x' })
+  const token = await ts.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    remoteAddress: '203.0.113.9',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'grant_type=refresh_token&client_id=1&refresh_token=x',
+  })
   t.equal(token.statusCode, 429, 'the token endpoint shares the address window')
-  const elsewhere = await ts.app.inject({ method: 'POST', url: '/oauth/register', remoteAddress: '198.51.100.7', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ client_name: 'Fine', redirect_uris: ['https://fine.example/cb'] }) })
+  const elsewhere = await ts.app.inject({
+    method: 'POST',
+    url: '/oauth/register',
+    remoteAddress: '198.51.100.7',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ client_name: 'Fine', redirect_uris: ['https://fine.example/cb'] }),
+  })
   t.equal(elsewhere.statusCode, 201, 'another address is not affected')
   const metadata = await ts.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server', remoteAddress: '203.0.113.9' })
   t.equal(metadata.statusCode, 200, 'discovery is not limited')

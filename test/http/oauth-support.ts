@@ -18,7 +18,13 @@ export const pkce = () => {
 }
 
 /** A member of the organization of `orgKey`, with `role`, signed in on a fresh browser. */
-export async function signedInMember(ts: TestSystem, clock: Clock, orgKey: string, email: string, role: string): Promise<{ browser: Browser; userId: number }> {
+export async function signedInMember(
+  ts: TestSystem,
+  clock: Clock,
+  orgKey: string,
+  email: string,
+  role: string,
+): Promise<{ browser: Browser; userId: number }> {
   const password = 'correct horse battery'
   const invite = await ts.call<{ user_id: number; invite_url: string }>('invite_org_member', { email, role }, orgKey)
   const b = new Browser(ts.app)
@@ -36,10 +42,19 @@ export async function signedInMember(ts: TestSystem, clock: Clock, orgKey: strin
 }
 
 export async function register(ts: TestSystem, body: Record<string, unknown>): Promise<LightMyRequestResponse> {
-  return ts.app.inject({ method: 'POST', url: '/oauth/register', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) })
+  return ts.app.inject({
+    method: 'POST',
+    url: '/oauth/register',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  })
 }
 
-export async function registerClient(ts: TestSystem, redirectUris: string[] = ['https://app.example/callback'], name = 'Test App'): Promise<string> {
+export async function registerClient(
+  ts: TestSystem,
+  redirectUris: string[] = ['https://app.example/callback'],
+  name = 'Test App',
+): Promise<string> {
   const response = await register(ts, { client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: 'none' })
   if (response.statusCode !== 201) throw new Error(`register: ${response.statusCode} ${response.body}`)
   return response.json().client_id
@@ -58,13 +73,24 @@ export async function consent(browser: Browser, params: Record<string, string | 
   const page = await browser.get(authorizeUrl(params))
   if (page.statusCode !== 200) return { page, answer: page }
   const form: Record<string, string> = {}
-  for (const m of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  for (const m of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    form[m[1]!] = m[2]!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
   const answer = await browser.post('/oauth/authorize', { ...form, decision }, form.csrf ?? null)
   return { page, answer }
 }
 
 export async function tokenRequest(ts: TestSystem, form: Record<string, string>): Promise<LightMyRequestResponse> {
-  return ts.app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(form).toString() })
+  return ts.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  })
 }
 
 /** The whole code flow for a member: consent, then the code exchange; returns the token response. */
@@ -87,7 +113,13 @@ export async function codeFlow(
   })
   if (answer.statusCode !== 303) throw new Error(`consent: ${answer.statusCode} ${answer.body.slice(0, 300)}`)
   const code = redirectParams(answer).get('code')!
-  const tokens = await tokenRequest(ts, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirectUri })
+  const tokens = await tokenRequest(ts, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: redirectUri,
+  })
   return { code, verifier, redirectUri, tokens }
 }
 

@@ -9,7 +9,19 @@
 import t from 'tap'
 import { startTestSystem } from '../support/system.js'
 import { orgWithKey, streamEvents } from './helpers.js'
-import { authorizeUrl, bearer, codeFlow, consent, pkce, redirectParams, register, registerClient, signedInMember, tokenRequest, type Clock } from './oauth-support.js'
+import {
+  authorizeUrl,
+  bearer,
+  codeFlow,
+  consent,
+  pkce,
+  redirectParams,
+  register,
+  registerClient,
+  signedInMember,
+  tokenRequest,
+  type Clock,
+} from './oauth-support.js'
 import { Browser } from './people-support.js'
 
 const clock: Clock = { now: Date.parse('2026-11-25T12:00:00.000Z') }
@@ -22,7 +34,12 @@ const clientId = await registerClient(ts, ['https://app.example/callback', 'http
 const secrets: string[] = []
 
 const rpcWith = (token: string, method: string, body: unknown = {}) =>
-  ts.app.inject({ method: 'POST', url: `/api/v1/rpc/${method}`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify(body) })
+  ts.app.inject({
+    method: 'POST',
+    url: `/api/v1/rpc/${method}`,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  })
 
 t.test('discovery: RFC 8414 metadata and the RFC 9728 document naming it', async (t) => {
   const meta = await ts.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: { host: 'rr.example' } })
@@ -39,12 +56,17 @@ t.test('discovery: RFC 8414 metadata and the RFC 9728 document naming it', async
   t.same(m.response_types_supported, ['code'])
   t.same(m.token_endpoint_auth_methods_supported, ['none'])
   t.same(m.scopes_supported, ['read', 'write', 'jobs', 'offline_access'])
-  const pr = (await ts.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource/api/v1/mcp', headers: { host: 'rr.example' } })).json()
+  const pr = (
+    await ts.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource/api/v1/mcp', headers: { host: 'rr.example' } })
+  ).json()
   t.same(pr.authorization_servers, [m.issuer], 'the protected resource names this authorization server')
 })
 
 t.test('registration: public clients with https or loopback redirect URIs; RFC 7591 errors', async (t) => {
-  const ok = await register(ts, { client_name: 'Native', redirect_uris: ['http://127.0.0.1/cb', 'http://[::1]:8080/cb', 'https://a.example/cb'] })
+  const ok = await register(ts, {
+    client_name: 'Native',
+    redirect_uris: ['http://127.0.0.1/cb', 'http://[::1]:8080/cb', 'https://a.example/cb'],
+  })
   t.equal(ok.statusCode, 201)
   const body = ok.json()
   t.match(body, { client_id: /^\d+$/, client_name: 'Native', token_endpoint_auth_method: 'none', response_types: ['code'] })
@@ -86,7 +108,14 @@ t.test('registration: public clients with https or loopback redirect URIs; RFC 7
 
 t.test('authorize: errors before the redirect URI is trusted are pages, never redirects', async (t) => {
   const { challenge } = pkce()
-  const base = { response_type: 'code', client_id: clientId, scope: 'read', state: 's', code_challenge: challenge, code_challenge_method: 'S256' }
+  const base = {
+    response_type: 'code',
+    client_id: clientId,
+    scope: 'read',
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }
   for (const [params, why] of [
     [{ ...base, client_id: '999999', redirect_uri: 'https://app.example/callback' }, 'unknown client'],
     [{ ...base, client_id: undefined, redirect_uri: 'https://app.example/callback' }, 'no client_id'],
@@ -110,7 +139,15 @@ t.test('authorize: errors before the redirect URI is trusted are pages, never re
 
 t.test('authorize: later errors are redirected with error=, state and iss; PKCE S256 is required', async (t) => {
   const { challenge } = pkce()
-  const base = { response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/callback', scope: 'read', state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256' }
+  const base = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'https://app.example/callback',
+    scope: 'read',
+    state: 'xyz',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }
   for (const [params, error, why] of [
     [{ ...base, code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', 'no PKCE'],
     [{ ...base, code_challenge_method: undefined }, 'invalid_request', 'no method (plain by default)'],
@@ -136,7 +173,15 @@ t.test('authorize: later errors are redirected with error=, state and iss; PKCE 
 
 t.test('authorize: not signed in → /login?return_to=…; consent names the app and scopes; CSRF; deny', async (t) => {
   const { challenge } = pkce()
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/callback', scope: 'read jobs', state: 'q', code_challenge: challenge, code_challenge_method: 'S256' }
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'https://app.example/callback',
+    scope: 'read jobs',
+    state: 'q',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }
   const anonymous = await new Browser(ts.app).get(authorizeUrl(params))
   t.equal(anonymous.statusCode, 303)
   t.equal(anonymous.headers.location, `/login?return_to=${encodeURIComponent(authorizeUrl(params))}`)
@@ -179,19 +224,36 @@ t.test('code flow, token on RPCs and MCP within its organization, refresh rotati
   t.equal(write.statusCode, 403)
   t.equal(write.json().code, 'insufficient_scope')
   t.match(String(write.headers['www-authenticate']), /error="insufficient_scope", scope="write"/, 'names the scope to re-consent for')
-  t.match(write.json(), { detail: /the token has read/, hint: /Authorize the app again with the write scope/ }, 'the hint speaks to a token holder, not a key holder')
+  t.match(
+    write.json(),
+    { detail: /the token has read/, hint: /Authorize the app again with the write scope/ },
+    'the hint speaks to a token holder, not a key holder',
+  )
 
   const mcp = (body: unknown, token = tokens.access_token) =>
-    ts.app.inject({ method: 'POST', url: '/api/v1/mcp', headers: { ...bearer(token), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: JSON.stringify(body) })
+    ts.app.inject({
+      method: 'POST',
+      url: '/api/v1/mcp',
+      headers: { ...bearer(token), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: JSON.stringify(body),
+    })
   const called = await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_organization', arguments: {} } })
   t.equal(called.statusCode, 200)
   t.match(called.json().result.structuredContent, { result: { name: 'Acme' } }, 'MCP tools/call with the token')
-  const crossOrg = await mcp({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_organization', arguments: { org_id: other.orgId } } })
+  const crossOrg = await mcp({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'get_organization', arguments: { org_id: other.orgId } },
+  })
   t.equal(crossOrg.json().result.isError, true, 'MCP: another organization is an error result')
   t.match(JSON.stringify(crossOrg.json().result.content), /not_found|not found/)
 
   const activity = await streamEvents(ts, `oauth_grant-${tokens.access_token.slice(4).split('.')[0]}`)
-  t.same(activity.map((e) => e.type), ['OAuthGrantApproved', 'OAuthCodeExchanged'])
+  t.same(
+    activity.map((e) => e.type),
+    ['OAuthGrantApproved', 'OAuthCodeExchanged'],
+  )
   t.match(activity[0]!.metadata, { org_id: acme.orgId, actor: { kind: 'user', id: owner.userId } })
 
   // Refresh: rotated on every use.
@@ -204,7 +266,11 @@ t.test('code flow, token on RPCs and MCP within its organization, refresh rotati
   secrets.push(next.access_token, next.refresh_token)
   t.equal((await rpcWith(next.access_token, 'get_organization')).statusCode, 200)
   t.equal((await rpcWith(tokens.access_token, 'get_organization')).statusCode, 200, 'the previous access token lives out its hour')
-  const otherClient = await tokenRequest(ts, { grant_type: 'refresh_token', refresh_token: next.refresh_token, client_id: await registerClient(ts) })
+  const otherClient = await tokenRequest(ts, {
+    grant_type: 'refresh_token',
+    refresh_token: next.refresh_token,
+    client_id: await registerClient(ts),
+  })
   t.equal(otherClient.json().error, 'invalid_grant', 'another client cannot use it')
 
   // Replay of the rotated refresh token: refused, and the whole grant is revoked.
@@ -213,30 +279,64 @@ t.test('code flow, token on RPCs and MCP within its organization, refresh rotati
   t.equal(replay.json().error, 'invalid_grant')
   const dead = await rpcWith(next.access_token, 'get_organization')
   t.equal(dead.statusCode, 401, 'the newest access token is dead too')
-  t.match(String(dead.headers['www-authenticate']), /^Bearer realm="RankRelay", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp", error="invalid_token"$/)
+  t.match(
+    String(dead.headers['www-authenticate']),
+    /^Bearer realm="RankRelay", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp", error="invalid_token"$/,
+  )
   const after = await tokenRequest(ts, { grant_type: 'refresh_token', refresh_token: next.refresh_token, client_id: clientId })
   t.equal(after.json().error, 'invalid_grant', 'and so is the newest refresh token')
   const grants = await ts.call<any[]>('oauth_list_grants', { include_revoked: true }, acme.key)
-  t.match(grants.at(-1), { user_id: owner.userId, client_name: 'Test App', scopes: 'read offline_access', revoked_reason: 'refresh_token_reused' })
+  t.match(grants.at(-1), {
+    user_id: owner.userId,
+    client_name: 'Test App',
+    scopes: 'read offline_access',
+    revoked_reason: 'refresh_token_reused',
+  })
 })
 
 t.test('code reuse revokes what the code issued; PKCE and redirect mismatches are invalid_grant', async (t) => {
   const flow = await codeFlow(ts, owner.browser, clientId, { scope: 'read' })
   const tokens = flow.tokens.json()
   t.notOk(tokens.refresh_token, 'no refresh token without offline_access')
-  const again = await tokenRequest(ts, { grant_type: 'authorization_code', code: flow.code, code_verifier: flow.verifier, client_id: clientId, redirect_uri: flow.redirectUri })
+  const again = await tokenRequest(ts, {
+    grant_type: 'authorization_code',
+    code: flow.code,
+    code_verifier: flow.verifier,
+    client_id: clientId,
+    redirect_uri: flow.redirectUri,
+  })
   t.equal(again.statusCode, 400)
   t.equal(again.json().error, 'invalid_grant')
   t.equal((await rpcWith(tokens.access_token, 'get_organization')).statusCode, 401, 'the token the code issued is revoked')
 
   // Wrong verifier, wrong redirect URI, unknown client, missing fields.
   const { verifier, challenge } = pkce()
-  const { answer } = await consent(owner.browser, { response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:40000/cb', scope: 'read', state: 'a', code_challenge: challenge, code_challenge_method: 'S256' })
+  const { answer } = await consent(owner.browser, {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:40000/cb',
+    scope: 'read',
+    state: 'a',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  })
   const code = redirectParams(answer).get('code')!
   t.match(String(answer.headers.location), /^http:\/\/127\.0\.0\.1:40000\/cb\?code=/, 'back to the loopback port the app asked for')
-  const exchange = (over: Record<string, string>) => tokenRequest(ts, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: 'http://127.0.0.1:40000/cb', ...over })
+  const exchange = (over: Record<string, string>) =>
+    tokenRequest(ts, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+      redirect_uri: 'http://127.0.0.1:40000/cb',
+      ...over,
+    })
   t.equal((await exchange({ code_verifier: pkce().verifier })).json().error, 'invalid_grant', 'a wrong verifier')
-  t.equal((await exchange({ redirect_uri: 'http://127.0.0.1:7777/cb' })).json().error, 'invalid_grant', 'another redirect URI than the request’s')
+  t.equal(
+    (await exchange({ redirect_uri: 'http://127.0.0.1:7777/cb' })).json().error,
+    'invalid_grant',
+    'another redirect URI than the request’s',
+  )
   t.equal((await exchange({ code_verifier: 'short' })).json().error, 'invalid_request', 'a malformed verifier')
   const unknownClient = await exchange({ client_id: '987654' })
   t.equal(unknownClient.statusCode, 401)
@@ -244,7 +344,12 @@ t.test('code reuse revokes what the code issued; PKCE and redirect mismatches ar
   t.equal((await tokenRequest(ts, { grant_type: 'password', client_id: clientId })).json().error, 'unsupported_grant_type')
   t.equal((await tokenRequest(ts, { grant_type: 'client_credentials', client_id: clientId })).json().error, 'unsupported_grant_type')
   t.equal((await tokenRequest(ts, { client_id: clientId })).json().error, 'invalid_request')
-  const json = await ts.app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ grant_type: 'authorization_code' }) })
+  const json = await ts.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ grant_type: 'authorization_code' }),
+  })
   t.equal(json.json().error, 'invalid_request', 'JSON is not a token request')
   const ok = await exchange({})
   t.equal(ok.statusCode, 200, 'the right verifier still works after failed attempts')
@@ -252,10 +357,24 @@ t.test('code reuse revokes what the code issued; PKCE and redirect mismatches ar
 
 t.test('expiry on the clock: a code after 10 minutes, an access token after 60', async (t) => {
   const { verifier, challenge } = pkce()
-  const { answer } = await consent(owner.browser, { response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/callback', scope: 'read', state: 'e', code_challenge: challenge, code_challenge_method: 'S256' })
+  const { answer } = await consent(owner.browser, {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'https://app.example/callback',
+    scope: 'read',
+    state: 'e',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  })
   const code = redirectParams(answer).get('code')!
   clock.now += 10 * 60_000
-  const late = await tokenRequest(ts, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: 'https://app.example/callback' })
+  const late = await tokenRequest(ts, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: 'https://app.example/callback',
+  })
   t.equal(late.json().error, 'invalid_grant', 'the code expired')
   t.match(late.json().error_description, /expired/)
 
@@ -267,13 +386,25 @@ t.test('expiry on the clock: a code after 10 minutes, an access token after 60',
   t.equal((await rpcWith(token, 'get_organization')).statusCode, 401, 'dead at 60')
   const grantId = Number(token.slice(4).split('.')[0])
   const active = await ts.call<any[]>('oauth_list_grants', {}, acme.key)
-  t.notOk(active.some((g) => g.id === grantId), 'an expired grant is no longer listed as connected')
+  t.notOk(
+    active.some((g) => g.id === grantId),
+    'an expired grant is no longer listed as connected',
+  )
   const all = await ts.call<any[]>('oauth_list_grants', { include_revoked: true }, acme.key)
-  t.match(all.find((g) => g.id === grantId), { status: 'expired', revoked_at: null })
+  t.match(
+    all.find((g) => g.id === grantId),
+    { status: 'expired', revoked_at: null },
+  )
 })
 
 t.test('revocation (RFC 7009): 200 for unknown tokens; a revoked token is dead at once', async (t) => {
-  const revoke = (token: string) => ts.app.inject({ method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token, client_id: clientId }).toString() })
+  const revoke = (token: string) =>
+    ts.app.inject({
+      method: 'POST',
+      url: '/oauth/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token, client_id: clientId }).toString(),
+    })
   t.equal((await revoke('rro_1.nope')).statusCode, 200, 'unknown')
   t.equal((await revoke('garbage')).statusCode, 200, 'garbage')
   const flow = await codeFlow(ts, owner.browser, clientId, { scope: 'read offline_access' })
@@ -286,7 +417,15 @@ t.test('revocation (RFC 7009): 200 for unknown tokens; a revoked token is dead a
 t.test('roles: a viewer cannot authorize; a web builder is capped; grants RPCs', async (t) => {
   const viewer = await signedInMember(ts, clock, acme.key, 'viewer@acme.example', 'viewer')
   const { challenge } = pkce()
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/callback', scope: 'read', state: 'v', code_challenge: challenge, code_challenge_method: 'S256' }
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'https://app.example/callback',
+    scope: 'read',
+    state: 'v',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }
   const page = await viewer.browser.get(authorizeUrl(params))
   t.equal(page.statusCode, 403)
   t.match(page.body, /Viewers cannot authorize/)
@@ -307,24 +446,42 @@ t.test('roles: a viewer cannot authorize; a web builder is capped; grants RPCs',
   t.equal(listed.length, 1)
   t.equal(listed[0].scopes, 'read write')
   const viaToken = (await rpcWith(builderToken, 'oauth_list_grants')).json().result
-  t.ok(viaToken.length >= 1 && viaToken.every((g: any) => g.user_id === builder.userId), 'a web builder’s token sees its own member’s grants')
+  t.ok(
+    viaToken.length >= 1 && viaToken.every((g: any) => g.user_id === builder.userId),
+    'a web builder’s token sees its own member’s grants',
+  )
   const ownerFlow = await codeFlow(ts, owner.browser, clientId, { scope: 'read write' })
   const ownerToken = ownerFlow.tokens.json().access_token
   const ownerView = (await rpcWith(ownerToken, 'oauth_list_grants')).json().result
-  t.ok(ownerView.some((g: any) => g.user_id === builder.userId) && ownerView.some((g: any) => g.user_id === owner.userId), 'an owner’s token sees the whole organization')
+  t.ok(
+    ownerView.some((g: any) => g.user_id === builder.userId) && ownerView.some((g: any) => g.user_id === owner.userId),
+    'an owner’s token sees the whole organization',
+  )
   const manage = await rpcWith(builderToken, 'update_org_member_role', { user_id: owner.userId, role: 'viewer' })
   t.equal(manage.statusCode, 403, 'the token acts with its member’s role: a web builder cannot manage members')
   // Owner-only operations (spec Authentication 9): register_webhook and export_org.
   const hook = await rpcWith(builderToken, 'register_webhook', { url: 'https://10.0.0.1/hook' })
-  t.match({ status: hook.statusCode, ...hook.json() }, { status: 403, code: 'forbidden', detail: /only an owner may register a webhook; this token acts for a web_builder/ })
+  t.match(
+    { status: hook.statusCode, ...hook.json() },
+    { status: 403, code: 'forbidden', detail: /only an owner may register a webhook; this token acts for a web_builder/ },
+  )
   const ownerHook = await rpcWith(ownerToken, 'register_webhook', { url: 'https://10.0.0.1/hook' })
   t.equal(ownerHook.json().code, 'webhook_url_refused', 'an owner’s token gets past the owner rule (to the URL policy)')
   const jobsEditor = await signedInMember(ts, clock, acme.key, 'jobs-editor@acme.example', 'seo_editor')
   const jobsToken = (await codeFlow(ts, jobsEditor.browser, clientId, { scope: 'read write jobs' })).tokens.json().access_token
   const exportJob = (token: string) =>
-    ts.app.inject({ method: 'POST', url: '/api/v1/jobs', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: { kind: 'export_org' } })
+    ts.app.inject({
+      method: 'POST',
+      url: '/api/v1/jobs',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: { kind: 'export_org' },
+    })
   const refusedExport = await exportJob(jobsToken)
-  t.match({ status: refusedExport.statusCode, ...refusedExport.json() }, { status: 403, code: 'forbidden', detail: /only an owner may export the organization/ }, 'an SEO editor’s jobs token cannot export')
+  t.match(
+    { status: refusedExport.statusCode, ...refusedExport.json() },
+    { status: 403, code: 'forbidden', detail: /only an owner may export the organization/ },
+    'an SEO editor’s jobs token cannot export',
+  )
   const cross = await rpcWith(otherToken, 'revoke_oauth_grant', { grant_id: listed[0].id })
   t.equal(cross.statusCode, 403, 'a read-only token cannot revoke')
   const crossOrg = await ts.rpc('revoke_oauth_grant', { grant_id: listed[0].id }, other.key)
@@ -347,9 +504,18 @@ t.test('roles: a viewer cannot authorize; a web builder is capped; grants RPCs',
 })
 
 t.test('Connected apps: members see theirs, owners the organization’s; Disconnect revokes', async (t) => {
-  t.equal((await new Browser(ts.app).get('/account/apps')).headers.location, `/login?return_to=${encodeURIComponent('/account/apps')}`, 'sign-in first')
+  t.equal(
+    (await new Browser(ts.app).get('/account/apps')).headers.location,
+    `/login?return_to=${encodeURIComponent('/account/apps')}`,
+    'sign-in first',
+  )
   const seo = await signedInMember(ts, clock, acme.key, 'seo@acme.example', 'seo_editor')
-  const seoToken = (await codeFlow(ts, seo.browser, await registerClient(ts, ['https://seo-tool.example/cb'], 'SEO Tool'), { scope: 'read', redirectUri: 'https://seo-tool.example/cb' })).tokens.json().access_token
+  const seoToken = (
+    await codeFlow(ts, seo.browser, await registerClient(ts, ['https://seo-tool.example/cb'], 'SEO Tool'), {
+      scope: 'read',
+      redirectUri: 'https://seo-tool.example/cb',
+    })
+  ).tokens.json().access_token
   const ownerToken = (await codeFlow(ts, owner.browser, clientId, { scope: 'read' })).tokens.json().access_token
 
   t.match((await seo.browser.get('/account')).body, /<a href="\/account\/apps">Connected apps<\/a>/, 'the account page links to it')
@@ -382,7 +548,9 @@ t.test('Connected apps: members see theirs, owners the organization’s; Disconn
 })
 
 t.test('no plaintext code or token in the log', async (t) => {
-  const { rows } = await ts.database.pool.query<{ data: string }>(`select data::text as data from es_events where stream_name like 'oauth_%'`)
+  const { rows } = await ts.database.pool.query<{ data: string }>(
+    `select data::text as data from es_events where stream_name like 'oauth_%'`,
+  )
   const log = rows.map((r) => r.data).join('\n')
   t.ok(secrets.length >= 5)
   for (const secret of secrets) t.notOk(log.includes(secret.split('.')[1]!), 'only digests are stored')

@@ -73,7 +73,10 @@ t.test("another organization's member cannot be probed through an invite, nor ha
   const fresh = await invite('fresh-two@example.com', other.key)
   const probe = await invite('ANN@example.com', other.key)
   t.same(shapeOf(probe), shapeOf(fresh), "inviting Acme's member answers exactly like inviting a fresh address")
-  t.notOk((await members(other.key)).some((m) => m.status === 'active' && m.email === 'ann@example.com'), 'nothing of Acme shows in Other')
+  t.notOk(
+    (await members(other.key)).some((m) => m.status === 'active' && m.email === 'ann@example.com'),
+    'nothing of Acme shows in Other',
+  )
 
   // The address already signs in to Ann's account: Other's invite cannot become a second account with it.
   const taken = await accept(probe.json().result.invite_url, 'someone elses password')
@@ -84,7 +87,10 @@ t.test("another organization's member cannot be probed through an invite, nor ha
   now += 30_000
   const signIn = await b.post('/login', { email: 'ann@example.com', password: 'someone elses password', code: '000000' })
   t.not(signIn.statusCode, 303, 'the refused password signs nobody in')
-  t.ok((await members(acme.key)).some((m) => m.email === 'ann@example.com' && m.status === 'active'), "Ann's membership is untouched")
+  t.ok(
+    (await members(acme.key)).some((m) => m.email === 'ann@example.com' && m.status === 'active'),
+    "Ann's membership is untouched",
+  )
 })
 
 t.test('a pending invite reserves nothing outside its organization', async (t) => {
@@ -99,12 +105,27 @@ t.test('a pending invite reserves nothing outside its organization', async (t) =
 
   // The operator's create-user and an SSO provisioning are not blocked by another organization's invite.
   await invite('carol@example.com', acme.key)
-  const created = await createUserWithCredentials({ ...ts.system.write, serviceKey: TEST_SERVICE_KEY }, systemContext('test'), { orgId: third.orgId, email: 'carol@example.com', role: 'viewer' })
+  const created = await createUserWithCredentials({ ...ts.system.write, serviceKey: TEST_SERVICE_KEY }, systemContext('test'), {
+    orgId: third.orgId,
+    email: 'carol@example.com',
+    role: 'viewer',
+  })
   t.equal(created.orgId, third.orgId, 'create-user makes Carol a member of Third')
 
   await invite('dave@sso.example', acme.key)
   const provisioned = await completeSsoSignIn(ts.system.write, {
-    provider: { protocol: 'oidc', providerId: 1, rules: { orgId: third.orgId, allowedDomains: ['sso.example'], defaultRole: 'viewer', hostedDomain: '', allowSignup: false, publicSignup: false } },
+    provider: {
+      protocol: 'oidc',
+      providerId: 1,
+      rules: {
+        orgId: third.orgId,
+        allowedDomains: ['sso.example'],
+        defaultRole: 'viewer',
+        hostedDomain: '',
+        allowSignup: false,
+        publicSignup: false,
+      },
+    },
     subject: 'dave-subject',
     identity: { email: 'dave@sso.example', emailVerified: true, hostedDomain: undefined },
     requestId: null,
@@ -116,7 +137,11 @@ t.test("an SSO sign-in takes up its own organization's pending invite, not anoth
   const acmeErin = (await invite('erin@sso.example', acme.key)).json().result
   await invite('erin@sso.example', other.key)
   const signedIn = await completeSsoSignIn(ts.system.write, {
-    provider: { protocol: 'oidc', providerId: 2, rules: { orgId: acme.orgId, allowedDomains: [], defaultRole: 'viewer', hostedDomain: '', allowSignup: false, publicSignup: false } },
+    provider: {
+      protocol: 'oidc',
+      providerId: 2,
+      rules: { orgId: acme.orgId, allowedDomains: [], defaultRole: 'viewer', hostedDomain: '', allowSignup: false, publicSignup: false },
+    },
     subject: 'erin-subject',
     identity: { email: 'erin@sso.example', emailVerified: true, hostedDomain: undefined },
     requestId: null,

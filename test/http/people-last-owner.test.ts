@@ -14,7 +14,9 @@ import { expectError, orgWithKey } from './helpers.js'
 const ts = await startTestSystem(t)
 const acme = await orgWithKey(ts, 'Acme')
 const deps: PeopleDeps = { ...ts.system.write, serviceKey: ephemeralServiceKey() }
-const member = async (email: string, role: 'owner' | 'viewer') => (await createUserWithCredentials(deps, systemContext('test'), { orgId: acme.orgId, email, role, password: 'a long enough password' })).userId
+const member = async (email: string, role: 'owner' | 'viewer') =>
+  (await createUserWithCredentials(deps, systemContext('test'), { orgId: acme.orgId, email, role, password: 'a long enough password' }))
+    .userId
 /** Waits until the read model shows these members as owners (the rule counts owners there). */
 async function untilOwners(ids: number[]) {
   for (;;) {
@@ -36,7 +38,10 @@ t.test('with two owners one may step down; the last one may not', async (t) => {
   t.match(await ts.call('update_org_member_role', { user_id: bob, role: 'owner' }, acme.key), { role: 'owner' }, 'promote first…')
   t.same(await ts.call('remove_org_member', { user_id: bob }, acme.key), { user_id: bob, removed: true }, '…then the other may go')
   const owners = (await ts.call<any[]>('list_org_members', {}, acme.key)).filter((m) => m.role === 'owner')
-  t.same(owners.map((m) => m.user_id), [ann])
+  t.same(
+    owners.map((m) => m.user_id),
+    [ann],
+  )
 })
 
 t.test('two owners demoting each other at once: exactly one succeeds', async (t) => {

@@ -14,7 +14,10 @@ const clock = { now: Date.parse('2026-11-25T12:00:00.000Z') }
 
 t.test('without BASE_URL, invite and reset links are absolute on the listen address, whatever Host says', async (t) => {
   const links: string[] = []
-  const ts = await startTestSystem(t, { clock: () => new Date(clock.now), people: { deliverPasswordReset: async (r) => void links.push(r.link) } })
+  const ts = await startTestSystem(t, {
+    clock: () => new Date(clock.now),
+    people: { deliverPasswordReset: async (r) => void links.push(r.link) },
+  })
   await ts.app.listen({ host: '127.0.0.1', port: 0 })
   const origin = `http://127.0.0.1:${(ts.app.server.address() as AddressInfo).port}`
   const acme = await orgWithKey(ts, 'Acme')
@@ -41,13 +44,21 @@ t.test('without BASE_URL, invite and reset links are absolute on the listen addr
   })
   t.equal(asked.statusCode, 200, asked.body.slice(0, 200))
   t.equal(links.length, 1, 'a reset link was delivered')
-  t.match(links[0], new RegExp(`^${origin}/password-reset/[A-Za-z0-9_-]{43}$`), `the reset link is absolute on the listen address (${links[0]})`)
+  t.match(
+    links[0],
+    new RegExp(`^${origin}/password-reset/[A-Za-z0-9_-]{43}$`),
+    `the reset link is absolute on the listen address (${links[0]})`,
+  )
   t.equal((await fetch(links[0]!)).status, 200, 'and opens the new-password page')
 })
 
 t.test('with BASE_URL, the links are on it', async (t) => {
   const links: string[] = []
-  const ts = await startTestSystem(t, { clock: () => new Date(clock.now), publicDocs: { baseUrl: 'https://rankrelay.example.com/' }, people: { deliverPasswordReset: async (r) => void links.push(r.link) } })
+  const ts = await startTestSystem(t, {
+    clock: () => new Date(clock.now),
+    publicDocs: { baseUrl: 'https://rankrelay.example.com/' },
+    people: { deliverPasswordReset: async (r) => void links.push(r.link) },
+  })
   const acme = await orgWithKey(ts, 'Acme')
   const invite = await ts.call<{ invite_url: string }>('invite_org_member', { email: 'bob@acme.test', role: 'seo_editor' }, acme.key)
   t.match(invite.invite_url, /^https:\/\/rankrelay\.example\.com\/invite\/[A-Za-z0-9_-]{43}$/, 'the invite link, one slash after the host')

@@ -50,7 +50,13 @@ export class Browser {
   }
 }
 
-export const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+export const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 
 /** The otpauth:// URI and recovery codes an enrolment page shows. */
 export function enrolmentOf(body: string): { uri: string; secret: Buffer; recoveryCodes: string[] } {
@@ -65,7 +71,11 @@ export const codeAt = (secret: Buffer, now: number) => totp(secret, now)
  * Takes an invite's first step (sets the password) through its page: from then on the address signs in to
  * this account (an invite alone reserves it only in its own organization). Answers the page.
  */
-export async function setInvitePassword(app: FastifyInstance, inviteUrl: string, password = 'a long enough password'): Promise<LightMyRequestResponse> {
+export async function setInvitePassword(
+  app: FastifyInstance,
+  inviteUrl: string,
+  password = 'a long enough password',
+): Promise<LightMyRequestResponse> {
   const path = new URL(inviteUrl, 'http://invite.test').pathname
   const browser = new Browser(app)
   await browser.get(path)

@@ -14,7 +14,10 @@ import { Browser, codeAt, enrolmentOf } from './people-support.js'
 let now = Date.parse('2026-11-25T12:00:00.000Z')
 const clock = () => new Date(now)
 const resets: { email: string; link: string }[] = []
-const ts = await startTestSystem(t, { clock, people: { deliverPasswordReset: async (r) => void resets.push({ email: r.email, link: r.link }) } })
+const ts = await startTestSystem(t, {
+  clock,
+  people: { deliverPasswordReset: async (r) => void resets.push({ email: r.email, link: r.link }) },
+})
 const acme = await orgWithKey(ts, 'Acme')
 const other = await orgWithKey(ts, 'Other')
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
@@ -23,7 +26,11 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const secrets: string[] = []
 
 async function enrol(email: string, role: string, password = 'correct horse battery') {
-  const invite = await ts.call<{ user_id: number; invite_url: string; invite_token: string }>('invite_org_member', { email, role }, acme.key)
+  const invite = await ts.call<{ user_id: number; invite_url: string; invite_token: string }>(
+    'invite_org_member',
+    { email, role },
+    acme.key,
+  )
   secrets.push(invite.invite_token, password)
   const b = new Browser(ts.app)
   const shown = await b.get(invite.invite_url)
@@ -60,12 +67,20 @@ t.test('invite → password → TOTP enrolment', async (t) => {
 })
 
 t.test('a wrong first code does not enrol', async (t) => {
-  const invite = await ts.call<{ invite_url: string; invite_token: string }>('invite_org_member', { email: 'wrong-code@example.com', role: 'viewer' }, acme.key)
+  const invite = await ts.call<{ invite_url: string; invite_token: string }>(
+    'invite_org_member',
+    { email: 'wrong-code@example.com', role: 'viewer' },
+    acme.key,
+  )
   secrets.push(invite.invite_token)
   const b = new Browser(ts.app)
   await b.get(invite.invite_url)
   t.equal((await b.post(invite.invite_url, { password: 'short', confirm: 'short' })).statusCode, 400, 'a short password is refused')
-  t.equal((await b.post(invite.invite_url, { password: 'long enough password', confirm: 'different password!' })).statusCode, 400, 'mismatch refused')
+  t.equal(
+    (await b.post(invite.invite_url, { password: 'long enough password', confirm: 'different password!' })).statusCode,
+    400,
+    'mismatch refused',
+  )
   const set = await b.post(invite.invite_url, { password: 'long enough password', confirm: 'long enough password' })
   secrets.push(...enrolmentOf(set.body).recoveryCodes)
   const wrong = await b.post(`${invite.invite_url}/confirm`, { code: '000000' })
@@ -95,7 +110,7 @@ t.test('sign in, the session cookie works, sign out ends it', async (t) => {
   const member = await signedInMember({ headers: { cookie: b.cookieHeader }, server: ts.app } as any)
   t.same(member, { userId: ann.invite.user_id, orgId: acme.orgId, role: 'owner', email: 'ann@example.com' }, 'signedInMember(request)')
   t.equal(await signedInMember({ headers: {}, server: ts.app } as any), null, 'no cookie: null')
-  t.equal(await signedInMember({ headers: { cookie: 'rr_session=' + 'x'.repeat(43) }, server: ts.app } as any), null, 'unknown token: null')
+  t.equal(await signedInMember({ headers: { cookie: `rr_session=${'x'.repeat(43)}` }, server: ts.app } as any), null, 'unknown token: null')
 
   const loggedIn = await b.get('/login?return_to=%2Faccount')
   t.equal(loggedIn.statusCode, 303, 'a signed-in person at /login goes straight back')
@@ -116,7 +131,11 @@ t.test('wrong password, wrong or replayed code, unknown email: all alike', async
   const wrongPassword = await signIn(new Browser(ts.app), 'ann@example.com', 'not the password', code)
   const unknown = await signIn(new Browser(ts.app), 'nobody@example.com', 'not the password', code)
   const wrongCode = await signIn(new Browser(ts.app), 'ann@example.com', ann.password, '123456')
-  for (const [label, r] of [['wrong password', wrongPassword], ['unknown email', unknown], ['wrong code', wrongCode]] as const) {
+  for (const [label, r] of [
+    ['wrong password', wrongPassword],
+    ['unknown email', unknown],
+    ['wrong code', wrongCode],
+  ] as const) {
     t.equal(r.statusCode, 401, label)
     t.match(r.body, /sign_in_failed/, `${label}: coded message`)
   }
@@ -141,7 +160,7 @@ t.test('lock-out: 5 failures in 15 minutes lock the account for 15 minutes', asy
   const bob = await enrol('bob@example.com', 'seo_editor', 'bobs long password')
   for (let i = 0; i < 5; i++) {
     now += 1000
-    t.equal((await signIn(new Browser(ts.app), 'bob@example.com', 'guess number ' + i, '000000')).statusCode, 401)
+    t.equal((await signIn(new Browser(ts.app), 'bob@example.com', `guess number ${i}`, '000000')).statusCode, 401)
   }
   now += 30_000
   const locked = await signIn(new Browser(ts.app), 'bob@example.com', bob.password, codeAt(bob.enrolment.secret, now))
@@ -149,7 +168,9 @@ t.test('lock-out: 5 failures in 15 minutes lock the account for 15 minutes', asy
   t.match(locked.body, /locked after 5 failed attempts in 15 minutes/)
   const members = await ts.call<any[]>('list_org_members', {}, acme.key)
   t.ok(members.find((m) => m.email === 'bob@example.com').locked_until, 'owners see the lock')
-  const { rows } = await ts.database.pool.query(`select type from es_events where stream_name = $1 order by stream_revision`, [`user-${bob.invite.user_id}`])
+  const { rows } = await ts.database.pool.query(`select type from es_events where stream_name = $1 order by stream_revision`, [
+    `user-${bob.invite.user_id}`,
+  ])
   const types = rows.map((r: any) => r.type)
   t.equal(types.filter((x: string) => x === 'UserSignInFailed').length, 5, 'five failures recorded')
   t.ok(types.includes('UserLockedOut'), 'and the lock-out')
@@ -159,7 +180,7 @@ t.test('lock-out: 5 failures in 15 minutes lock the account for 15 minutes', asy
   t.equal(unlocked.statusCode, 303, 'after 15 minutes the right credentials work again')
 })
 
-t.test('CSRF: a POST without the token, with a wrong one, or with another browser\'s is refused', async (t) => {
+t.test("CSRF: a POST without the token, with a wrong one, or with another browser's is refused", async (t) => {
   now += 60_000
   const form = { email: 'ann@example.com', password: ann.password, code: codeAt(ann.enrolment.secret, now) }
   const b = new Browser(ts.app)
@@ -191,7 +212,16 @@ t.test('return_to: same-origin relative paths only', async (t) => {
   const longAuthorize = `/oauth/authorize?client_id=c1&state=${'s'.repeat(2000)}&redirect_uri=${encodeURIComponent(`https://app.example/${'p'.repeat(1500)}`)}`
   t.equal(safeReturnTo(longAuthorize), longAuthorize, 'an authorize URL with a 2,000-character state survives sign-in')
   t.equal(safeReturnTo(`/${'x'.repeat(5000)}`), null, 'beyond the cap: the account page instead')
-  for (const bad of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/ok\nLocation: x', '', 'relative/path', '/%2F%2Fevil']) {
+  for (const bad of [
+    'https://evil.example/',
+    '//evil.example/x',
+    '/\\evil.example',
+    'javascript:alert(1)',
+    '/ok\nLocation: x',
+    '',
+    'relative/path',
+    '/%2F%2Fevil',
+  ]) {
     const result = safeReturnTo(bad)
     t.ok(result === null || (result.startsWith('/') && !result.startsWith('//')), `refused or kept on this origin: ${JSON.stringify(bad)}`)
   }
@@ -200,23 +230,50 @@ t.test('return_to: same-origin relative paths only', async (t) => {
   t.equal(loginUrl('/oauth/authorize?x=1'), '/login?return_to=%2Foauth%2Fauthorize%3Fx%3D1')
 
   now += 60_000
-  const back = await signIn(new Browser(ts.app), 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now), '/oauth/authorize?client_id=c1&state=s')
+  const back = await signIn(
+    new Browser(ts.app),
+    'ann@example.com',
+    ann.password,
+    codeAt(ann.enrolment.secret, now),
+    '/oauth/authorize?client_id=c1&state=s',
+  )
   t.equal(back.headers.location, '/oauth/authorize?client_id=c1&state=s', 'sent back where it came from')
   now += 60_000
-  const evil = await signIn(new Browser(ts.app), 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now), 'https://evil.example/steal')
+  const evil = await signIn(
+    new Browser(ts.app),
+    'ann@example.com',
+    ann.password,
+    codeAt(ann.enrolment.secret, now),
+    'https://evil.example/steal',
+  )
   t.equal(evil.statusCode, 303)
   t.equal(evil.headers.location, '/account', 'an open-redirect attempt goes to the account page instead')
   now += 60_000
-  const schemeRelative = await signIn(new Browser(ts.app), 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now), '//evil.example/steal')
+  const schemeRelative = await signIn(
+    new Browser(ts.app),
+    'ann@example.com',
+    ann.password,
+    codeAt(ann.enrolment.secret, now),
+    '//evil.example/steal',
+  )
   t.equal(schemeRelative.headers.location, '/account')
-  const page = await new Browser(ts.app).get('/login?return_to=' + encodeURIComponent('//evil.example/'))
+  const page = await new Browser(ts.app).get(`/login?return_to=${encodeURIComponent('//evil.example/')}`)
   t.notMatch(page.body, /evil/, 'an unsafe return_to is not even carried in the form')
 })
 
 t.test('return_to: dot segments that normalise into another origin are refused', async (t) => {
   // Each starts with a single '/', but URL parsing resolves its dot segments into '//host/…', which a
   // browser follows as a scheme-relative URL to another origin.
-  for (const bad of ['/..//evil.example/phish', '/.//evil.example/x', '/a/..//evil.example/x', '/%2e%2e//evil.example/x', '/%2E%2E//evil.example/x', '/.%2e//evil.example/x', '/a/b/../..//evil.example/x', '/%2e//evil.example/x']) {
+  for (const bad of [
+    '/..//evil.example/phish',
+    '/.//evil.example/x',
+    '/a/..//evil.example/x',
+    '/%2e%2e//evil.example/x',
+    '/%2E%2E//evil.example/x',
+    '/.%2e//evil.example/x',
+    '/a/b/../..//evil.example/x',
+    '/%2e//evil.example/x',
+  ]) {
     t.equal(safeReturnTo(bad), null, `refused: ${bad}`)
     t.equal(loginUrl(bad), '/login', `not carried to the sign-in page: ${bad}`)
   }
@@ -224,7 +281,13 @@ t.test('return_to: dot segments that normalise into another origin are refused',
   t.equal(safeReturnTo('/..'), '/', 'above the root is the root')
 
   now += 60_000
-  const phish = await signIn(new Browser(ts.app), 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now), '/..//evil.example/phish')
+  const phish = await signIn(
+    new Browser(ts.app),
+    'ann@example.com',
+    ann.password,
+    codeAt(ann.enrolment.secret, now),
+    '/..//evil.example/phish',
+  )
   t.equal(phish.statusCode, 303)
   t.equal(phish.headers.location, '/account', 'signed in, and sent to the account page, not to //evil.example')
 })
@@ -276,9 +339,17 @@ t.test('password reset: single use, short-lived, stored hashed', async (t) => {
   t.equal((await b.get('/account')).statusCode, 303, 'the reset ended the earlier session')
 
   now += 60_000
-  t.equal((await signIn(new Browser(ts.app), 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now))).statusCode, 401, 'old password refused')
+  t.equal(
+    (await signIn(new Browser(ts.app), 'ann@example.com', ann.password, codeAt(ann.enrolment.secret, now))).statusCode,
+    401,
+    'old password refused',
+  )
   now += 60_000
-  t.equal((await signIn(new Browser(ts.app), 'ann@example.com', newPassword, codeAt(ann.enrolment.secret, now))).statusCode, 303, 'new password works')
+  t.equal(
+    (await signIn(new Browser(ts.app), 'ann@example.com', newPassword, codeAt(ann.enrolment.secret, now))).statusCode,
+    303,
+    'new password works',
+  )
   ann.password = newPassword
 
   // Expiry: a link older than 30 minutes is refused.
@@ -291,38 +362,93 @@ t.test('password reset: single use, short-lived, stored hashed', async (t) => {
   const lateBrowser = new Browser(ts.app)
   t.equal((await lateBrowser.get(late)).statusCode, 200, 'fresh: valid')
   now += 31 * 60_000
-  t.equal((await lateBrowser.post(late, { password: 'too late password', confirm: 'too late password' })).statusCode, 400, 'expired: refused')
+  t.equal(
+    (await lateBrowser.post(late, { password: 'too late password', confirm: 'too late password' })).statusCode,
+    400,
+    'expired: refused',
+  )
   t.equal((await new Browser(ts.app).get(late)).statusCode, 400)
 })
 
 t.test('roles: only owner-level credentials manage members; other organizations answer like missing', async (t) => {
   const readOnly = await keyFor(ts, acme.orgId, 'read')
-  expectError(t, await ts.rpc('invite_org_member', { email: 'x@example.com', role: 'viewer' }, readOnly.key), 403, 'insufficient_scope', 'read-only key invites')
-  expectError(t, await ts.rpc('update_org_member_role', { user_id: ann.invite.user_id, role: 'viewer' }, readOnly.key), 403, 'insufficient_scope')
-  expectError(t, await ts.rpc('invite_org_member', { email: 'x@example.com', role: 'admin' }, acme.key), 400, 'validation_failed', 'unknown role')
-  expectError(t, await ts.rpc('invite_org_member', { email: 'ANN@example.com', role: 'viewer' }, acme.key), 409, 'email_taken', 'email unique, case-insensitively')
+  expectError(
+    t,
+    await ts.rpc('invite_org_member', { email: 'x@example.com', role: 'viewer' }, readOnly.key),
+    403,
+    'insufficient_scope',
+    'read-only key invites',
+  )
+  expectError(
+    t,
+    await ts.rpc('update_org_member_role', { user_id: ann.invite.user_id, role: 'viewer' }, readOnly.key),
+    403,
+    'insufficient_scope',
+  )
+  expectError(
+    t,
+    await ts.rpc('invite_org_member', { email: 'x@example.com', role: 'admin' }, acme.key),
+    400,
+    'validation_failed',
+    'unknown role',
+  )
+  expectError(
+    t,
+    await ts.rpc('invite_org_member', { email: 'ANN@example.com', role: 'viewer' }, acme.key),
+    409,
+    'email_taken',
+    'email unique, case-insensitively',
+  )
   // Another organization's invite neither sees nor blocks Acme's member (test/http/people-cross-org.test.ts).
-  const elsewhere = await ts.call<{ user_id: number; invite_token: string }>('invite_org_member', { email: 'ann@example.com', role: 'viewer' }, other.key)
+  const elsewhere = await ts.call<{ user_id: number; invite_token: string }>(
+    'invite_org_member',
+    { email: 'ann@example.com', role: 'viewer' },
+    other.key,
+  )
   secrets.push(elsewhere.invite_token)
   t.not(elsewhere.user_id, ann.invite.user_id, 'another organization invites the address as a person of its own')
 
-  const viewer = await ts.call<{ user_id: number; invite_token: string }>('invite_org_member', { email: 'vic@example.com', role: 'viewer' }, acme.key)
+  const viewer = await ts.call<{ user_id: number; invite_token: string }>(
+    'invite_org_member',
+    { email: 'vic@example.com', role: 'viewer' },
+    acme.key,
+  )
   secrets.push(viewer.invite_token)
-  t.same(await ts.call('update_org_member_role', { user_id: viewer.user_id, role: 'web_builder' }, acme.key), { user_id: viewer.user_id, email: 'vic@example.com', role: 'web_builder' })
+  t.same(await ts.call('update_org_member_role', { user_id: viewer.user_id, role: 'web_builder' }, acme.key), {
+    user_id: viewer.user_id,
+    email: 'vic@example.com',
+    role: 'web_builder',
+  })
 
   const missing = expectError(t, await ts.rpc('update_org_member_role', { user_id: 999_999, role: 'viewer' }, other.key), 404, 'not_found')
-  const foreign = expectError(t, await ts.rpc('update_org_member_role', { user_id: viewer.user_id, role: 'viewer' }, other.key), 404, 'not_found')
-  t.same({ ...foreign, detail: undefined, request_id: undefined }, { ...missing, detail: undefined, request_id: undefined }, "another organization's member answers like a missing one")
+  const foreign = expectError(
+    t,
+    await ts.rpc('update_org_member_role', { user_id: viewer.user_id, role: 'viewer' }, other.key),
+    404,
+    'not_found',
+  )
+  t.same(
+    { ...foreign, detail: undefined, request_id: undefined },
+    { ...missing, detail: undefined, request_id: undefined },
+    "another organization's member answers like a missing one",
+  )
   t.match(foreign.detail, /member \d+ not found/)
   expectError(t, await ts.rpc('remove_org_member', { user_id: viewer.user_id }, other.key), 404, 'not_found')
-  t.notOk((await ts.call<any[]>('list_org_members', {}, other.key)).some((m) => m.email === 'vic@example.com'), 'not listed for the other organization')
+  t.notOk(
+    (await ts.call<any[]>('list_org_members', {}, other.key)).some((m) => m.email === 'vic@example.com'),
+    'not listed for the other organization',
+  )
   expectError(t, await ts.rpc('list_org_members', {}, ts.platformKey), 400, 'org_id_required')
   t.ok((await ts.call<any[]>('list_org_members', { org_id: acme.orgId })).length >= 3, 'a platform key names the organization')
 
   t.same(await ts.call('remove_org_member', { user_id: viewer.user_id }, acme.key), { user_id: viewer.user_id, removed: true })
   expectError(t, await ts.rpc('remove_org_member', { user_id: viewer.user_id }, acme.key), 404, 'not_found', 'removed: gone')
   t.notOk((await ts.call<any[]>('list_org_members', {}, acme.key)).some((m) => m.email === 'vic@example.com'))
-  const again = await ts.call<{ user_id: number; invite_token: string }>('invite_org_member', { email: 'vic@example.com', role: 'viewer' }, acme.key)
+  const again = await ts.call<{ user_id: number; invite_token: string }>(
+    'invite_org_member',
+    { email: 'vic@example.com', role: 'viewer' },
+    acme.key,
+  )
   secrets.push(again.invite_token)
   t.not(again.user_id, viewer.user_id, 'a removed email can be invited again, as a new user')
   t.equal((await new Browser(ts.app).get(`/invite/${viewer.invite_token}`)).statusCode, 404, "the removed member's invite is dead")
@@ -337,7 +463,11 @@ t.test('removing a signed-in member ends their session', async (t) => {
   await ts.call('remove_org_member', { user_id: carl.invite.user_id }, acme.key)
   t.equal((await b.get('/account')).statusCode, 303, 'the session ended with the membership')
   now += 60_000
-  t.equal((await signIn(new Browser(ts.app), 'carl@example.com', carl.password, codeAt(carl.enrolment.secret, now))).statusCode, 401, 'and cannot sign in')
+  t.equal(
+    (await signIn(new Browser(ts.app), 'carl@example.com', carl.password, codeAt(carl.enrolment.secret, now))).statusCode,
+    401,
+    'and cannot sign in',
+  )
 })
 
 t.test('pages: plain HTML with no external assets, framing refused, nothing cached', async (t) => {
@@ -357,8 +487,13 @@ t.test('GET /api/v1/db/org_members: own organization only, no digests; token tab
   const rows = mine.json().rows as any[]
   t.ok(rows.length > 0 && rows.every((r) => r.org_id === acme.orgId), 'only Acme members')
   t.notMatch(mine.body, /hash|secret|token/)
-  t.same((await get('/api/v1/db/org_members', other.key)).json().rows.filter((r: any) => r.org_id === acme.orgId), [], 'Other sees none of them')
-  for (const table of ['user_sessions', 'member_invites', 'password_resets']) t.equal((await get(`/api/v1/db/${table}`, acme.key)).statusCode, 404, `${table} is not readable`)
+  t.same(
+    (await get('/api/v1/db/org_members', other.key)).json().rows.filter((r: any) => r.org_id === acme.orgId),
+    [],
+    'Other sees none of them',
+  )
+  for (const table of ['user_sessions', 'member_invites', 'password_resets'])
+    t.equal((await get(`/api/v1/db/${table}`, acme.key)).statusCode, 404, `${table} is not readable`)
 })
 
 t.test('a session lasts 12 hours from sign-in', async (t) => {
@@ -372,7 +507,7 @@ t.test('a session lasts 12 hours from sign-in', async (t) => {
 })
 
 t.test('interpolated values are escaped', async (t) => {
-  const r = await new Browser(ts.app).get('/login?return_to=' + encodeURIComponent('/x"><script>alert(1)</script>'))
+  const r = await new Browser(ts.app).get(`/login?return_to=${encodeURIComponent('/x"><script>alert(1)</script>')}`)
   t.equal(r.statusCode, 200)
   t.notMatch(r.body, /<script/, 'no markup from the query reaches the page')
   t.match(r.body, /name="return_to" value="\/x%22%3E%3Cscript%3E/, 'kept as an encoded path')
@@ -390,15 +525,27 @@ t.test('with an https BASE_URL the cookies are Secure and __Host- prefixed', asy
   const path = new URL(invite.invite_url).pathname
   const b = new Browser(secure.app)
   const shown = await b.get(path)
-  t.match([shown.headers['set-cookie']].flat().join('\n'), /^__Host-rr_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/m, 'the CSRF cookie')
+  t.match(
+    [shown.headers['set-cookie']].flat().join('\n'),
+    /^__Host-rr_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/m,
+    'the CSRF cookie',
+  )
   const enrolment = enrolmentOf((await b.post(path, { password: 'a secure password', confirm: 'a secure password' })).body)
   secureNow += 30_000
   t.equal((await b.post(`${path}/confirm`, { code: codeAt(enrolment.secret, secureNow) })).statusCode, 303)
   secureNow += 30_000
   await b.get('/login')
-  const signedIn = await b.post('/login', { email: 'sec@example.com', password: 'a secure password', code: codeAt(enrolment.secret, secureNow) })
+  const signedIn = await b.post('/login', {
+    email: 'sec@example.com',
+    password: 'a secure password',
+    code: codeAt(enrolment.secret, secureNow),
+  })
   t.equal(signedIn.statusCode, 303)
-  t.match([signedIn.headers['set-cookie']].flat().join('\n'), /^__Host-rr_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=43200$/m, 'the session cookie')
+  t.match(
+    [signedIn.headers['set-cookie']].flat().join('\n'),
+    /^__Host-rr_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=43200$/m,
+    'the session cookie',
+  )
   t.equal((await b.get('/account')).statusCode, 200)
 })
 
@@ -420,7 +567,9 @@ t.test('while writes are switched off, the sign-in forms answer 503 pages', asyn
 })
 
 t.test('no secret in any event', async (t) => {
-  const { rows } = await ts.database.pool.query<{ text: string }>(`select stream_name || data::text || metadata::text as text from es_events`)
+  const { rows } = await ts.database.pool.query<{ text: string }>(
+    `select stream_name || data::text || metadata::text as text from es_events`,
+  )
   const log = rows.map((r) => r.text).join('\n')
   t.ok(secrets.length > 20, `checked ${secrets.length} secrets`)
   for (const secret of secrets) t.notOk(log.includes(secret), `not in the log: ${secret.slice(0, 4)}…`)

@@ -61,7 +61,17 @@ t.test('every /api/v1 response carries the headers: 200, 400, 401, 403, 404, hea
     ['403 method_not_allowed', 403, () => rpcAs(ts, org.key, 'no_such_method')],
     ['404 not_found', 404, () => rpcAs(ts, org.key, 'get_client', '{"client_id": 424242}')],
     ['404 route_not_found', 404, () => ts.app.inject({ method: 'GET', url: '/api/v1/nothing-here', headers: bearer(org.key) })],
-    ['415', 415, () => ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: { ...bearer(org.key), 'content-type': 'text/plain' }, payload: 'x' })],
+    [
+      '415',
+      415,
+      () =>
+        ts.app.inject({
+          method: 'POST',
+          url: '/api/v1/rpc/get_organization',
+          headers: { ...bearer(org.key), 'content-type': 'text/plain' },
+          payload: 'x',
+        }),
+    ],
   ]
   let remaining = 100
   for (const [what, status, request] of cases) {
@@ -110,7 +120,7 @@ t.test('over the limit: 429 rate_limited with Retry-After, per key, until the wi
   t.equal(again.statusCode, 429, 'still limited, whatever the request (even a malformed one)')
 
   const other = await rpcAs(ts, b.key, 'get_organization')
-  t.equal(other.statusCode, 200, "another key has its own window")
+  t.equal(other.statusCode, 200, 'another key has its own window')
   t.equal(standing(other).remaining, 2)
 
   clock.nextMinute()
@@ -160,12 +170,21 @@ t.test('a per-key limit: set_api_key_rate_limit (platform keys only), shown by l
 
   // The organization cannot change its own limit.
   clock.nextMinute()
-  expectError(t, await rpcAs(ts, org.key, 'set_api_key_rate_limit', JSON.stringify({ key_id: keyId, per_minute: 1000 })), 403, 'platform_only')
+  expectError(
+    t,
+    await rpcAs(ts, org.key, 'set_api_key_rate_limit', JSON.stringify({ key_id: keyId, per_minute: 1000 })),
+    403,
+    'platform_only',
+  )
   expectError(t, await ts.rpc('set_api_key_rate_limit', { key_id: keyId, per_minute: 0 }), 400, 'validation_failed', 'a limit below 1')
   expectError(t, await ts.rpc('set_api_key_rate_limit', { key_id: 999_999, per_minute: 10 }), 404, 'not_found', 'an unknown key')
 
   clock.nextMinute()
-  t.same(await ts.call('set_api_key_rate_limit', { key_id: keyId, per_minute: null }), { id: keyId, per_minute: null, effective_per_minute: 4 })
+  t.same(await ts.call('set_api_key_rate_limit', { key_id: keyId, per_minute: null }), {
+    id: keyId,
+    per_minute: null,
+    effective_per_minute: 4,
+  })
   const back = await rpcAs(ts, org.key, 'get_organization')
   t.same(standing(back), { limit: 4, remaining: 3, reset: 50 }, 'null returns the key to the default')
 
@@ -193,7 +212,12 @@ t.test('two API processes on one database share one counter', async (t) => {
   const apps = [ts.app, otherApp]
   const seen: number[] = []
   for (let i = 0; i < 5; i++) {
-    const response = await apps[i % 2]!.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: bearer(org.key), payload: '{}' })
+    const response = await apps[i % 2]!.inject({
+      method: 'POST',
+      url: '/api/v1/rpc/get_organization',
+      headers: bearer(org.key),
+      payload: '{}',
+    })
     t.equal(response.statusCode, 200, `call ${i + 1} (process ${(i % 2) + 1}) is within the shared limit`)
     seen.push(standing(response).remaining)
   }
@@ -206,7 +230,9 @@ t.test('two API processes on one database share one counter', async (t) => {
   // Concurrent calls through both processes: exactly the limit gets through.
   clock.nextMinute()
   const burst = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => apps[i % 2]!.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: bearer(org.key), payload: '{}' })),
+    Array.from({ length: 12 }, (_, i) =>
+      apps[i % 2]!.inject({ method: 'POST', url: '/api/v1/rpc/get_organization', headers: bearer(org.key), payload: '{}' }),
+    ),
   )
   t.equal(burst.filter((r) => r.statusCode === 200).length, 5, 'five of twelve concurrent calls pass')
   t.equal(burst.filter((r) => r.statusCode === 429).length, 7, 'the rest are 429')
@@ -227,7 +253,10 @@ t.test('old windows are swept', async (t) => {
   const rows = await ts.system.database.db.selectFrom('rate_limit_windows').select(['bucket', 'window_minute']).execute()
   const minutes = new Set(rows.map((r) => Number(r.window_minute)))
   const current = Math.floor(clock.now() / 60_000)
-  t.ok([...minutes].every((m) => m >= current - 1), `only the current and the previous minute are kept (kept ${[...minutes].join(',')})`)
+  t.ok(
+    [...minutes].every((m) => m >= current - 1),
+    `only the current and the previous minute are kept (kept ${[...minutes].join(',')})`,
+  )
 })
 
 t.test('when the counter cannot be written, requests go on uncounted (fail open), and counting resumes after', async (t) => {

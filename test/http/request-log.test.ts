@@ -43,7 +43,10 @@ t.test('a request’s log lines carry request_id, org_id, key_id and the RPC met
   const completed = mine.find((l) => l.msg === 'request completed')
   t.ok(completed, `a "request completed" line with request_id (lines: ${JSON.stringify(mine).slice(0, 300)})`)
   t.match(completed, { request_id: 'log-test-add-1', org_id: org.orgId, key_id: org.keyId, rpc: 'add_client', res: { statusCode: 200 } })
-  t.notOk(lines.some((l) => 'reqId' in l), 'one name for the request id: request_id, as in X-Request-Id and event metadata')
+  t.notOk(
+    lines.some((l) => 'reqId' in l),
+    'one name for the request id: request_id, as in X-Request-Id and event metadata',
+  )
 
   // A platform key: no organization (null), its own key id.
   await ts.app.inject({
@@ -57,7 +60,12 @@ t.test('a request’s log lines carry request_id, org_id, key_id and the RPC met
   t.type(platform?.key_id, 'number', 'the platform key’s id')
 
   // Refused before anyone is known: the method is still named, no caller fields are invented.
-  await ts.app.inject({ method: 'POST', url: '/api/v1/rpc/get_all_clients', headers: { 'content-type': 'application/json', 'x-request-id': 'log-test-anon-1' }, payload: '{}' })
+  await ts.app.inject({
+    method: 'POST',
+    url: '/api/v1/rpc/get_all_clients',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'log-test-anon-1' },
+    payload: '{}',
+  })
   const anonymous = lines.find((l) => l.request_id === 'log-test-anon-1' && l.msg === 'request completed')
   t.match(anonymous, { rpc: 'get_all_clients', res: { statusCode: 401 } })
   t.notOk(anonymous && ('org_id' in anonymous || 'key_id' in anonymous), 'no org_id or key_id for an unauthenticated request')

@@ -62,12 +62,14 @@ const good: ResponseOptions = {
 for (const sign of ['assertion', 'response', 'both'] as const) {
   t.test(`a good response signed on the ${sign} is accepted`, async (t) => {
     const xml = decode(idp.response({ ...good, sign }))
-    const signatureParents = Array.from(parse(xml).getElementsByTagNameNS(DSIG, 'Signature')).map((s) => (s.parentNode as Element).localName)
+    const signatureParents = Array.from(parse(xml).getElementsByTagNameNS(DSIG, 'Signature')).map(
+      (s) => (s.parentNode as Element).localName,
+    )
     t.same(signatureParents.sort(), sign === 'both' ? ['Assertion', 'Response'] : [sign === 'assertion' ? 'Assertion' : 'Response'])
     t.match(xml, /SignatureMethod Algorithm="http:\/\/www\.w3\.org\/2001\/04\/xmldsig-more#rsa-sha256"/)
     t.match(xml, /CanonicalizationMethod Algorithm="http:\/\/www\.w3\.org\/2001\/10\/xml-exc-c14n#"/)
     const result = await assert(idp.response({ ...good, sign }))
-    if (!('ok' in result)) return t.fail(`refused: ${result.error.message}`)
+    if (!('ok' in result)) return void t.fail(`refused: ${result.error.message}`)
     t.equal(result.ok.user.name_id, 'ann@acme.test')
     t.same(result.ok.user.attributes, { email: ['ann@acme.test'], displayName: ['Ann Example'] })
     t.equal(result.ok.response_header.in_response_to, '_request-1')
@@ -82,7 +84,7 @@ t.test('an encrypted assertion decrypts with the SP encryption key and verifies'
   t.equal(doc.getElementsByTagNameNS(SAML, 'Assertion').length, 0, 'no plaintext assertion')
   t.notMatch(decode(samlResponse), /ann@acme\.test/)
   const result = await assert(samlResponse)
-  if (!('ok' in result)) return t.fail(`refused: ${result.error.message}`)
+  if (!('ok' in result)) return void t.fail(`refused: ${result.error.message}`)
   t.equal(result.ok.user.name_id, 'ann@acme.test')
 })
 
@@ -167,7 +169,7 @@ t.test('the HTTP-Redirect login: the page posts a response to the ACS that answe
   t.match(idp.requests[1]!.xml, /^<\?xml[^>]*>\s*<(samlp:)?AuthnRequest /)
 
   const result = await assert(samlResponse)
-  if (!('ok' in result)) return t.fail(`refused: ${result.error.message}`)
+  if (!('ok' in result)) return void t.fail(`refused: ${result.error.message}`)
   t.equal(result.ok.user.name_id, 'bea@acme.test')
   t.equal(result.ok.response_header.in_response_to, requestId)
   const audience = parse(decode(samlResponse)).getElementsByTagNameNS(SAML, 'Audience')[0]!.textContent
@@ -232,11 +234,13 @@ t.test('saml2-js leaves these checks to the service', async (t) => {
 // Recipient and InResponseTo from the SubjectConfirmationData of the (single, signed) assertion as well.
 t.test("saml2-js's response_header is unsigned when only the assertion is signed", async (t) => {
   const xml = decode(idp.response({ ...good, sign: 'assertion' }))
-  const forged = xml
-    .replace('Destination="' + acsUrl + '" InResponseTo="_request-1"', 'Destination="https://evil.test/acs" InResponseTo="_forged"')
+  const forged = xml.replace(
+    `Destination="${acsUrl}" InResponseTo="_request-1"`,
+    'Destination="https://evil.test/acs" InResponseTo="_forged"',
+  )
   t.not(forged, xml)
   const result = await assert(Buffer.from(forged).toString('base64'))
-  if (!('ok' in result)) return t.fail(`refused: ${result.error.message}`)
+  if (!('ok' in result)) return void t.fail(`refused: ${result.error.message}`)
   t.equal(result.ok.response_header.destination, 'https://evil.test/acs')
   t.equal(result.ok.response_header.in_response_to, '_forged')
   t.notOk('issuer' in result.ok.response_header, 'saml2-js reports no Issuer at all')

@@ -202,7 +202,10 @@ function assertionXml(f: AssertionFields): string {
   )
 }
 
-function responseXml(f: { id: string; issuer: string; destination: string; inResponseTo: string | null | undefined; now: Date }, body: string): string {
+function responseXml(
+  f: { id: string; issuer: string; destination: string; inResponseTo: string | null | undefined; now: Date },
+  body: string,
+): string {
   const inResponseTo = f.inResponseTo ? ` InResponseTo="${esc(f.inResponseTo)}"` : ''
   return (
     `<samlp:Response xmlns:samlp="${NS.protocol}" xmlns:saml="${NS.assertion}" ID="${esc(f.id)}" Version="2.0" ` +
@@ -394,7 +397,9 @@ export async function startSamlIdp(): Promise<SamlIdp> {
     certificate: samlFixtures.idpCert,
     metadataXml,
     requests,
-    signInAs: (user, options = {}) => void (next = { user, options }),
+    signInAs: (user, options = {}) => {
+      next = { user, options }
+    },
     response: (options) => Buffer.from(buildResponseXml(entityId, options), 'utf8').toString('base64'),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

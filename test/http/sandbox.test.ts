@@ -5,7 +5,7 @@
  * working on the fresh fixture and the retired client is gone.
  */
 import t from 'tap'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import { SANDBOX_CLIENT } from '../../domain/sandbox/fixture.js'
 import { resetSandbox, type SandboxDeps } from '../../ops/sandbox/seed.js'
@@ -40,7 +40,11 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const client = await call('get_client', { client_id: clientId })
     t.match(client, { id: clientId, org_id: seeded.orgId, name: SANDBOX_CLIENT.name, slug: SANDBOX_CLIENT.slug, status: 'active' })
     t.same(client.services.sort(), SANDBOX_CLIENT.services.map((s) => s.name).sort())
-    t.same((await call<{ id: number }[]>('get_all_clients', {})).map((c) => c.id), [clientId], 'one client')
+    t.same(
+      (await call<{ id: number }[]>('get_all_clients', {})).map((c) => c.id),
+      [clientId],
+      'one client',
+    )
     const keys = await call<{ name: string; scopes: string }[]>('list_api_keys', {})
     t.match(keys, [{ name: 'Public sandbox key (read-only)', scopes: 'read' }], 'the sandbox key is its only key, read-only')
   })
@@ -63,11 +67,18 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     t.ok(captures.length >= 30, `${captures.length} captures`)
     t.same([...new Set(captures.map((c) => c.engine))].sort(), ['claude', 'openai'])
     const queries = await call<{ id: number; active: boolean; source: string }[]>('get_aeo_queries', { client_id: clientId })
-    t.ok(queries.every((q) => q.source === 'generated'), 'generated questions')
+    t.ok(
+      queries.every((q) => q.source === 'generated'),
+      'generated questions',
+    )
     t.ok(queries.some((q) => !q.active) && queries.some((q) => q.active), 'some deactivated, most active')
     const runs = await call<{ status: string }[]>('get_aeo_runs', { client_id: clientId, limit: 500 })
     t.ok(runs.length > 0 && runs.every((r) => r.status === 'done'), 'every run done, none left queued')
-    t.match(await call('get_aeo_cadence', { client_id: clientId }), { enabled: false, samples_per_month: 1 }, 'a paused cadence: no sweep spends engine calls on fiction')
+    t.match(
+      await call('get_aeo_cadence', { client_id: clientId }),
+      { enabled: false, samples_per_month: 1 },
+      'a paused cadence: no sweep spends engine calls on fiction',
+    )
   })
 
   await t.test('tracker items with status changes, and a filed report', async (t) => {
@@ -75,9 +86,16 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     t.ok(items.length >= 4, `${items.length} items`)
     const statuses = new Set(items.map((i) => i.status))
     for (const status of ['open', 'in_progress', 'done']) t.ok(statuses.has(status), `an item is ${status}`)
-    t.ok(items.some((i) => i.note), 'notes recorded with the changes')
+    t.ok(
+      items.some((i) => i.note),
+      'notes recorded with the changes',
+    )
     const reports = await call<{ month: string; url: string }[]>('get_aeo_reports', { client_id: clientId })
-    t.same(reports.map((r) => r.month), [seeded.months.at(-2)], "last month's report is filed")
+    t.same(
+      reports.map((r) => r.month),
+      [seeded.months.at(-2)],
+      "last month's report is filed",
+    )
     const file = await ts.app.inject({ method: 'GET', url: reports[0]!.url, headers: { authorization: `Bearer ${SANDBOX_KEY}` } })
     t.equal(file.statusCode, 200, 'the filed report downloads with the sandbox key')
     t.match(file.body, /Rapid Rooter Plumbing/)
@@ -88,7 +106,15 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
     const queries = await call<{ id: number }[]>('get_aeo_queries', { client_id: clientId })
     // A job of the sandbox organization (recorded by the command: this system runs no job handlers).
-    const job = await requestJob(ts.system.write, systemContext('test'), { orgId: seeded.orgId, kind: 'export_org', clientId: null, groupId: null, payload: {}, meter: false, sandbox: false })
+    const job = await requestJob(ts.system.write, systemContext('test'), {
+      orgId: seeded.orgId,
+      kind: 'export_org',
+      clientId: null,
+      groupId: null,
+      payload: {},
+      meter: false,
+      sandbox: false,
+    })
     const keywords = await call<{ id: number; keyword: string }[]>('get_keywords_for_client', { client_id: clientId })
     const sets = await call<{ set_id: number }[]>('list_ad_copy_sets_for_client', { client_id: clientId })
     t.ok(keywords.length > 10 && sets.length === 1, 'generated keywords and a proposed ad copy set')
@@ -153,11 +179,18 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     t.same(again.retiredClientIds, [clientId])
     t.not(again.clientId, clientId, 'a new client id')
     expectError(t, await ts.rpc('get_client', { client_id: clientId }, SANDBOX_KEY), 404, 'not_found', 'the retired client')
-    t.same((await call<{ id: number }[]>('get_all_clients', { include_deleted: true })).map((c) => c.id), [again.clientId])
+    t.same(
+      (await call<{ id: number }[]>('get_all_clients', { include_deleted: true })).map((c) => c.id),
+      [again.clientId],
+    )
     const summary = await call<Summary>('get_aeo_summary', { client_id: again.clientId })
     t.same(summary.months, again.months)
     t.ok((await call<unknown[]>('get_aeo_items', { client_id: again.clientId })).length >= 4)
-    t.equal((await ts.call<{ id: number }>('get_client', { client_id: otherClient }, other.key)).id, otherClient, 'the other org is untouched')
+    t.equal(
+      (await ts.call<{ id: number }>('get_client', { client_id: otherClient }, other.key)).id,
+      otherClient,
+      'the other org is untouched',
+    )
   })
 })
 
@@ -165,24 +198,43 @@ t.test('keys other than the published one are not sandbox keys', async (t) => {
   const ts = await startTestSystem(t)
   const { key } = await orgWithKey(ts, 'Reader', 'read')
   expectError(t, await ts.rpc('add_client', clientPayload('X'), key), 403, 'insufficient_scope', 'a read-only org key')
-  expectError(t, await ts.rpc('get_client', { client_id: 1 }, SANDBOX_KEY), 401, 'sandbox_disabled', 'the sandbox key before any sandbox exists')
+  expectError(
+    t,
+    await ts.rpc('get_client', { client_id: 1 }, SANDBOX_KEY),
+    401,
+    'sandbox_disabled',
+    'the sandbox key before any sandbox exists',
+  )
 })
 
-t.test('the sandbox key on a service without the sandbox: 401 sandbox_disabled saying SANDBOX_ENABLED; other unknown keys as before', async (t) => {
-  const ts = await startTestSystem(t)
-  const body = expectError(t, await ts.rpc('get_all_clients', {}, SANDBOX_KEY), 401, 'sandbox_disabled', 'REST')
-  t.match(body.hint, /SANDBOX_ENABLED/, 'the hint names the switch')
-  t.match(body.hint, /own key/, 'and says what to do instead')
-  const mcp = await ts.app.inject({
-    method: 'POST',
-    url: '/api/v1/mcp',
-    headers: { authorization: `Bearer ${SANDBOX_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  })
-  t.equal(expectError(t, mcp, 401, 'sandbox_disabled', 'MCP').hint, body.hint, 'MCP: the same answer')
-  t.ok(mcp.headers['www-authenticate'], 'still a bearer challenge')
+t.test(
+  'the sandbox key on a service without the sandbox: 401 sandbox_disabled saying SANDBOX_ENABLED; other unknown keys as before',
+  async (t) => {
+    const ts = await startTestSystem(t)
+    const body = expectError(t, await ts.rpc('get_all_clients', {}, SANDBOX_KEY), 401, 'sandbox_disabled', 'REST')
+    t.match(body.hint, /SANDBOX_ENABLED/, 'the hint names the switch')
+    t.match(body.hint, /own key/, 'and says what to do instead')
+    const mcp = await ts.app.inject({
+      method: 'POST',
+      url: '/api/v1/mcp',
+      headers: {
+        authorization: `Bearer ${SANDBOX_KEY}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    t.equal(expectError(t, mcp, 401, 'sandbox_disabled', 'MCP').hint, body.hint, 'MCP: the same answer')
+    t.ok(mcp.headers['www-authenticate'], 'still a bearer challenge')
 
-  // Nothing about real keys: an unknown or revoked rrk_ key answers exactly as before.
-  const unknown = expectError(t, await ts.rpc('get_all_clients', {}, 'rrk_not_a_real_key_0000000000000000'), 401, 'unauthorized', 'an unknown key')
-  t.notMatch(unknown.hint ?? '', /sandbox|SANDBOX/i, 'no word about the sandbox for other keys')
-})
+    // Nothing about real keys: an unknown or revoked rrk_ key answers exactly as before.
+    const unknown = expectError(
+      t,
+      await ts.rpc('get_all_clients', {}, 'rrk_not_a_real_key_0000000000000000'),
+      401,
+      'unauthorized',
+      'an unknown key',
+    )
+    t.notMatch(unknown.hint ?? '', /sandbox|SANDBOX/i, 'no word about the sandbox for other keys')
+  },
+)

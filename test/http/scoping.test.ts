@@ -60,7 +60,11 @@ const NO_SET = 987_654
 /** Every RPC that takes a client, with a body that would be valid for a client the caller owns. */
 const CLIENT_CASES: ClientCase[] = [
   { label: 'get_client', method: 'get_client', body: (id) => ({ client_id: id }) },
-  { label: 'get_client as_of', method: 'get_client', body: (id) => ({ client_id: id, as_of: new Date(Date.now() + 60_000).toISOString() }) },
+  {
+    label: 'get_client as_of',
+    method: 'get_client',
+    body: (id) => ({ client_id: id, as_of: new Date(Date.now() + 60_000).toISOString() }),
+  },
   { label: 'get_client_org_id', method: 'get_client_org_id', body: (id) => ({ client_id: id }) },
   { label: 'update_client', method: 'update_client', body: (id) => ({ client_id: id, name: 'Hijacked' }) },
   { label: 'update_client slug', method: 'update_client', body: (id) => ({ client_id: id, slug: 'alpha' }) },
@@ -253,15 +257,35 @@ t.test('other entities of another organization answer like missing ones in get_e
     ['client', w.clientB, w.missing],
   ]
   for (const [entityType, foreignId, missingId] of pairs) {
-    const missing = expectError(t, await ts.rpc('get_entity_history', { entity_type: entityType, entity_id: missingId }, a.key), 404, 'not_found')
-    const foreign = expectError(t, await ts.rpc('get_entity_history', { entity_type: entityType, entity_id: foreignId }, a.key), 404, 'not_found')
+    const missing = expectError(
+      t,
+      await ts.rpc('get_entity_history', { entity_type: entityType, entity_id: missingId }, a.key),
+      404,
+      'not_found',
+    )
+    const foreign = expectError(
+      t,
+      await ts.rpc('get_entity_history', { entity_type: entityType, entity_id: foreignId }, a.key),
+      404,
+      'not_found',
+    )
     t.same(withoutIds(foreign, [foreignId]), withoutIds(missing, [missingId]), `${entityType}: foreign answers like missing`)
   }
   // The platform key's own stream (org_id null) is not an organization's either.
   const platformKeys = await ts.call<{ id: number }[]>('list_api_keys', {})
   const platformKeyId = platformKeys[0]!.id
-  const missing = expectError(t, await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: 999_999 }, a.key), 404, 'not_found')
-  const platform = expectError(t, await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: platformKeyId }, a.key), 404, 'not_found')
+  const missing = expectError(
+    t,
+    await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: 999_999 }, a.key),
+    404,
+    'not_found',
+  )
+  const platform = expectError(
+    t,
+    await ts.rpc('get_entity_history', { entity_type: 'api_key', entity_id: platformKeyId }, a.key),
+    404,
+    'not_found',
+  )
   t.same(withoutIds(platform, [platformKeyId]), withoutIds(missing, [999_999]), "a platform key's history is hidden from organizations")
 })
 
@@ -272,12 +296,26 @@ t.test("organization keys get their organization injected: lists show only the c
   await ts.call('add_client', clientPayload('Alpha Deleted', { status: 'deleted' }), a.key)
 
   const all = await ts.call<{ id: number; org_id: number; name: string }[]>('get_all_clients', {}, a.key)
-  t.same(all.map((c) => c.name), ['Alpha', 'Alpha Paused'], "A's clients only, deleted excluded")
-  t.ok(all.every((c) => c.org_id === a.orgId), 'every client is A')
+  t.same(
+    all.map((c) => c.name),
+    ['Alpha', 'Alpha Paused'],
+    "A's clients only, deleted excluded",
+  )
+  t.ok(
+    all.every((c) => c.org_id === a.orgId),
+    'every client is A',
+  )
   const withDeleted = await ts.call<{ org_id: number; name: string }[]>('get_all_clients', { include_deleted: true }, a.key)
-  t.same(withDeleted.map((c) => c.name), ['Alpha', 'Alpha Paused', 'Alpha Deleted'])
+  t.same(
+    withDeleted.map((c) => c.name),
+    ['Alpha', 'Alpha Paused', 'Alpha Deleted'],
+  )
   const deleted = await ts.call<{ name: string }[]>('get_deleted_clients', {}, a.key)
-  t.same(deleted.map((c) => c.name), ['Alpha Deleted'], "A's deleted clients only")
+  t.same(
+    deleted.map((c) => c.name),
+    ['Alpha Deleted'],
+    "A's deleted clients only",
+  )
   t.equal(await ts.call('count_active_clients', {}, a.key), 1)
   t.equal(await ts.call('count_active_clients', {}, b.key), 1)
   t.same(await ts.call('get_all_client_slugs', {}, a.key), [
@@ -297,7 +335,11 @@ t.test("organization keys get their organization injected: lists show only the c
   )
 
   const keys = await ts.call<{ org_id: number | null; id: number }[]>('list_api_keys', {}, a.key)
-  t.same(keys.map((k) => k.id), [a.keyId], "A's keys only")
+  t.same(
+    keys.map((k) => k.id),
+    [a.keyId],
+    "A's keys only",
+  )
 
   const activity = await ts.call<{ stream: string; client_id: number | null }[]>('get_org_activity', {}, a.key)
   t.ok(activity.length > 0, 'A has activity')
@@ -338,8 +380,14 @@ t.test('platform keys must name the organization for list methods', async (t) =>
 
   // Naming the organization works and shows that organization's data.
   const all = await ts.call<{ id: number }[]>('get_all_clients', { org_id: b.orgId })
-  t.same(all.map((c) => c.id), [w.clientB])
-  t.same((await ts.call<{ id: number }[]>('get_deleted_clients', { org_id: b.orgId })).map((c) => c.id), [w.deletedB])
+  t.same(
+    all.map((c) => c.id),
+    [w.clientB],
+  )
+  t.same(
+    (await ts.call<{ id: number }[]>('get_deleted_clients', { org_id: b.orgId })).map((c) => c.id),
+    [w.deletedB],
+  )
   t.equal(await ts.call('count_active_clients', { org_id: b.orgId }), 1)
   t.equal(await ts.call('get_client_id_by_slug', { slug: 'bravo', org_id: b.orgId }), w.clientB)
   t.equal((await ts.call('get_organization', { org_id: b.orgId })).name, 'Org B')
@@ -349,9 +397,15 @@ t.test('platform keys must name the organization for list methods', async (t) =>
   // A platform key without org_id lists platform keys, not every organization's keys.
   const platformKeys = await ts.call<{ org_id: number | null }[]>('list_api_keys', {})
   t.ok(platformKeys.length >= 1)
-  t.ok(platformKeys.every((k) => k.org_id === null), 'only platform keys')
+  t.ok(
+    platformKeys.every((k) => k.org_id === null),
+    'only platform keys',
+  )
   const bKeys = await ts.call<{ id: number }[]>('list_api_keys', { org_id: b.orgId })
-  t.same(bKeys.map((k) => k.id), [b.keyId])
+  t.same(
+    bKeys.map((k) => k.id),
+    [b.keyId],
+  )
 })
 
 t.test("platform keys reach any organization's client", async (t) => {

@@ -31,7 +31,8 @@ const PYTHON = process.env.PYTHON ?? 'python3'
 /** python3 and its venv module, or a message saying what is missing. */
 function pythonProblem(): string | null {
   const version = spawnSync(PYTHON, ['--version'], { encoding: 'utf8' })
-  if (version.error || version.status !== 0) return `${PYTHON} is required for the SDK test and was not found (${version.error?.message ?? version.stderr})`
+  if (version.error || version.status !== 0)
+    return `${PYTHON} is required for the SDK test and was not found (${version.error?.message ?? version.stderr})`
   const venv = spawnSync(PYTHON, ['-c', 'import venv, ensurepip'], { encoding: 'utf8' })
   if (venv.status !== 0) return `${PYTHON} lacks the venv/ensurepip modules (install python3-venv): ${venv.stderr}`
   return null
@@ -41,12 +42,23 @@ function pythonProblem(): string | null {
  * Runs a command to completion without blocking the event loop: the servers the Python script talks to live
  * in this process, so a synchronous spawn would deadlock them.
  */
-function run(command: string, args: string[], options: { cwd?: string; input?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; input?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
       // Offline and isolated from the developer's pip configuration and cache.
-      env: { ...process.env, PIP_NO_INDEX: '1', PIP_NO_CACHE_DIR: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_CONFIG_FILE: os.devNull, PYTHONDONTWRITEBYTECODE: '1' },
+      env: {
+        ...process.env,
+        PIP_NO_INDEX: '1',
+        PIP_NO_CACHE_DIR: '1',
+        PIP_DISABLE_PIP_VERSION_CHECK: '1',
+        PIP_CONFIG_FILE: os.devNull,
+        PYTHONDONTWRITEBYTECODE: '1',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -107,7 +119,8 @@ async function startStub(t: { teardown(fn: () => unknown): void }) {
         if (n === 3) return json(429, { error: 'Rate limited', code: 'rate_limited' }, { 'retry-after': '0' })
         return json(200, { job_id: id, kind: 'export_org', status: 'done', result: { download_url: '/api/v1/exports/1/x.zip' } })
       }
-      if (req.method === 'POST' && url === '/api/v1/jobs/77/cancel') return json(409, { error: 'The job is finished', code: 'job_already_terminal' })
+      if (req.method === 'POST' && url === '/api/v1/jobs/77/cancel')
+        return json(409, { error: 'The job is finished', code: 'job_already_terminal' })
       if (req.method === 'POST' && url === '/api/v1/rpc/add_client') return json(200, { result: 4242 })
       if (req.method === 'POST' && url === '/api/v1/rpc/busy') {
         return json(409, { error: 'In flight', code: 'idempotency_in_flight', hint: 'retry' }, { 'retry-after': '7' })
@@ -221,10 +234,18 @@ t.test('the archive and its index are public, reproducible and cacheable', async
   const ts = await startTestSystem(t)
   const index = await ts.app.inject({ method: 'GET', url: '/sdk/' })
   t.equal(index.statusCode, 200)
-  const body = index.json() as { version: string; api_version: string; archives: { filename: string; url: string; sha256: string; bytes: number }[]; latest: string }
+  const body = index.json() as {
+    version: string
+    api_version: string
+    archives: { filename: string; url: string; sha256: string; bytes: number }[]
+    latest: string
+  }
   t.equal(body.version, SDK_VERSION)
   t.equal(body.api_version, API_VERSION)
-  t.same(body.archives.map((a) => a.url), [`/sdk/${ARCHIVE_FILENAME}`])
+  t.same(
+    body.archives.map((a) => a.url),
+    [`/sdk/${ARCHIVE_FILENAME}`],
+  )
   t.equal(ARCHIVE_FILENAME, `rankrelay-${SDK_VERSION}.tar.gz`)
   t.equal((await ts.app.inject({ method: 'GET', url: '/sdk' })).statusCode, 200, '/sdk without the slash too')
 
@@ -274,29 +295,41 @@ t.test('generation: type hints, reserved names and keyword parameters make valid
       handler: async () => 'x',
     }),
   ] as AnyRpc[])
-  const methods = generatePythonSdk(odd).files.find((f) => f.path === 'rankrelay/_methods.py')!.data.toString('utf8')
+  const methods = generatePythonSdk(odd)
+    .files.find((f) => f.path === 'rankrelay/_methods.py')!
+    .data.toString('utf8')
   t.match(methods, 'def call_rpc(')
   t.match(methods, 'from_: str')
   t.match(methods, '"from": from_')
   t.match(methods, '"self": self_')
   const problem = pythonProblem()
-  if (problem) return t.fail(problem)
+  if (problem) return void t.fail(problem)
   const parsed = await run(PYTHON, ['-c', 'import ast, sys; ast.parse(sys.stdin.read()); print("ok")'], { input: methods })
   t.equal(parsed.stdout.trim(), 'ok', `the generated module parses (${parsed.stderr})`)
 
   // ustar's prefix field carries paths over 100 bytes; Python's tarfile reads them back.
   const long = `${'d'.repeat(60)}/${'e'.repeat(60)}/file.txt`
-  const tar = tarGz([{ path: long, data: Buffer.from('hello') }, { path: 'empty', data: Buffer.alloc(0) }], 0)
+  const tar = tarGz(
+    [
+      { path: long, data: Buffer.from('hello') },
+      { path: 'empty', data: Buffer.alloc(0) },
+    ],
+    0,
+  )
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'rankrelay-tar-'))
   t.teardown(() => fs.rm(dir, { recursive: true, force: true }))
   await fs.writeFile(path.join(dir, 'a.tar.gz'), tar)
-  const listed = await run(PYTHON, ['-c', 'import tarfile, sys; t = tarfile.open(sys.argv[1]); print([(m.name, m.size) for m in t.getmembers()]); print(t.extractfile(t.getmembers()[0]).read().decode())', path.join(dir, 'a.tar.gz')])
+  const listed = await run(PYTHON, [
+    '-c',
+    'import tarfile, sys; t = tarfile.open(sys.argv[1]); print([(m.name, m.size) for m in t.getmembers()]); print(t.extractfile(t.getmembers()[0]).read().decode())',
+    path.join(dir, 'a.tar.gz'),
+  ])
   t.equal(listed.stdout.trim(), `[('${long}', 5), ('empty', 0)]\nhello`, `tarfile reads it (${listed.stderr})`)
 })
 
 t.test('pip installs the archive offline and the client works against the running server', async (t) => {
   const problem = pythonProblem()
-  if (problem) return t.fail(problem)
+  if (problem) return void t.fail(problem)
   const ts = await startTestSystem(t)
   const baseUrl = await ts.app.listen({ host: '127.0.0.1', port: 0 })
   const stub = await startStub(t)
@@ -343,26 +376,47 @@ t.test('pip installs the archive offline and the client works against the runnin
   const registry = createRegistry()
   t.same(out.version.slice(0, 2), [SDK_VERSION, API_VERSION], 'SDK and API versions')
   t.equal(out.version[2], buildSdkArchive(registry).fingerprint, 'the registry fingerprint')
-  t.same(out.methods, registry.all().map((r) => r.definition.name).sort(), 'one method per RPC of the registry')
+  t.same(
+    out.methods,
+    registry
+      .all()
+      .map((r) => r.definition.name)
+      .sort(),
+    'one method per RPC of the registry',
+  )
   t.same(out.not_callable, [], 'each is a callable method of Client')
-  t.same(out.get_client_params, {
-    self: ['POSITIONAL_OR_KEYWORD', false, true],
-    client_id: ['KEYWORD_ONLY', false, true],
-    as_of: ['KEYWORD_ONLY', true, false],
-    org_id: ['KEYWORD_ONLY', true, false],
-  }, 'keyword arguments: required ones without default, optional ones UNSET')
+  t.same(
+    out.get_client_params,
+    {
+      self: ['POSITIONAL_OR_KEYWORD', false, true],
+      client_id: ['KEYWORD_ONLY', false, true],
+      as_of: ['KEYWORD_ONLY', true, false],
+      org_id: ['KEYWORD_ONLY', true, false],
+    },
+    'keyword arguments: required ones without default, optional ones UNSET',
+  )
   t.equal(out.get_client_annotations.client_id, "<class 'int'>", 'typed')
   t.match(out.get_client_doc, registry.get('get_client')!.definition.summary, 'the docstring is the summary')
   t.ok(out.add_client_params.includes('idempotency_key'), 'write methods take an idempotency_key')
 
   t.ok(Number.isInteger(out.client_id) && out.client_id > 0, 'add_client returned an id')
-  t.match(out.client, { id: out.client_id, org_id: org.orgId, name: 'Py Plumbing', services: ['Drains'], locations: ['Austin, TX', 'Waco, TX'] })
+  t.match(out.client, {
+    id: out.client_id,
+    org_id: org.orgId,
+    name: 'Py Plumbing',
+    services: ['Drains'],
+    locations: ['Austin, TX', 'Waco, TX'],
+  })
   t.equal(out.via_call, 'Py Plumbing', 'call(method, **params)')
   t.equal(out.via_call_dict, out.client_id, 'call(method, params)')
   t.same(out.services, ['Drains'])
   t.equal(out.count, 1)
   t.equal(out.api_version_header, API_VERSION, 'last_headers holds the response headers, names in lower case')
-  t.same(out.idempotency, { same_id: true, first_replayed: null, again_replayed: 'true' }, 'the same Idempotency-Key replays the first answer')
+  t.same(
+    out.idempotency,
+    { same_id: true, first_replayed: null, again_replayed: 'true' },
+    'the same Idempotency-Key replays the first answer',
+  )
   t.match(out.idempotency_reused, { status: 409, code: 'idempotency_key_reused' }, 'and refuses another body')
   t.equal(out.count_after, 2, 'the replay created nothing')
   t.match(out.not_found, { status: 404, code: 'not_found', is_exception: true })
@@ -374,26 +428,38 @@ t.test('pip installs the archive offline and the client works against the runnin
   t.match(out.read_only, { status: 403, code: 'insufficient_scope' })
   t.match(out.bad_key, { status: 401, code: 'unauthorized' })
   t.match(out.foreign_org, { status: 404, code: 'not_found' })
-  t.same(out.table.rows.map((r: { id: number }) => r.id), [out.client_id], 'read_table')
+  t.same(
+    out.table.rows.map((r: { id: number }) => r.id),
+    [out.client_id],
+    'read_table',
+  )
   t.same(out.locations, ['Austin, TX', 'Waco, TX'], 'iter_table follows next_offset, None filters NULL')
   t.match(out.table_error, { status: 404, code: 'db_table_not_allowed' })
   t.match(out.bad_method_name, /not an RPC method name/, 'a method name cannot leave the RPC path')
 
-  t.same(out.webhook, {
-    valid: true,
-    valid_str_body: true,
-    rotated: true,
-    tampered: false,
-    wrong_secret: false,
-    old: false,
-    old_wide_tolerance: true,
-    old_at_its_time: true,
-    future: false,
-    malformed: [false, false, false, false, false, false],
-  }, 'webhook signatures computed in Node verify in Python, and only those')
+  t.same(
+    out.webhook,
+    {
+      valid: true,
+      valid_str_body: true,
+      rotated: true,
+      tampered: false,
+      wrong_secret: false,
+      old: false,
+      old_wide_tolerance: true,
+      old_at_its_time: true,
+      future: false,
+      malformed: [false, false, false, false, false, false],
+    },
+    'webhook signatures computed in Node verify in Python, and only those',
+  )
 
   t.same(out.job_created, { job_id: 77, status_url: '/api/v1/jobs/77' })
-  t.match(out.job_done, { job_id: 77, status: 'done', result: { download_url: '/api/v1/exports/1/x.zip' } }, 'wait_for_job polls through queued, running and a 429 to done')
+  t.match(
+    out.job_done,
+    { job_id: 77, status: 'done', result: { download_url: '/api/v1/exports/1/x.zip' } },
+    'wait_for_job polls through queued, running and a 429 to done',
+  )
   t.same(out.job_timeout, { is_timeout_error: true, job_id: 88, last_status: 'queued' })
   t.match(out.job_missing, { status: 404, code: 'not_found' })
   t.match(out.job_cancel, { status: 409, code: 'job_already_terminal' })
@@ -412,5 +478,8 @@ t.test('pip installs the archive offline and the client works against the runnin
   t.equal(rpcPost.headers['idempotency-key'], 'rpc-key-1', 'generated write methods send Idempotency-Key')
   t.same(JSON.parse(rpcPost.body), { client: { name: 'X', website_url: 'https://x.example.com' } }, 'UNSET arguments are not sent')
   t.equal(stub.requests.filter((r) => r.url === '/api/v1/jobs/77' && r.method === 'GET').length, 4, 'polled four times')
-  t.notOk(stub.requests.some((r) => r.headers['idempotency-key'] === 'k'.repeat(201)), 'a key over 200 characters is never sent')
+  t.notOk(
+    stub.requests.some((r) => r.headers['idempotency-key'] === 'k'.repeat(201)),
+    'a key over 200 characters is never sent',
+  )
 })

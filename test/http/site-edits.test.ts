@@ -13,12 +13,26 @@ async function setup(t: Parameters<typeof startTestSystem>[0]) {
   const org = await orgWithKey(ts, 'Acme')
   const other = await orgWithKey(ts, 'Other')
   const clientId = await ts.call<number>('add_client', clientPayload('Acme Plumbing'), org.key)
-  const pageId = await ts.call<number>('add_page', { page: { client_id: clientId, url: 'https://acme.example.com/drains', title: 'Drains' } }, org.key)
-  const before = await ts.call<number>('add_snapshot', { snapshot: { page_id: pageId, content: '<p>Drain cleaning in Austin.</p>' } }, org.key)
+  const pageId = await ts.call<number>(
+    'add_page',
+    { page: { client_id: clientId, url: 'https://acme.example.com/drains', title: 'Drains' } },
+    org.key,
+  )
+  const before = await ts.call<number>(
+    'add_snapshot',
+    { snapshot: { page_id: pageId, content: '<p>Drain cleaning in Austin.</p>' } },
+    org.key,
+  )
   const stage = (content: string, extra: Record<string, unknown> = {}) =>
     ts.call<number>(
       'create_site_edit',
-      { client_id: clientId, operation: 'elementor_rewrite', payload: JSON.stringify({ proposed_content: content }), page_url: 'https://acme.example.com/drains', ...extra },
+      {
+        client_id: clientId,
+        operation: 'elementor_rewrite',
+        payload: JSON.stringify({ proposed_content: content }),
+        page_url: 'https://acme.example.com/drains',
+        ...extra,
+      },
       org.key,
     )
   return { ts, org, other, clientId, pageId, before, stage }
@@ -28,7 +42,17 @@ t.test('apply publishes the new content as a snapshot; rollback restores the old
   const { ts, org, clientId, pageId, before, stage } = await setup(t)
   const editId = await stage('<p>Same-day drain cleaning in Austin.</p>')
   const staged = await ts.call<any>('get_site_edit', { edit_id: editId }, org.key)
-  t.match(staged, { edit_id: editId, client_id: clientId, operation: 'elementor_rewrite', page_url: 'https://acme.example.com/drains', page_id: pageId, status: 'proposed', approved_by: '', job_id: null, apply_attempts: 0 })
+  t.match(staged, {
+    edit_id: editId,
+    client_id: clientId,
+    operation: 'elementor_rewrite',
+    page_url: 'https://acme.example.com/drains',
+    page_id: pageId,
+    status: 'proposed',
+    approved_by: '',
+    job_id: null,
+    apply_attempts: 0,
+  })
   t.match(staged.staged_by, /^api_key:\d+$/)
   t.equal(await ts.call('count_pending_site_edits', { client_id: clientId }, org.key), 1)
 
@@ -37,7 +61,12 @@ t.test('apply publishes the new content as a snapshot; rollback restores the old
   t.match(applied.applied_by, /^api_key:\d+$/, 'who applied')
   t.ok(applied.applied_at, 'when')
   const published = await ts.call<any>('get_latest_snapshot', { page_id: pageId }, org.key)
-  t.match(published, { snapshot_id: applied.after_snapshot_id, content: '<p>Same-day drain cleaning in Austin.</p>', source: 'site_edit', edit_id: editId })
+  t.match(published, {
+    snapshot_id: applied.after_snapshot_id,
+    content: '<p>Same-day drain cleaning in Austin.</p>',
+    source: 'site_edit',
+    edit_id: editId,
+  })
   t.equal(await ts.call('count_pending_site_edits', { client_id: clientId }, org.key), 0)
   expectError(t, await ts.rpc('apply_site_edit', { edit_id: editId }, org.key), 409, 'site_edit_already_applied')
 
@@ -46,16 +75,32 @@ t.test('apply publishes the new content as a snapshot; rollback restores the old
   t.match(rolledBack.rolled_back_by, /^api_key:\d+$/)
   t.ok(rolledBack.rolled_back_at)
   const restored = await ts.call<any>('get_latest_snapshot', { page_id: pageId }, org.key)
-  t.match(restored, { snapshot_id: rolledBack.restored_snapshot_id, content: '<p>Drain cleaning in Austin.</p>', title: 'Drains', source: 'site_edit_rollback', edit_id: editId })
+  t.match(restored, {
+    snapshot_id: rolledBack.restored_snapshot_id,
+    content: '<p>Drain cleaning in Austin.</p>',
+    title: 'Drains',
+    source: 'site_edit_rollback',
+    edit_id: editId,
+  })
   const history = await ts.call<any[]>('get_snapshots_for_page', { page_id: pageId }, org.key)
-  t.same(history.map((s) => s.source), ['site_edit_rollback', 'site_edit', 'add_snapshot'], 'every change is visible in the history')
+  t.same(
+    history.map((s) => s.source),
+    ['site_edit_rollback', 'site_edit', 'add_snapshot'],
+    'every change is visible in the history',
+  )
 
   expectError(t, await ts.rpc('rollback_site_edit', { edit_id: editId }, org.key), 409, 'site_edit_rolled_back')
   expectError(t, await ts.rpc('apply_site_edit', { edit_id: editId }, org.key), 409, 'site_edit_rolled_back')
 
   const events = await streamEvents(ts, `site_edit-${editId}`)
-  t.same(events.map((e) => e.type), ['SiteEditStaged', 'SiteEditApplied', 'SiteEditRolledBack'])
-  t.ok(events.every((e) => e.metadata.org_id === org.orgId), 'metadata.org_id is the organization')
+  t.same(
+    events.map((e) => e.type),
+    ['SiteEditStaged', 'SiteEditApplied', 'SiteEditRolledBack'],
+  )
+  t.ok(
+    events.every((e) => e.metadata.org_id === org.orgId),
+    'metadata.org_id is the organization',
+  )
 })
 
 t.test('rollback of an edit never applied is a coded 409 and publishes nothing', async (t) => {
@@ -78,14 +123,27 @@ t.test('apply without approved_by records the calling key as approver', async (t
 
 t.test('an unpublishable edit: the attempt is recorded, the edit stays proposed; attempts are counted per organization', async (t) => {
   const { ts, org, other, clientId, stage } = await setup(t)
-  const broken = await ts.call<number>('create_site_edit', { client_id: clientId, operation: 'meta_update', payload: 'title: New' }, org.key)
+  const broken = await ts.call<number>(
+    'create_site_edit',
+    { client_id: clientId, operation: 'meta_update', payload: 'title: New' },
+    org.key,
+  )
   t.equal((await ts.call<any>('get_site_edit', { edit_id: broken }, org.key)).page_id, null, 'no page_url: no page')
   const response = await ts.rpc('apply_site_edit', { edit_id: broken }, org.key)
   expectError(t, response, 422, 'site_edit_unpublishable')
   const after = await ts.call<any>('get_site_edit', { edit_id: broken }, org.key)
   t.match(after, { status: 'proposed', apply_attempts: 1 })
   t.match(after.last_error, /proposed_content/)
-  const noPage = await ts.call<number>('create_site_edit', { client_id: clientId, operation: 'elementor_rewrite', payload: JSON.stringify({ proposed_content: 'x' }), page_url: 'https://acme.example.com/nowhere' }, org.key)
+  const noPage = await ts.call<number>(
+    'create_site_edit',
+    {
+      client_id: clientId,
+      operation: 'elementor_rewrite',
+      payload: JSON.stringify({ proposed_content: 'x' }),
+      page_url: 'https://acme.example.com/nowhere',
+    },
+    org.key,
+  )
   expectError(t, await ts.rpc('apply_site_edit', { edit_id: noPage }, org.key), 422, 'site_edit_unpublishable')
   await ts.call('apply_site_edit', { edit_id: await stage('<p>ok</p>') }, org.key)
 
@@ -100,12 +158,29 @@ t.test('get_site_edits and list_all_site_edits filter by status and page; other 
   const b = await stage('<p>b</p>')
   await ts.call('apply_site_edit', { edit_id: a, approved_by: 'Dana' }, org.key)
   const all = await ts.call<any[]>('get_site_edits', { client_id: clientId }, org.key)
-  t.same(all.map((e) => e.edit_id), [b, a], 'newest first')
-  t.same((await ts.call<any[]>('get_site_edits', { client_id: clientId, status: 'applied' }, org.key)).map((e) => e.edit_id), [a])
-  t.same((await ts.call<any[]>('get_site_edits', { client_id: clientId, limit: 1, offset: 1 }, org.key)).map((e) => e.edit_id), [a])
-  t.same((await ts.call<any[]>('list_all_site_edits', { status: 'proposed' }, org.key)).map((e) => e.edit_id), [b])
+  t.same(
+    all.map((e) => e.edit_id),
+    [b, a],
+    'newest first',
+  )
+  t.same(
+    (await ts.call<any[]>('get_site_edits', { client_id: clientId, status: 'applied' }, org.key)).map((e) => e.edit_id),
+    [a],
+  )
+  t.same(
+    (await ts.call<any[]>('get_site_edits', { client_id: clientId, limit: 1, offset: 1 }, org.key)).map((e) => e.edit_id),
+    [a],
+  )
+  t.same(
+    (await ts.call<any[]>('list_all_site_edits', { status: 'proposed' }, org.key)).map((e) => e.edit_id),
+    [b],
+  )
   t.same(await ts.call('list_all_site_edits', {}, other.key), [])
-  t.same((await ts.call<any[]>('list_all_site_edits', { org_id: org.orgId })).map((e) => e.edit_id), [b, a], 'a platform key names the organization')
+  t.same(
+    (await ts.call<any[]>('list_all_site_edits', { org_id: org.orgId })).map((e) => e.edit_id),
+    [b, a],
+    'a platform key names the organization',
+  )
 
   const missing = await ts.rpc('get_site_edit', { edit_id: 999_999 }, other.key)
   const foreign = await ts.rpc('get_site_edit', { edit_id: a }, other.key)
@@ -121,13 +196,22 @@ t.test('get_site_edits and list_all_site_edits filter by status and page; other 
 t.test('concurrent applies (and rollbacks) of one edit publish once; the others answer 409', async (t) => {
   const { ts, org, pageId, stage } = await setup(t)
   const editId = await stage('<p>Published once.</p>')
-  const applies = await Promise.all(Array.from({ length: 6 }, () => ts.rpc('apply_site_edit', { edit_id: editId, approved_by: 'Dana' }, org.key)))
+  const applies = await Promise.all(
+    Array.from({ length: 6 }, () => ts.rpc('apply_site_edit', { edit_id: editId, approved_by: 'Dana' }, org.key)),
+  )
   t.same(applies.map((r) => r.statusCode).sort(), [200, 409, 409, 409, 409, 409], 'one apply wins')
   for (const refused of applies.filter((r) => r.statusCode === 409)) t.equal(refused.json().code, 'site_edit_already_applied')
   const rollbacks = await Promise.all(Array.from({ length: 4 }, () => ts.rpc('rollback_site_edit', { edit_id: editId }, org.key)))
   t.same(rollbacks.map((r) => r.statusCode).sort(), [200, 409, 409, 409], 'one rollback wins')
   const history = await ts.call<any[]>('get_snapshots_for_page', { page_id: pageId }, org.key)
-  t.same(history.map((s) => s.source), ['site_edit_rollback', 'site_edit', 'add_snapshot'], 'one snapshot per change, none twice')
+  t.same(
+    history.map((s) => s.source),
+    ['site_edit_rollback', 'site_edit', 'add_snapshot'],
+    'one snapshot per change, none twice',
+  )
   const events = await streamEvents(ts, `site_edit-${editId}`)
-  t.same(events.map((e) => e.type), ['SiteEditStaged', 'SiteEditApplied', 'SiteEditRolledBack'])
+  t.same(
+    events.map((e) => e.type),
+    ['SiteEditStaged', 'SiteEditApplied', 'SiteEditRolledBack'],
+  )
 })

@@ -65,10 +65,12 @@ export async function startTestIdp(input: { accounts: Record<string, TestAccount
   const callback = provider.callback()
   server.on('request', (req, res) => {
     if (req.url?.startsWith('/interaction/')) {
-      provider.interactionFinished(req, res, { login: { accountId: nextAccount } }, { mergeWithLastSubmission: false }).catch((error: unknown) => {
-        res.statusCode = 500
-        res.end(String(error))
-      })
+      provider
+        .interactionFinished(req, res, { login: { accountId: nextAccount } }, { mergeWithLastSubmission: false })
+        .catch((error: unknown) => {
+          res.statusCode = 500
+          res.end(String(error))
+        })
       return
     }
     callback(req, res)
@@ -77,7 +79,9 @@ export async function startTestIdp(input: { accounts: Record<string, TestAccount
     issuer,
     clientId,
     clientSecret,
-    next: (accountId) => void (nextAccount = accountId),
+    next: (accountId) => {
+      nextAccount = accountId
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
@@ -95,7 +99,9 @@ export class CookieBrowser {
       const eq = pair!.indexOf('=')
       const name = pair!.slice(0, eq).trim()
       const value = pair!.slice(eq + 1).trim()
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()))
+      const expired = attributes.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()),
+      )
       if (expired || value === '') this.cookies.delete(name)
       else this.cookies.set(name, value)
     }

@@ -40,17 +40,29 @@ const idp = await startTestIdp({
 t.teardown(() => idp.close())
 
 const base = { label: 'Acme IdP', issuer: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret }
-const provider = await ts.call<any>('add_org_sso_provider', { ...base, allowed_domains: ['ACME.test'], default_role: 'seo_editor' }, acme.key)
+const provider = await ts.call<any>(
+  'add_org_sso_provider',
+  { ...base, allowed_domains: ['ACME.test'], default_role: 'seo_editor' },
+  acme.key,
+)
 const hdProvider = await ts.call<any>('add_org_sso_provider', { ...base, label: 'Acme Workspace', hosted_domain: 'acme.test' }, acme.key)
 
 /** One sign-in, hop by hop. `tamper` may change the authorization request; `beforeCallback` runs just before the callback. */
 async function ssoSignIn(
   account: string,
-  options: { providerId?: number; browser?: CookieBrowser; tamper?: (url: URL) => void; beforeCallback?: () => void; returnTo?: string } = {},
+  options: {
+    providerId?: number
+    browser?: CookieBrowser
+    tamper?: (url: URL) => void
+    beforeCallback?: () => void
+    returnTo?: string
+  } = {},
 ) {
   const browser = options.browser ?? new CookieBrowser()
   const providerId = options.providerId ?? provider.id
-  const start = await browser.fetch(`${app}/auth/oidc/${providerId}${options.returnTo ? `?return_to=${encodeURIComponent(options.returnTo)}` : ''}`)
+  const start = await browser.fetch(
+    `${app}/auth/oidc/${providerId}${options.returnTo ? `?return_to=${encodeURIComponent(options.returnTo)}` : ''}`,
+  )
   t.equal(start.status, 303, 'the start redirects to the IdP')
   const authorize = new URL(start.headers.get('location')!)
   options.tamper?.(authorize)
@@ -100,12 +112,20 @@ t.test('an existing member signs in (an invited one too: the provider proves the
   t.match(page.body, /ann@acme\.test/)
   t.match(page.body, /Viewer of organization/, 'the member keeps their role')
   const members = await ts.call<any[]>('list_org_members', {}, acme.key)
-  t.match(members.find((m) => m.user_id === invited.user_id), { status: 'active', role: 'viewer' })
+  t.match(
+    members.find((m) => m.user_id === invited.user_id),
+    { status: 'active', role: 'viewer' },
+  )
   t.equal(members.filter((m) => m.email === 'ann@acme.test').length, 1, 'no second user')
   const invitePage = await fetch(invited.invite_url.startsWith('http') ? invited.invite_url : `${app}${invited.invite_url}`)
   t.equal(invitePage.status, 404, 'the invite link is used up')
-  const { rows } = await ts.database.pool.query(`select type from es_events where stream_name = $1 order by stream_revision`, [`user-${invited.user_id}`])
-  t.same(rows.map((r) => r.type), ['OrgMemberInvited', 'UserSignedInWithSso'])
+  const { rows } = await ts.database.pool.query(`select type from es_events where stream_name = $1 order by stream_revision`, [
+    `user-${invited.user_id}`,
+  ])
+  t.same(
+    rows.map((r) => r.type),
+    ['OrgMemberInvited', 'UserSignedInWithSso'],
+  )
 })
 
 t.test('an unknown email on an allowed domain is provisioned with the default role', async (t) => {
@@ -118,8 +138,14 @@ t.test('an unknown email on an allowed domain is provisioned with the default ro
   const members = await ts.call<any[]>('list_org_members', {}, acme.key)
   const newbie = members.find((m) => m.email === 'newbie@acme.test')
   t.match(newbie, { role: 'seo_editor', status: 'active' })
-  const { rows } = await ts.database.pool.query(`select type, data, metadata from es_events where stream_name = $1 order by stream_revision`, [`user-${newbie.user_id}`])
-  t.same(rows.map((r) => r.type), ['OrgMemberProvisionedBySso', 'UserSignedInWithSso'])
+  const { rows } = await ts.database.pool.query(
+    `select type, data, metadata from es_events where stream_name = $1 order by stream_revision`,
+    [`user-${newbie.user_id}`],
+  )
+  t.same(
+    rows.map((r) => r.type),
+    ['OrgMemberProvisionedBySso', 'UserSignedInWithSso'],
+  )
   t.match(rows[0].data, { org_id: acme.orgId, role: 'seo_editor', provider_id: provider.id, via: 'allowed_domain' })
   t.equal(rows[0].metadata.org_id, acme.orgId, 'audited under the organization')
   // The second time, the same member signs in again (no second provisioning).
@@ -150,12 +176,20 @@ t.test('refusals', async (t) => {
     t.equal(failure.provider_id, provider.id)
   })
   await t.test('expired state (the service clock 11 minutes on)', async (t) => {
-    const outcome = await ssoSignIn('ann', { beforeCallback: () => void (offsetMs += 11 * 60_000) })
+    const outcome = await ssoSignIn('ann', {
+      beforeCallback: () => {
+        offsetMs += 11 * 60_000
+      },
+    })
     offsetMs = 0
     await expectRefused(t, outcome, 'state_expired', 'state')
   })
   await t.test('state at 9 minutes still works', async (t) => {
-    const outcome = await ssoSignIn('ann', { beforeCallback: () => void (offsetMs += 9 * 60_000) })
+    const outcome = await ssoSignIn('ann', {
+      beforeCallback: () => {
+        offsetMs += 9 * 60_000
+      },
+    })
     offsetMs = 0
     t.equal(outcome.callback.status, 303)
   })
@@ -205,7 +239,11 @@ t.test('refusals', async (t) => {
     const outcome = await ssoSignIn('bob')
     await expectRefused(t, outcome, 'account_unavailable', 'identity')
     const unknown = await ssoSignIn('outsider')
-    t.equal(unknown.body.replace(/<input[^>]*>/g, ''), outcome.body.replace(/<input[^>]*>/g, ''), 'the page is the same whether or not the account exists')
+    t.equal(
+      unknown.body.replace(/<input[^>]*>/g, ''),
+      outcome.body.replace(/<input[^>]*>/g, ''),
+      'the page is the same whether or not the account exists',
+    )
   })
   await t.test('the IdP refusing (error in the callback)', async (t) => {
     const outcome = await ssoSignIn('ann', { tamper: (url) => url.searchParams.set('scope', 'email profile') })
@@ -232,7 +270,11 @@ t.test('/login/sso sends staff to their provider by email domain', async (t) => 
   t.equal(form.status, 200)
   const csrf = html.match(/name="csrf" value="([^"]+)"/)![1]!
   const post = (email: string) =>
-    browser.fetch(`${app}/login/sso`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, email, return_to: '/account' }).toString() })
+    browser.fetch(`${app}/login/sso`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, email, return_to: '/account' }).toString(),
+    })
   const sent = await post('Newbie@ACME.test')
   t.equal(sent.status, 303)
   t.equal(sent.headers.get('location'), `/auth/oidc/${provider.id}?login_hint=newbie%40acme.test&return_to=%2Faccount`)
@@ -244,32 +286,75 @@ t.test('/login/sso sends staff to their provider by email domain', async (t) => 
   t.match(noneBody, /Single sign-on is not available for this email/)
   const typo = await post('not-an-email')
   t.equal((await typo.text()).replace(/value="[^"]*"/g, ''), noneBody.replace(/value="[^"]*"/g, ''), 'one generic answer')
-  const forged = await browser.fetch(`${app}/login/sso`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=newbie%40acme.test' })
+  const forged = await browser.fetch(`${app}/login/sso`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'email=newbie%40acme.test',
+  })
   t.equal(forged.status, 403, 'CSRF checked')
 })
 
 t.test('the RPCs', async (t) => {
   await t.test('add: the result carries the login URL; the secret is write-only', async (t) => {
-    t.match(provider, { id: Number, kind: 'oidc', label: 'Acme IdP', issuer: idp.issuer, client_id: idp.clientId, has_client_secret: true, allowed_domains: ['acme.test'], default_role: 'seo_editor', hosted_domain: '', allow_signup: false, active: true })
+    t.match(provider, {
+      id: Number,
+      kind: 'oidc',
+      label: 'Acme IdP',
+      issuer: idp.issuer,
+      client_id: idp.clientId,
+      has_client_secret: true,
+      allowed_domains: ['acme.test'],
+      default_role: 'seo_editor',
+      hosted_domain: '',
+      allow_signup: false,
+      active: true,
+    })
     t.equal(provider.login_url, `${app}/auth/oidc/${provider.id}`, 'absolute: the listen address without BASE_URL')
     t.equal(provider.redirect_uri, `${app}/auth/oidc/${provider.id}/callback`, 'the redirect URI the sign-in sends the provider')
     const list = await ts.rpc('list_org_sso_providers', {}, acme.key)
     t.equal(list.statusCode, 200)
-    t.same(list.json().result.map((p: any) => p.id), [provider.id, hdProvider.id])
+    t.same(
+      list.json().result.map((p: any) => p.id),
+      [provider.id, hdProvider.id],
+    )
     t.notOk(list.body.includes(idp.clientSecret), 'never the secret')
     t.notOk(list.body.includes('v1.'), 'nor its ciphertext')
-    t.same((await ts.call<any[]>('list_org_sso_providers', {}, other.key)).map((p) => p.label), ['Open IdP'], 'each organization its own')
+    t.same(
+      (await ts.call<any[]>('list_org_sso_providers', {}, other.key)).map((p) => p.label),
+      ['Open IdP'],
+      'each organization its own',
+    )
   })
   await t.test('bad issuers answer sso_issuer_invalid naming what failed', async (t) => {
-    const e1 = expectError(t, await ts.rpc('add_org_sso_provider', { ...base, issuer: `${idp.issuer}/nowhere` }, acme.key), 400, 'sso_issuer_invalid')
+    const e1 = expectError(
+      t,
+      await ts.rpc('add_org_sso_provider', { ...base, issuer: `${idp.issuer}/nowhere` }, acme.key),
+      400,
+      'sso_issuer_invalid',
+    )
     t.match(e1.detail, /discovery document/)
-    const e2 = expectError(t, await ts.rpc('add_org_sso_provider', { ...base, issuer: 'http://10.0.0.7' }, acme.key), 400, 'sso_issuer_invalid')
+    const e2 = expectError(
+      t,
+      await ts.rpc('add_org_sso_provider', { ...base, issuer: 'http://10.0.0.7' }, acme.key),
+      400,
+      'sso_issuer_invalid',
+    )
     t.match(e2.detail, /address not allowed.*private/)
-    const e3 = expectError(t, await ts.rpc('add_org_sso_provider', { ...base, issuer: 'https://localhost/' }, acme.key), 400, 'sso_issuer_invalid')
+    const e3 = expectError(
+      t,
+      await ts.rpc('add_org_sso_provider', { ...base, issuer: 'https://localhost/' }, acme.key),
+      400,
+      'sso_issuer_invalid',
+    )
     t.match(e3.detail, /loopback/)
     const e4 = expectError(t, await ts.rpc('add_org_sso_provider', { ...base, issuer: 'not a url' }, acme.key), 400, 'sso_issuer_invalid')
     t.match(e4.detail, /absolute URL/)
-    const e5 = expectError(t, await ts.rpc('add_org_sso_provider', { ...base, issuer: `${idp.issuer}/` }, acme.key), 400, 'sso_issuer_invalid')
+    const e5 = expectError(
+      t,
+      await ts.rpc('add_org_sso_provider', { ...base, issuer: `${idp.issuer}/` }, acme.key),
+      400,
+      'sso_issuer_invalid',
+    )
     t.match(e5.detail, /issuer/, 'the document names another issuer')
     expectError(t, await ts.rpc('add_org_sso_provider', { ...base, allowed_domains: ['not a domain'] }, acme.key), 400, 'validation_failed')
     expectError(t, await ts.rpc('add_org_sso_provider', { ...base, default_role: 'admin' }, acme.key), 400, 'validation_failed')
@@ -277,7 +362,11 @@ t.test('the RPCs', async (t) => {
   })
   await t.test('update and delete; another organization’s provider answers like a missing one', async (t) => {
     const added = await ts.call<any>('add_org_sso_provider', { ...base, label: 'Temp' }, acme.key)
-    const updated = await ts.call<any>('update_org_sso_provider', { provider_id: added.id, label: 'Renamed', allowed_domains: ['acme.test', 'acme.example'], client_secret: '' }, acme.key)
+    const updated = await ts.call<any>(
+      'update_org_sso_provider',
+      { provider_id: added.id, label: 'Renamed', allowed_domains: ['acme.test', 'acme.example'], client_secret: '' },
+      acme.key,
+    )
     t.match(updated, { label: 'Renamed', allowed_domains: ['acme.test', 'acme.example'], has_client_secret: false, issuer: idp.issuer })
     const missing = added.id + 1000
     for (const [method, body] of [
@@ -294,16 +383,32 @@ t.test('the RPCs', async (t) => {
     t.equal((await fetch(`${app}/auth/oidc/${added.id}`, { redirect: 'manual' })).status, 404, 'its login URL is gone')
     const paused = await ts.call<any>('update_org_sso_provider', { provider_id: hdProvider.id, active: false }, acme.key)
     t.equal(paused.active, false)
-    t.equal((await fetch(`${app}/auth/oidc/${hdProvider.id}`, { redirect: 'manual' })).status, 404, 'an inactive provider does not start sign-ins')
+    t.equal(
+      (await fetch(`${app}/auth/oidc/${hdProvider.id}`, { redirect: 'manual' })).status,
+      404,
+      'an inactive provider does not start sign-ins',
+    )
   })
 })
 
 t.test('the log: every refusal has its reason, and no secret is in any event', async (t) => {
   const reasons = new Set((await failures()).map((f) => f.reason))
-  for (const reason of ['nonce_mismatch', 'state_expired', 'state_reused', 'browser_mismatch', 'email_unverified', 'domain_not_allowed', 'hosted_domain_mismatch', 'account_unavailable', 'provider_error']) {
+  for (const reason of [
+    'nonce_mismatch',
+    'state_expired',
+    'state_reused',
+    'browser_mismatch',
+    'email_unverified',
+    'domain_not_allowed',
+    'hosted_domain_mismatch',
+    'account_unavailable',
+    'provider_error',
+  ]) {
     t.ok(reasons.has(reason), reason)
   }
-  const { rows } = await ts.database.pool.query<{ text: string }>(`select stream_name || data::text || metadata::text as text from es_events`)
+  const { rows } = await ts.database.pool.query<{ text: string }>(
+    `select stream_name || data::text || metadata::text as text from es_events`,
+  )
   const log = rows.map((r) => r.text).join('\n')
   t.notOk(log.includes(idp.clientSecret), 'the client secret is sealed')
   t.match(log, /"client_secret_sealed": "v1\./, 'as ciphertext')
@@ -311,5 +416,8 @@ t.test('the log: every refusal has its reason, and no secret is in any event', a
   t.notOk(JSON.stringify(failed).includes('@'), 'refusals carry no email address')
   const { rows: states } = await ts.database.pool.query(`select * from oidc_login_states`)
   t.ok(states.length > 0)
-  t.ok(states.every((s) => /^v1\./.test(s.code_verifier_sealed) && /^[0-9a-f]{64}$/.test(s.state_hash)), 'verifiers sealed, states hashed')
+  t.ok(
+    states.every((s) => /^v1\./.test(s.code_verifier_sealed) && /^[0-9a-f]{64}$/.test(s.state_hash)),
+    'verifiers sealed, states hashed',
+  )
 })

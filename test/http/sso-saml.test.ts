@@ -26,7 +26,11 @@ const other = await orgWithKey(ts, 'Other')
 const idp = await startSamlIdp()
 t.teardown(() => idp.close())
 
-const provider = await ts.call<any>('add_org_saml_provider', { label: 'Acme Okta', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], default_role: 'seo_editor' }, acme.key)
+const provider = await ts.call<any>(
+  'add_org_saml_provider',
+  { label: 'Acme Okta', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], default_role: 'seo_editor' },
+  acme.key,
+)
 const absolute = (path: string) => new URL(path, app).href
 const acsOf = (p: any) => absolute(p.acs_url)
 const entityOf = (p: any) => absolute(p.sp_entity_id)
@@ -40,23 +44,38 @@ interface Hop {
 }
 
 const postForm = (browser: CookieBrowser, action: string, fields: Record<string, string>) =>
-  browser.fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() })
+  browser.fetch(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  })
 
 /** One SP-initiated sign-in, hop by hop; `options` choose what the IdP signs (and how it breaks it). */
 async function samlSignIn(
   nameId: string,
-  options: { provider?: any; browser?: CookieBrowser; response?: Partial<ResponseOptions>; attributes?: Record<string, string>; returnTo?: string; beforeAcs?: () => void } = {},
+  options: {
+    provider?: any
+    browser?: CookieBrowser
+    response?: Partial<ResponseOptions>
+    attributes?: Record<string, string>
+    returnTo?: string
+    beforeAcs?: () => void
+  } = {},
 ): Promise<Hop> {
   const browser = options.browser ?? new CookieBrowser()
   const p = options.provider ?? provider
-  const start = await browser.fetch(absolute(`${p.login_url}${options.returnTo ? `?return_to=${encodeURIComponent(options.returnTo)}` : ''}`))
+  const start = await browser.fetch(
+    absolute(`${p.login_url}${options.returnTo ? `?return_to=${encodeURIComponent(options.returnTo)}` : ''}`),
+  )
   if (start.status !== 303) throw new Error(`login answered ${start.status}: ${await start.text()}`)
   idp.signInAs({ nameId, ...(options.attributes ? { attributes: options.attributes } : {}) }, options.response ?? {})
   const page = await browser.fetch(start.headers.get('location')!)
   const html = await page.text()
   if (page.status !== 200) throw new Error(`the IdP answered ${page.status}: ${html}`)
   const action = html.match(/<form method="post" action="([^"]+)"/)![1]!.replace(/&amp;/g, '&')
-  const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]))
+  const fields = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]),
+  )
   options.beforeAcs?.()
   const acs = await postForm(browser, action, fields)
   return { browser, form: { action, fields }, acs, body: acs.status === 303 ? '' : await acs.text() }
@@ -114,8 +133,13 @@ t.test('a new staff member on an allowed domain signs in, provisioned with the d
   const members = await ts.call<any[]>('list_org_members', {}, acme.key)
   const newbie = members.find((m) => m.email === 'newbie@acme.test')
   t.match(newbie, { role: 'seo_editor', status: 'active' })
-  const { rows } = await ts.database.pool.query(`select type, data from es_events where stream_name = $1 order by stream_revision`, [`user-${newbie.user_id}`])
-  t.same(rows.map((r) => r.type), ['OrgMemberProvisionedBySso', 'UserSignedInWithSso'])
+  const { rows } = await ts.database.pool.query(`select type, data from es_events where stream_name = $1 order by stream_revision`, [
+    `user-${newbie.user_id}`,
+  ])
+  t.same(
+    rows.map((r) => r.type),
+    ['OrgMemberProvisionedBySso', 'UserSignedInWithSso'],
+  )
   t.match(rows[0].data, { provider_id: provider.id, protocol: 'saml', via: 'allowed_domain', role: 'seo_editor' })
   t.match(rows[1].data, { provider_id: provider.id, protocol: 'saml', subject: 'newbie@acme.test' })
 })
@@ -133,7 +157,11 @@ t.test('signed Response, signed Response and Assertion: both accepted; an existi
 t.test('refusals', async (t) => {
   await t.test('a bad signature (the signed NameID changed after signing)', async (t) => {
     for (const sign of ['assertion', 'response'] as const) {
-      const failure = await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { tamper: 'bad_signature', sign } }), 'signature_invalid')
+      const failure = await expectRefused(
+        t,
+        await samlSignIn('newbie@acme.test', { response: { tamper: 'bad_signature', sign } }),
+        'signature_invalid',
+      )
       t.match(failure.detail, /signature/i)
     }
   })
@@ -144,31 +172,62 @@ t.test('refusals', async (t) => {
     const hop = await samlSignIn('newbie@acme.test', { response: { tamper: 'wrapping' } })
     const failure = await expectRefused(t, hop, 'saml_response_invalid')
     t.match(failure.detail, /exactly one Assertion, found 2/)
-    t.notOk((await ts.call<any[]>('list_org_members', {}, acme.key)).some((m) => m.email === ATTACKER_NAME_ID), 'nobody signed in as the attacker')
+    t.notOk(
+      (await ts.call<any[]>('list_org_members', {}, acme.key)).some((m) => m.email === ATTACKER_NAME_ID),
+      'nobody signed in as the attacker',
+    )
   })
   await t.test('wrong audience', async (t) => {
-    await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { audience: 'https://another-sp.example/metadata' } }), 'audience_mismatch')
+    await expectRefused(
+      t,
+      await samlSignIn('newbie@acme.test', { response: { audience: 'https://another-sp.example/metadata' } }),
+      'audience_mismatch',
+    )
   })
   await t.test('wrong recipient', async (t) => {
-    const failure = await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { recipient: 'https://another-sp.example/acs' } }), 'recipient_mismatch')
+    const failure = await expectRefused(
+      t,
+      await samlSignIn('newbie@acme.test', { response: { recipient: 'https://another-sp.example/acs' } }),
+      'recipient_mismatch',
+    )
     t.match(failure.detail, /another-sp/)
   })
   await t.test('wrong destination (on a signed Response, and on an unsigned envelope)', async (t) => {
     for (const sign of ['response', 'assertion'] as const) {
-      await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { destination: 'https://another-sp.example/acs', sign } }), 'destination_mismatch')
+      await expectRefused(
+        t,
+        await samlSignIn('newbie@acme.test', { response: { destination: 'https://another-sp.example/acs', sign } }),
+        'destination_mismatch',
+      )
     }
   })
   await t.test('wrong issuer', async (t) => {
-    await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { issuer: 'https://evil-idp.example/metadata' } }), 'issuer_mismatch')
+    await expectRefused(
+      t,
+      await samlSignIn('newbie@acme.test', { response: { issuer: 'https://evil-idp.example/metadata' } }),
+      'issuer_mismatch',
+    )
   })
   await t.test('expired conditions; not yet valid; an expired subject confirmation', async (t) => {
     const past = new Date(Date.now() - 10 * 60_000)
-    await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { notBefore: new Date(Date.now() - 20 * 60_000), notOnOrAfter: past } }), 'assertion_expired')
-    await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { notBefore: new Date(Date.now() + 10 * 60_000), notOnOrAfter: new Date(Date.now() + 20 * 60_000) } }), 'assertion_not_yet_valid')
+    await expectRefused(
+      t,
+      await samlSignIn('newbie@acme.test', { response: { notBefore: new Date(Date.now() - 20 * 60_000), notOnOrAfter: past } }),
+      'assertion_expired',
+    )
+    await expectRefused(
+      t,
+      await samlSignIn('newbie@acme.test', {
+        response: { notBefore: new Date(Date.now() + 10 * 60_000), notOnOrAfter: new Date(Date.now() + 20 * 60_000) },
+      }),
+      'assertion_not_yet_valid',
+    )
     await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { subjectNotOnOrAfter: past } }), 'assertion_expired')
   })
   await t.test('within the clock skew (the IdP 30 seconds behind) still signs in', async (t) => {
-    const hop = await samlSignIn('newbie@acme.test', { response: { notOnOrAfter: new Date(Date.now() - 30_000), subjectNotOnOrAfter: new Date(Date.now() - 30_000) } })
+    const hop = await samlSignIn('newbie@acme.test', {
+      response: { notOnOrAfter: new Date(Date.now() - 30_000), subjectNotOnOrAfter: new Date(Date.now() - 30_000) },
+    })
     t.equal(hop.acs.status, 303, hop.body)
   })
   await t.test('a replayed assertion', async (t) => {
@@ -180,7 +239,12 @@ t.test('refusals', async (t) => {
     await expectRefused(t, { acs: replay, body: await replay.text(), browser: again }, 'assertion_replayed')
   })
   await t.test('an unknown InResponseTo', async (t) => {
-    await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { inResponseTo: '_a-request-this-service-never-issued' } }), 'in_response_to_unknown', 'state')
+    await expectRefused(
+      t,
+      await samlSignIn('newbie@acme.test', { response: { inResponseTo: '_a-request-this-service-never-issued' } }),
+      'in_response_to_unknown',
+      'state',
+    )
   })
   await t.test('an unsolicited response when the provider does not allow it', async (t) => {
     await expectRefused(t, await samlSignIn('newbie@acme.test', { response: { inResponseTo: null } }), 'unsolicited_response')
@@ -193,7 +257,9 @@ t.test('refusals', async (t) => {
     const hop = await samlSignIn('newbie@acme.test', {
       // The assertion itself stays valid: the IdP's clock moves with ours.
       response: { notOnOrAfter: new Date(Date.now() + 20 * 60_000), subjectNotOnOrAfter: new Date(Date.now() + 20 * 60_000) },
-      beforeAcs: () => void (offsetMs = 11 * 60_000),
+      beforeAcs: () => {
+        offsetMs = 11 * 60_000
+      },
     })
     offsetMs = 0
     await expectRefused(t, hop, 'state_expired', 'state')
@@ -203,7 +269,9 @@ t.test('refusals', async (t) => {
     const start = await browser.fetch(absolute(provider.login_url))
     idp.signInAs({ nameId: 'newbie@acme.test' })
     const html = await (await browser.fetch(start.headers.get('location')!)).text()
-    const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]))
+    const fields = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    )
     // The IdP's page reaches a browser that never started this sign-in (login CSRF, a leaked form).
     const elsewhere = new CookieBrowser()
     const response = await postForm(elsewhere, acsOf(provider), fields)
@@ -217,12 +285,25 @@ t.test('refusals', async (t) => {
     t.equal((await setInvitePassword(ts.app, invited.invite_url)).statusCode, 200, 'Bob accepts the invite')
     const bob = await samlSignIn('bob@other.test')
     await expectRefused(t, bob, 'account_unavailable')
-    t.equal(bob.body.replace(/<input[^>]*>/g, ''), outsider.body.replace(/<input[^>]*>/g, ''), 'the page is the same whether or not the account exists')
+    t.equal(
+      bob.body.replace(/<input[^>]*>/g, ''),
+      outsider.body.replace(/<input[^>]*>/g, ''),
+      'the page is the same whether or not the account exists',
+    )
   })
   await t.test('garbage in the form', async (t) => {
     const browser = new CookieBrowser()
-    for (const body of ['SAMLResponse=not-base64!!', `SAMLResponse=${Buffer.from('<x/>').toString('base64')}`, `SAMLResponse=${Buffer.from('<!DOCTYPE x [<!ENTITY a "b">]><x/>').toString('base64')}`, 'nothing=here']) {
-      const response = await browser.fetch(acsOf(provider), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+    for (const body of [
+      'SAMLResponse=not-base64!!',
+      `SAMLResponse=${Buffer.from('<x/>').toString('base64')}`,
+      `SAMLResponse=${Buffer.from('<!DOCTYPE x [<!ENTITY a "b">]><x/>').toString('base64')}`,
+      'nothing=here',
+    ]) {
+      const response = await browser.fetch(acsOf(provider), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      })
       t.equal(response.status, 403, body.slice(0, 30))
       t.equal((await failures()).at(-1).reason, 'saml_response_invalid')
     }
@@ -230,9 +311,19 @@ t.test('refusals', async (t) => {
 })
 
 t.test('IdP-initiated (unsolicited) responses when the provider allows them; the email from an attribute', async (t) => {
-  const open = await ts.call<any>('add_org_saml_provider', { label: 'Acme ADFS', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], allow_unsolicited: true, email_attribute: 'mail' }, acme.key)
+  const open = await ts.call<any>(
+    'add_org_saml_provider',
+    { label: 'Acme ADFS', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], allow_unsolicited: true, email_attribute: 'mail' },
+    acme.key,
+  )
   const browser = new CookieBrowser()
-  const samlResponse = idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'opaque-id-42', attributes: { mail: 'Dora@acme.test' }, inResponseTo: null })
+  const samlResponse = idp.response({
+    acsUrl: acsOf(open),
+    audience: entityOf(open),
+    nameId: 'opaque-id-42',
+    attributes: { mail: 'Dora@acme.test' },
+    inResponseTo: null,
+  })
   const response = await postForm(browser, acsOf(open), { SAMLResponse: samlResponse, RelayState: '/account?from=idp' })
   t.equal(response.status, 303, await response.clone().text())
   t.equal(response.headers.get('location'), '/account?from=idp', 'a local RelayState is where the person lands')
@@ -241,18 +332,32 @@ t.test('IdP-initiated (unsolicited) responses when the provider allows them; the
   t.equal(replay.status, 403, 'the same unsolicited response twice: a replay')
   t.equal((await failures()).at(-1).reason, 'assertion_replayed')
   const offsite = await postForm(new CookieBrowser(), acsOf(open), {
-    SAMLResponse: idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'x', attributes: { mail: 'dora@acme.test' }, inResponseTo: null }),
+    SAMLResponse: idp.response({
+      acsUrl: acsOf(open),
+      audience: entityOf(open),
+      nameId: 'x',
+      attributes: { mail: 'dora@acme.test' },
+      inResponseTo: null,
+    }),
     RelayState: 'https://evil.example/',
   })
   t.equal(offsite.headers.get('location'), '/account', 'an off-site RelayState is ignored')
   // Dot segments that normalise into '//evil.example/…': the same guard as return_to.
   const dotted = await postForm(new CookieBrowser(), acsOf(open), {
-    SAMLResponse: idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'y', attributes: { mail: 'dora@acme.test' }, inResponseTo: null }),
+    SAMLResponse: idp.response({
+      acsUrl: acsOf(open),
+      audience: entityOf(open),
+      nameId: 'y',
+      attributes: { mail: 'dora@acme.test' },
+      inResponseTo: null,
+    }),
     RelayState: '/..//evil.example/phish',
   })
   t.equal(dotted.status, 303)
   t.equal(dotted.headers.get('location'), '/account', 'a RelayState that normalises to another origin is ignored')
-  const missing = await postForm(new CookieBrowser(), acsOf(open), { SAMLResponse: idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'dora@acme.test', inResponseTo: null }) })
+  const missing = await postForm(new CookieBrowser(), acsOf(open), {
+    SAMLResponse: idp.response({ acsUrl: acsOf(open), audience: entityOf(open), nameId: 'dora@acme.test', inResponseTo: null }),
+  })
   t.equal(missing.status, 403, 'no mail attribute: no email')
   t.equal((await failures()).at(-1).reason, 'email_missing')
 })
@@ -262,11 +367,22 @@ t.test('public signup open (SSO_PUBLIC_SIGNUP): an unknown email on no allowed d
   await open.app.listen({ host: '127.0.0.1', port: 0 })
   const origin = `http://127.0.0.1:${(open.app.server.address() as AddressInfo).port}`
   const org = await orgWithKey(open, 'Acme')
-  const p = await open.call<any>('add_org_saml_provider', { label: 'Okta', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], allow_unsolicited: true }, org.key)
+  const p = await open.call<any>(
+    'add_org_saml_provider',
+    { label: 'Okta', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], allow_unsolicited: true },
+    org.key,
+  )
   t.equal(p.allow_signup, false, 'the provider itself does not allow signup')
   const browser = new CookieBrowser()
   const acs = new URL(p.acs_url, origin).href
-  const response = await postForm(browser, acs, { SAMLResponse: idp.response({ acsUrl: acs, audience: new URL(p.sp_entity_id, origin).href, nameId: 'founder@startup.test', inResponseTo: null }) })
+  const response = await postForm(browser, acs, {
+    SAMLResponse: idp.response({
+      acsUrl: acs,
+      audience: new URL(p.sp_entity_id, origin).href,
+      nameId: 'founder@startup.test',
+      inResponseTo: null,
+    }),
+  })
   t.equal(response.status, 303, await response.clone().text())
   const page = await (await browser.fetch(`${origin}/account`)).text()
   t.match(page, /founder@startup\.test/)
@@ -286,13 +402,21 @@ t.test('the SP metadata', async (t) => {
 })
 
 t.test('/login/sso sends staff on a SAML provider’s domain to it', async (t) => {
-  const saml = await ts.call<any>('add_org_saml_provider', { label: 'Beta', metadata_xml: idp.metadataXml, allowed_domains: ['beta.test'] }, other.key)
+  const saml = await ts.call<any>(
+    'add_org_saml_provider',
+    { label: 'Beta', metadata_xml: idp.metadataXml, allowed_domains: ['beta.test'] },
+    other.key,
+  )
   const browser = new CookieBrowser()
   const html = await (await browser.fetch(`${app}/login/sso`)).text()
   const csrf = html.match(/name="csrf" value="([^"]+)"/)![1]!
   const sent = await postForm(browser, `${app}/login/sso`, { csrf, email: 'zed@beta.test', return_to: '/account' })
   t.equal(sent.status, 303)
-  t.equal(sent.headers.get('location'), `${new URL(saml.login_url).pathname}?return_to=%2Faccount`, 'a same-origin redirect to the provider’s login URL')
+  t.equal(
+    sent.headers.get('location'),
+    `${new URL(saml.login_url).pathname}?return_to=%2Faccount`,
+    'a same-origin redirect to the provider’s login URL',
+  )
 })
 
 t.test('the RPCs', async (t) => {
@@ -319,26 +443,88 @@ t.test('the RPCs', async (t) => {
     t.same(list[0], provider, 'the list shows what add returned')
   })
   await t.test('add from the three values; what is missing or wrong is named', async (t) => {
-    const three = await ts.call<any>('add_org_saml_provider', { label: 'Manual', idp_entity_id: idp.entityId, sso_url: idp.ssoUrl, certificate: idp.certificate }, acme.key)
+    const three = await ts.call<any>(
+      'add_org_saml_provider',
+      { label: 'Manual', idp_entity_id: idp.entityId, sso_url: idp.ssoUrl, certificate: idp.certificate },
+      acme.key,
+    )
     t.match(three, { idp_entity_id: idp.entityId, sso_url: idp.ssoUrl })
     const bare = idp.certificate.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '')
-    t.equal((await ts.call<any>('add_org_saml_provider', { label: 'Bare cert', idp_entity_id: 'x', sso_url: idp.ssoUrl, certificate: bare }, acme.key)).certificate, three.certificate, 'a bare base64 certificate is made PEM')
-    const pinned = await ts.call<any>('add_org_saml_provider', { label: 'Pinned', metadata_xml: idp.metadataXml, certificate: samlFixtures.attackerCert }, acme.key)
+    t.equal(
+      (
+        await ts.call<any>(
+          'add_org_saml_provider',
+          { label: 'Bare cert', idp_entity_id: 'x', sso_url: idp.ssoUrl, certificate: bare },
+          acme.key,
+        )
+      ).certificate,
+      three.certificate,
+      'a bare base64 certificate is made PEM',
+    )
+    const pinned = await ts.call<any>(
+      'add_org_saml_provider',
+      { label: 'Pinned', metadata_xml: idp.metadataXml, certificate: samlFixtures.attackerCert },
+      acme.key,
+    )
     t.not(pinned.certificate, three.certificate, 'a certificate given wins over the metadata’s')
-    const e1 = expectError(t, await ts.rpc('add_org_saml_provider', { label: 'x', idp_entity_id: 'x' }, acme.key), 400, 'saml_provider_incomplete')
+    const e1 = expectError(
+      t,
+      await ts.rpc('add_org_saml_provider', { label: 'x', idp_entity_id: 'x' }, acme.key),
+      400,
+      'saml_provider_incomplete',
+    )
     t.match(e1.detail, /sso_url, certificate/)
-    const e2 = expectError(t, await ts.rpc('add_org_saml_provider', { label: 'x', metadata_xml: '<not-metadata/>' }, acme.key), 400, 'saml_metadata_invalid')
+    const e2 = expectError(
+      t,
+      await ts.rpc('add_org_saml_provider', { label: 'x', metadata_xml: '<not-metadata/>' }, acme.key),
+      400,
+      'saml_metadata_invalid',
+    )
     t.match(e2.detail, /EntityDescriptor/)
     expectError(t, await ts.rpc('add_org_saml_provider', { label: 'x', metadata_xml: 'not xml <' }, acme.key), 400, 'saml_metadata_invalid')
-    expectError(t, await ts.rpc('add_org_saml_provider', { label: 'x', idp_entity_id: 'x', sso_url: idp.ssoUrl, certificate: 'not a certificate' }, acme.key), 400, 'saml_certificate_invalid')
-    expectError(t, await ts.rpc('add_org_saml_provider', { label: 'x', idp_entity_id: 'x', sso_url: 'javascript:alert(1)', certificate: idp.certificate }, acme.key), 400, 'validation_failed')
-    expectError(t, await ts.rpc('add_org_saml_provider', { label: 'x', metadata_xml: idp.metadataXml, default_role: 'admin' }, acme.key), 400, 'validation_failed')
+    expectError(
+      t,
+      await ts.rpc(
+        'add_org_saml_provider',
+        { label: 'x', idp_entity_id: 'x', sso_url: idp.ssoUrl, certificate: 'not a certificate' },
+        acme.key,
+      ),
+      400,
+      'saml_certificate_invalid',
+    )
+    expectError(
+      t,
+      await ts.rpc(
+        'add_org_saml_provider',
+        { label: 'x', idp_entity_id: 'x', sso_url: 'javascript:alert(1)', certificate: idp.certificate },
+        acme.key,
+      ),
+      400,
+      'validation_failed',
+    )
+    expectError(
+      t,
+      await ts.rpc('add_org_saml_provider', { label: 'x', metadata_xml: idp.metadataXml, default_role: 'admin' }, acme.key),
+      400,
+      'validation_failed',
+    )
     expectError(t, await ts.rpc('add_org_saml_provider', { metadata_xml: idp.metadataXml }, acme.key), 400, 'validation_failed')
   })
   await t.test('update and delete; another organization’s provider answers like a missing one', async (t) => {
     const added = await ts.call<any>('add_org_saml_provider', { label: 'Temp', metadata_xml: idp.metadataXml }, acme.key)
-    const updated = await ts.call<any>('update_org_saml_provider', { provider_id: added.id, label: 'Renamed', allowed_domains: ['acme.test'], sso_url: `${idp.ssoUrl}?tenant=1` }, acme.key)
-    t.match(updated, { label: 'Renamed', allowed_domains: ['acme.test'], sso_url: `${idp.ssoUrl}?tenant=1`, idp_entity_id: idp.entityId, certificate: added.certificate, login_url: added.login_url })
+    const updated = await ts.call<any>(
+      'update_org_saml_provider',
+      { provider_id: added.id, label: 'Renamed', allowed_domains: ['acme.test'], sso_url: `${idp.ssoUrl}?tenant=1` },
+      acme.key,
+    )
+    t.match(updated, {
+      label: 'Renamed',
+      allowed_domains: ['acme.test'],
+      sso_url: `${idp.ssoUrl}?tenant=1`,
+      idp_entity_id: idp.entityId,
+      certificate: added.certificate,
+      login_url: added.login_url,
+    })
     const missing = added.id + 1000
     for (const [method, body] of [
       ['update_org_saml_provider', { label: 'Mine now' }],
@@ -356,7 +542,11 @@ t.test('the RPCs', async (t) => {
     expectError(t, await ts.rpc('delete_org_saml_provider', { provider_id: added.id }, acme.key), 404, 'not_found')
     t.equal((await fetch(absolute(added.sp_metadata_url))).status, 404, 'its URLs are gone')
     t.notOk((await ts.call<any[]>('list_org_saml_providers', {}, acme.key)).some((p) => p.id === added.id))
-    t.same((await ts.call<any[]>('list_org_saml_providers', {}, other.key)).map((p) => p.label), ['Beta'], 'each organization its own')
+    t.same(
+      (await ts.call<any[]>('list_org_saml_providers', {}, other.key)).map((p) => p.label),
+      ['Beta'],
+      'each organization its own',
+    )
   })
 })
 
@@ -385,5 +575,8 @@ t.test('the log: every refusal has its reason, and no email address is in any', 
     t.ok(reasons.has(reason), reason)
   }
   t.notOk(JSON.stringify(saml).includes('@'), 'refusals carry no email address (a NameID that is one is left out)')
-  t.ok(saml.some((f) => f.email_domain === 'acme.test'), 'its domain is')
+  t.ok(
+    saml.some((f) => f.email_domain === 'acme.test'),
+    'its domain is',
+  )
 })

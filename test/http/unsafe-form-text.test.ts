@@ -20,12 +20,22 @@ const ts = await startTestSystem(t)
 const acme = await orgWithKey(ts, 'Acme')
 const idp = await startSamlIdp()
 t.teardown(() => idp.close())
-const saml = await ts.call<{ login_url: string; acs_url: string }>('add_org_saml_provider', { label: 'Acme IdP', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], default_role: 'seo_editor' }, acme.key)
+const saml = await ts.call<{ login_url: string; acs_url: string }>(
+  'add_org_saml_provider',
+  { label: 'Acme IdP', metadata_xml: idp.metadataXml, allowed_domains: ['acme.test'], default_role: 'seo_editor' },
+  acme.key,
+)
 const invite = await ts.call<{ invite_url: string }>('invite_org_member', { email: 'ann@acme.test', role: 'owner' }, acme.key)
 const invitePath = new URL(invite.invite_url, 'http://x').pathname
 const clientId = await registerClient(ts)
 const { challenge } = pkce()
-const authorizeQuery = { response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/callback', code_challenge: challenge, code_challenge_method: 'S256' }
+const authorizeQuery = {
+  response_type: 'code',
+  client_id: clientId,
+  redirect_uri: 'https://app.example/callback',
+  code_challenge: challenge,
+  code_challenge_method: 'S256',
+}
 
 /** A browser that has been shown the sign-in form, so its posts carry a valid CSRF token and cookie. */
 async function browser(): Promise<Browser> {
@@ -38,7 +48,11 @@ t.test('a NUL in any field of a sign-in page form answers 400 validation_failed 
   const before = await eventCount(ts)
   const cases: { url: string; form: Record<string, string>; field: string }[] = [
     { url: '/login', form: { email: NUL, password: 'correct horse battery', code: '123456' }, field: 'email' },
-    { url: '/login', form: { email: 'ann@acme.test', password: 'correct horse battery', code: '123456', return_to: `/account${NUL}` }, field: 'return_to' },
+    {
+      url: '/login',
+      form: { email: 'ann@acme.test', password: 'correct horse battery', code: '123456', return_to: `/account${NUL}` },
+      field: 'return_to',
+    },
     { url: '/password-reset', form: { email: `ann@acme.test${NUL}` }, field: 'email' },
     { url: '/password-reset/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', form: { password: NUL, confirm: NUL }, field: 'password' },
     { url: invitePath, form: { password: `a long enough ${NUL}`, confirm: `a long enough ${NUL}` }, field: 'password' },
@@ -79,13 +93,37 @@ t.test('a NUL in the query string of a sign-in page answers 400 validation_faile
 
 t.test('the OAuth endpoints answer RFC 6749 invalid_request for a NUL in a form field or the query', async (t) => {
   const before = await eventCount(ts)
-  const oauthForm = (url: string, form: Record<string, string>) => ts.app.inject({ method: 'POST', url, headers: FORM, payload: new URLSearchParams(form).toString() })
+  const oauthForm = (url: string, form: Record<string, string>) =>
+    ts.app.inject({ method: 'POST', url, headers: FORM, payload: new URLSearchParams(form).toString() })
   const cases: { what: string; send: () => ReturnType<typeof oauthForm>; field: string }[] = [
-    { what: 'token: code', send: () => oauthForm('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code: NUL, redirect_uri: 'https://app.example/callback', code_verifier: 'v'.repeat(43) }), field: 'code' },
-    { what: 'token: refresh_token', send: () => oauthForm('/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: NUL }), field: 'refresh_token' },
+    {
+      what: 'token: code',
+      send: () =>
+        oauthForm('/oauth/token', {
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code: NUL,
+          redirect_uri: 'https://app.example/callback',
+          code_verifier: 'v'.repeat(43),
+        }),
+      field: 'code',
+    },
+    {
+      what: 'token: refresh_token',
+      send: () => oauthForm('/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: NUL }),
+      field: 'refresh_token',
+    },
     { what: 'revoke: token', send: () => oauthForm('/oauth/revoke', { token: NUL }), field: 'token' },
-    { what: 'authorize form: state', send: async () => (await browser()).post('/oauth/authorize', { ...authorizeQuery, state: NUL, decision: 'approve' }), field: 'state' },
-    { what: 'authorize query: state', send: () => ts.app.inject({ method: 'GET', url: `/oauth/authorize?${new URLSearchParams({ ...authorizeQuery, state: NUL })}` }), field: 'state' },
+    {
+      what: 'authorize form: state',
+      send: async () => (await browser()).post('/oauth/authorize', { ...authorizeQuery, state: NUL, decision: 'approve' }),
+      field: 'state',
+    },
+    {
+      what: 'authorize query: state',
+      send: () => ts.app.inject({ method: 'GET', url: `/oauth/authorize?${new URLSearchParams({ ...authorizeQuery, state: NUL })}` }),
+      field: 'state',
+    },
   ]
   for (const c of cases) {
     const response = await c.send()
@@ -99,7 +137,11 @@ t.test('the OAuth endpoints answer RFC 6749 invalid_request for a NUL in a form 
     }
     t.same(Object.keys(body).sort(), ['error', 'error_description'], `${c.what}: the RFC 6749 error shape`)
     t.equal(body.error, 'invalid_request', c.what)
-    t.match(body.error_description ?? '', new RegExp(`${c.field}.*U\\+0000`), `${c.what}: the description names the field (${body.error_description})`)
+    t.match(
+      body.error_description ?? '',
+      new RegExp(`${c.field}.*U\\+0000`),
+      `${c.what}: the description names the field (${body.error_description})`,
+    )
     t.equal(response.headers['cache-control'], 'no-store', `${c.what}: not cached`)
   }
   t.equal(await eventCount(ts), before, 'nothing was recorded')
@@ -107,13 +149,22 @@ t.test('the OAuth endpoints answer RFC 6749 invalid_request for a NUL in a form 
 
 t.test('a NUL in a registration request answers RFC 7591 invalid_client_metadata', async (t) => {
   const before = await eventCount(ts)
-  const response = await register(ts, { client_name: `Spoof${'\u0000'}`, redirect_uris: ['https://app.example/callback'], token_endpoint_auth_method: 'none' })
+  const response = await register(ts, {
+    client_name: `Spoof${'\u0000'}`,
+    redirect_uris: ['https://app.example/callback'],
+    token_endpoint_auth_method: 'none',
+  })
   t.equal(response.statusCode, 400, response.body)
   const body = response.json()
   t.same(Object.keys(body).sort(), ['error', 'error_description'], 'the RFC 7591 error shape')
   t.equal(body.error, 'invalid_client_metadata')
   t.match(body.error_description, /client_name.*U\+0000/)
-  const malformed = await ts.app.inject({ method: 'POST', url: '/oauth/register', headers: { 'content-type': 'application/json' }, payload: '{"client_name":' })
+  const malformed = await ts.app.inject({
+    method: 'POST',
+    url: '/oauth/register',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"client_name":',
+  })
   t.equal(malformed.statusCode, 400)
   t.equal(malformed.json().error, 'invalid_client_metadata', 'malformed JSON too')
   t.equal(await eventCount(ts), before, 'nothing was registered')
@@ -123,8 +174,17 @@ t.test('ordinary forms and queries still work', async (t) => {
   const b = await browser()
   const login = await b.post('/login', { email: 'nobody@acme.test', password: 'not the password', code: '123456' })
   t.equal(login.statusCode, 401, 'a wrong sign-in is still the sign-in page')
-  t.equal((await ts.app.inject({ method: 'GET', url: '/login?return_to=%2Faccount' })).statusCode, 200, 'a query without NUL shows the page')
-  const token = await ts.app.inject({ method: 'POST', url: '/oauth/token', headers: FORM, payload: 'grant_type=refresh_token&client_id=1&refresh_token=a&refresh_token=b' })
+  t.equal(
+    (await ts.app.inject({ method: 'GET', url: '/login?return_to=%2Faccount' })).statusCode,
+    200,
+    'a query without NUL shows the page',
+  )
+  const token = await ts.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: FORM,
+    payload: 'grant_type=refresh_token&client_id=1&refresh_token=a&refresh_token=b',
+  })
   t.equal(token.json().error_description, 'refresh_token is repeated', 'a repeated OAuth field is still seen as repeated')
   // A surrogate pair (not a lone surrogate) is text.
   const pair = await b.post('/login', { email: 'pipes🚿@acme.test', password: 'x', code: '1' })

@@ -24,13 +24,48 @@ t.test('NUL and unpaired surrogates in any RPC string parameter answer 400 valid
   const cases: { what: string; method: string; body: unknown; field: RegExp; platform?: true }[] = [
     { what: 'NUL in a nested name', method: 'add_client', body: clientPayload(NUL), field: /client\.name/ },
     { what: 'lone high surrogate in a nested name', method: 'add_client', body: clientPayload(HIGH_ALONE), field: /client\.name/ },
-    { what: 'lone low surrogate in a setting value', method: 'set_client_setting', body: { client_id: clientId, key: 'tier', value: LOW_ALONE }, field: /value/ },
-    { what: 'NUL in a settings key (an object key)', method: 'add_client', body: clientPayload('Keyed', { settings: { [NUL]: 'v' } }), field: /client\.settings/ },
-    { what: 'high surrogate at the end of an array item', method: 'add_client', body: clientPayload('Listed', { services: ['Drains', HIGH_AT_END] }), field: /client\.services\.1/ },
-    { what: 'NUL in a long free text', method: 'ingest_aeo_capture', body: { ...capture, answer_text: `${'x'.repeat(5000)}\u0000` }, field: /answer_text/ },
-    { what: 'NUL inside record_json', method: 'ingest_aeo_capture', body: { ...capture, record_json: { output: [{ text: NUL }] } }, field: /record_json\.output\.0\.text/ },
-    { what: 'lone surrogate in record_json given as text', method: 'ingest_aeo_capture', body: { ...capture, record_json: HIGH_ALONE }, field: /record_json/ },
-    { what: 'NUL in a read parameter', method: 'get_client', body: { client_id: clientId, as_of: `2026-01-01T00:00:00Z${'\u0000'}` }, field: /as_of/ },
+    {
+      what: 'lone low surrogate in a setting value',
+      method: 'set_client_setting',
+      body: { client_id: clientId, key: 'tier', value: LOW_ALONE },
+      field: /value/,
+    },
+    {
+      what: 'NUL in a settings key (an object key)',
+      method: 'add_client',
+      body: clientPayload('Keyed', { settings: { [NUL]: 'v' } }),
+      field: /client\.settings/,
+    },
+    {
+      what: 'high surrogate at the end of an array item',
+      method: 'add_client',
+      body: clientPayload('Listed', { services: ['Drains', HIGH_AT_END] }),
+      field: /client\.services\.1/,
+    },
+    {
+      what: 'NUL in a long free text',
+      method: 'ingest_aeo_capture',
+      body: { ...capture, answer_text: `${'x'.repeat(5000)}\u0000` },
+      field: /answer_text/,
+    },
+    {
+      what: 'NUL inside record_json',
+      method: 'ingest_aeo_capture',
+      body: { ...capture, record_json: { output: [{ text: NUL }] } },
+      field: /record_json\.output\.0\.text/,
+    },
+    {
+      what: 'lone surrogate in record_json given as text',
+      method: 'ingest_aeo_capture',
+      body: { ...capture, record_json: HIGH_ALONE },
+      field: /record_json/,
+    },
+    {
+      what: 'NUL in a read parameter',
+      method: 'get_client',
+      body: { client_id: clientId, as_of: `2026-01-01T00:00:00Z${'\u0000'}` },
+      field: /as_of/,
+    },
     { what: 'NUL in a platform method', method: 'create_organization', body: { name: NUL }, field: /name/, platform: true },
     { what: 'NUL in a key name', method: 'create_api_key', body: { name: 'k', notes: NUL, scopes: 'read' }, field: /notes/ },
   ]
@@ -44,7 +79,11 @@ t.test('NUL and unpaired surrogates in any RPC string parameter answer 400 valid
 
   // Well-formed text beyond the Basic Multilingual Plane (a surrogate pair) is fine.
   const emoji = await ts.call<number>('add_client', clientPayload('Pipes 🚿 & Co'), org.key)
-  t.equal((await ts.call<{ name: string }>('get_client', { client_id: emoji }, org.key)).name, 'Pipes 🚿 & Co', 'a surrogate pair is stored as sent')
+  t.equal(
+    (await ts.call<{ name: string }>('get_client', { client_id: emoji }, org.key)).name,
+    'Pipes 🚿 & Co',
+    'a surrogate pair is stored as sent',
+  )
 })
 
 t.test('a NUL in a job payload answers 400 validation_failed naming it', async (t) => {
@@ -71,13 +110,21 @@ t.test('%00 in any /api/v1/db text filter answers 400 validation_failed naming t
     for (const [column, columnSpec] of Object.entries(spec.columns)) {
       if (columnSpec.type !== 'text') continue
       columns++
-      const response = await ts.app.inject({ method: 'GET', url: `/api/v1/db/${table}?where_${column}=a%00b`, headers: { authorization: `Bearer ${org.key}` } })
+      const response = await ts.app.inject({
+        method: 'GET',
+        url: `/api/v1/db/${table}?where_${column}=a%00b`,
+        headers: { authorization: `Bearer ${org.key}` },
+      })
       const body = expectError(t, response, 400, 'validation_failed', `${table}.${column}`)
       t.match(body.detail ?? '', new RegExp(`where_${column}\\b.*U\\+0000`), `${table}.${column}: detail names the filter`)
     }
   }
   t.ok(columns >= 58, `every text column was tried (${columns})`)
   // A filter without the NUL still reads.
-  const fine = await ts.app.inject({ method: 'GET', url: '/api/v1/db/clients?where_name=a%20b', headers: { authorization: `Bearer ${org.key}` } })
+  const fine = await ts.app.inject({
+    method: 'GET',
+    url: '/api/v1/db/clients?where_name=a%20b',
+    headers: { authorization: `Bearer ${org.key}` },
+  })
   t.equal(fine.statusCode, 200, 'an ordinary text filter still works')
 })

@@ -101,16 +101,26 @@ t.test('get_org_usage counts calls per day, key and method; an organization sees
   // ... Bravo sees only its own ...
   const bravoReport = (await call(ts, bravo.key, 'get_org_usage', {})).json().result as Report
   t.equal(bravoReport.days, 30, 'days defaults to 30')
-  t.same(bravoReport.by_key.map((k) => [k.key_id, k.calls]), [[bravoKey!.id, 5]], "Bravo's four calls and this one, none of Acme's")
+  t.same(
+    bravoReport.by_key.map((k) => [k.key_id, k.calls]),
+    [[bravoKey!.id, 5]],
+    "Bravo's four calls and this one, none of Acme's",
+  )
   // ... and a platform key passes org_id.
-  const viaPlatform = (await ts.call<Report>('get_org_usage', { org_id: acme.orgId, days: 7 }))
+  const viaPlatform = await ts.call<Report>('get_org_usage', { org_id: acme.orgId, days: 7 })
   t.equal(viaPlatform.total_calls, 10, "the platform key sees Acme's calls, the three reports included (the refused one too)")
   t.equal(viaPlatform.org_id, acme.orgId)
   // Without org_id, a platform key sees the platform keys' own usage (the set-up calls above).
   const platform = await ts.call<Report>('get_org_usage', { days: 7 })
   t.equal(platform.org_id, null)
-  t.ok(platform.by_method.some((m) => m.method === 'create_organization' && m.calls === 2), 'the platform key created two organizations')
-  t.ok(platform.rows.every((r) => r.key_id !== acmeFirst!.id && r.key_id !== bravoKey!.id), "no organization key's calls")
+  t.ok(
+    platform.by_method.some((m) => m.method === 'create_organization' && m.calls === 2),
+    'the platform key created two organizations',
+  )
+  t.ok(
+    platform.rows.every((r) => r.key_id !== acmeFirst!.id && r.key_id !== bravoKey!.id),
+    "no organization key's calls",
+  )
 })
 
 t.test('rate-limited calls are not metered; unknown methods and routes are one bucket each', async (t) => {

@@ -26,7 +26,12 @@ t.test('hang, DNS rebinding, and the disable after 100 consecutive failures', as
   let job = 0
   const emit = (type: 'JobCompleted' | 'JobFailed' | 'JobCancelled') => {
     job += 1
-    const data = { job_id: job, kind: 'audit', client_id: null, ...(type === 'JobCompleted' ? { result: {} } : type === 'JobFailed' ? { error: 'boom', reason: 'error' } : {}) }
+    const data = {
+      job_id: job,
+      kind: 'audit',
+      client_id: null,
+      ...(type === 'JobCompleted' ? { result: {} } : type === 'JobFailed' ? { error: 'boom', reason: 'error' } : {}),
+    }
     return appendSourceEvent(ts, `job-${job}`, type, data, acme.orgId, new Date())
   }
 
@@ -46,7 +51,10 @@ t.test('hang, DNS rebinding, and the disable after 100 consecutive failures', as
     answer = '127.0.0.2' // the DNS answer changes after the registration's check
     await emit('JobCancelled')
     const first = await eventually(async () => (await deliveriesOf(hook.id))[0], 'the refused attempt')
-    t.match(first, { last_status_code: null, last_error: /refused by the URL policy: rebind\.example\.com resolves to a refused address: 127\.0\.0\.2 is in a loopback range/ })
+    t.match(first, {
+      last_status_code: null,
+      last_error: /refused by the URL policy: rebind\.example\.com resolves to a refused address: 127\.0\.0\.2 is in a loopback range/,
+    })
     t.equal(receiver.received.length, 0, 'nothing was sent')
     await ts.call('delete_webhook', { webhook_id: hook.id }, acme.key)
   })
@@ -55,20 +63,35 @@ t.test('hang, DNS rebinding, and the disable after 100 consecutive failures', as
     const failing = await startReceiver(t, () => ({ status: 500 }))
     const hook = await ts.call('register_webhook', { url: failing.url(), events: ['job.completed'] }, acme.key)
     for (let i = 0; i < 13; i++) await emit('JobCompleted') // 13 × 8 attempts > 100
-    const disabled = await eventually(async () => (await ts.call<any[]>('list_webhooks', {}, acme.key)).find((w) => w.id === hook.id && !w.active), 'the disable', 120_000)
+    const disabled = await eventually(
+      async () => (await ts.call<any[]>('list_webhooks', {}, acme.key)).find((w) => w.id === hook.id && !w.active),
+      'the disable',
+      120_000,
+    )
     t.match(disabled, { active: false, failure_count: 100, disabled_reason: '100 consecutive failures' })
     const events = await streamEvents(ts, `webhook-${hook.id}`)
-    t.match(events.at(-1), { type: 'WebhookDisabled', data: { webhook_id: hook.id, consecutive_failures: 100 }, metadata: { org_id: acme.orgId } })
+    t.match(events.at(-1), {
+      type: 'WebhookDisabled',
+      data: { webhook_id: hook.id, consecutive_failures: 100 },
+      metadata: { org_id: acme.orgId },
+    })
     const sent = failing.received.length
     t.equal(sent, 100, 'exactly 100 attempts were sent')
     const listed = await deliveriesOf(hook.id)
     t.equal(listed.filter((d) => d.status === 'failed').length, 12, '12 deliveries used all 8 attempts')
-    t.equal(listed.reduce((n, d) => n + d.attempts, 0), 100, 'every attempt is listed')
+    t.equal(
+      listed.reduce((n, d) => n + d.attempts, 0),
+      100,
+      'every attempt is listed',
+    )
     t.ok(listed.every((d) => d.attempt_log.length === d.attempts))
     // Switched back on, the count starts afresh and the held-back delivery goes out again.
     failing.setScript(() => ({ status: 200 }))
     await ts.call('update_webhook', { webhook_id: hook.id, active: true }, acme.key)
-    const back = await eventually(async () => (await ts.call<any[]>('list_webhooks', {}, acme.key)).find((w) => w.id === hook.id && w.last_success_at !== null), 'a success after re-enabling')
+    const back = await eventually(
+      async () => (await ts.call<any[]>('list_webhooks', {}, acme.key)).find((w) => w.id === hook.id && w.last_success_at !== null),
+      'a success after re-enabling',
+    )
     t.match(back, { active: true, failure_count: 0 })
   })
 })

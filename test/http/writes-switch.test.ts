@@ -40,7 +40,10 @@ t.test('writes off: write RPCs answer 503 on every process, reads work, health s
 
   // The operator flips the switch from elsewhere (the CLI writes the same row); no process is told.
   await setWritesState(ts.system.database.db, false, { reason: 'database upgrade', changedBy: 'ops cli' })
-  for (const [name, app] of [['first', ts.app], ['second', second]] as const) {
+  for (const [name, app] of [
+    ['first', ts.app],
+    ['second', second],
+  ] as const) {
     await eventually(`${name} process refuses writes`, async () => {
       const response = await app.inject({
         method: 'POST',
@@ -71,7 +74,10 @@ t.test('writes off: write RPCs answer 503 on every process, reads work, health s
 
   // Reads keep working.
   const clients = await ts.call<{ name: string }[]>('get_all_clients', {}, org.key)
-  t.ok(clients.some((c) => c.name === 'Before Co'), 'get_all_clients works')
+  t.ok(
+    clients.some((c) => c.name === 'Before Co'),
+    'get_all_clients works',
+  )
   t.equal((await ts.call<{ id: number }>('get_client', { client_id: clientId }, org.key)).id, clientId, 'get_client works')
   t.equal((await ts.call<{ id: number }>('get_organization', {}, org.key)).id, org.orgId, 'get_organization works')
 
@@ -107,7 +113,11 @@ t.test('WRITES_ENABLED is only the initial value: the stored switch wins, and an
   t.equal((await laterProcess.state()).enabled, false, 'a process started with WRITES_ENABLED=true follows the stored switch')
 
   await setWritesState(db, true, { changedBy: 'ops cli' })
-  t.equal((await new WritesSwitch(db, { initial: false }).state()).enabled, true, 'after the operator turned writes on, a restart with WRITES_ENABLED=false does not undo it')
+  t.equal(
+    (await new WritesSwitch(db, { initial: false }).state()).enabled,
+    true,
+    'after the operator turned writes on, a restart with WRITES_ENABLED=false does not undo it',
+  )
 
   // A cached view is reused within the refresh interval and re-read after it.
   const cached = new WritesSwitch(db, { refreshMs: 60_000 })

@@ -57,8 +57,20 @@ async function startOpenAiServer(t: { teardown(fn: () => unknown): void }): Prom
                   type: 'output_text',
                   text,
                   annotations: [
-                    { type: 'url_citation', start_index: citeAt, end_index: citeAt + 12, url: 'https://www.yelp.com/biz/rapid-rooter-austin', title: 'Rapid Rooter - Yelp' },
-                    { type: 'url_citation', start_index: 0, end_index: 10, url: 'https://rapidrooter.example/emergency', title: 'Rapid Rooter' },
+                    {
+                      type: 'url_citation',
+                      start_index: citeAt,
+                      end_index: citeAt + 12,
+                      url: 'https://www.yelp.com/biz/rapid-rooter-austin',
+                      title: 'Rapid Rooter - Yelp',
+                    },
+                    {
+                      type: 'url_citation',
+                      start_index: 0,
+                      end_index: 10,
+                      url: 'https://rapidrooter.example/emergency',
+                      title: 'Rapid Rooter',
+                    },
                   ],
                 },
               ],
@@ -115,7 +127,11 @@ t.test('the AI Visibility workflow, end to end over HTTP, and its history in rep
 
   // 3. Cadence and enqueue: 2 questions × 2 engines, one sample a month.
   await call(url, 'set_aeo_cadence', { client_id: clientId, samples_per_month: 1, engines: ['openai', 'chatgpt-web'] }, key)
-  t.match(await call(url, 'get_aeo_cadence', { client_id: clientId }, key), { enabled: true, samples_per_month: 1, engines: ['openai', 'chatgpt-web'] })
+  t.match(await call(url, 'get_aeo_cadence', { client_id: clientId }, key), {
+    enabled: true,
+    samples_per_month: 1,
+    engines: ['openai', 'chatgpt-web'],
+  })
   const queued = await call<number | { queued: number }>(url, 'enqueue_due_aeo_runs', { client_id: clientId }, key)
   t.equal(typeof queued === 'number' ? queued : queued.queued, 4, 'four runs queued')
 
@@ -130,7 +146,10 @@ t.test('the AI Visibility workflow, end to end over HTTP, and its history in rep
   for (const request of openai.requests) {
     t.equal(request.path, '/v1/responses', 'the Responses API')
     t.ok(JSON.stringify(request.body.tools ?? []).includes('web_search'), 'with web search enabled')
-    t.ok(kept.some((q) => JSON.stringify(request.body.input).includes(q.prompt)), 'asking one of the active questions')
+    t.ok(
+      kept.some((q) => JSON.stringify(request.body.input).includes(q.prompt)),
+      'asking one of the active questions',
+    )
   }
 
   // 5. An operator agent claims the chatgpt-web runs, captures answers and completes them.
@@ -144,8 +163,15 @@ t.test('the AI Visibility workflow, end to end over HTTP, and its history in rep
   t.equal(claimed.length, 2, 'both chatgpt-web runs are claimed')
   t.same(new Set(claimed.map((r) => r.engine)), new Set(['chatgpt-web']))
   t.equal(claimed[0]!.client_name, 'Rapid Rooter Plumbing', 'a claimed run carries the client name')
-  t.ok(kept.some((q) => q.prompt === claimed[0]!.prompt), 'and the prompt')
-  t.same(await call(url, 'claim_aeo_runs', { agent_id: 'operator-laptop-2', capabilities_json: capabilities }, key), [], 'nothing left to claim')
+  t.ok(
+    kept.some((q) => q.prompt === claimed[0]!.prompt),
+    'and the prompt',
+  )
+  t.same(
+    await call(url, 'claim_aeo_runs', { agent_id: 'operator-laptop-2', capabilities_json: capabilities }, key),
+    [],
+    'nothing left to claim',
+  )
   for (const run of claimed) {
     const captureId = await call<number>(
       url,
@@ -169,12 +195,18 @@ t.test('the AI Visibility workflow, end to end over HTTP, and its history in rep
   const runStats = await call<Record<string, number>>(url, 'get_aeo_run_stats', { client_id: clientId }, key)
   t.match(runStats, { done: 4, queued: 0, total: 4 }, 'every run is done')
   const agents = await call<{ agent_id: string; online: boolean }[]>(url, 'get_aeo_agents', {}, key)
-  t.ok(agents.some((a) => a.agent_id === 'operator-laptop-1' && a.online), 'the operator agent is registered and online')
+  t.ok(
+    agents.some((a) => a.agent_id === 'operator-laptop-1' && a.online),
+    'the operator agent is registered and online',
+  )
 
   // 6. Captures, summary, items.
   const captures = await call<{ id: number; engine: string; report_json: any }[]>(url, 'get_aeo_captures', { client_id: clientId }, key)
   t.equal(captures.length, 4, 'four captures')
-  t.ok(captures.every((c) => c.report_json?.scorecard?.present === true), 'the client is present in every answer')
+  t.ok(
+    captures.every((c) => c.report_json?.scorecard?.present === true),
+    'the client is present in every answer',
+  )
   const summary = await call<any>(url, 'get_aeo_summary', { client_id: clientId }, key)
   t.ok(JSON.stringify(summary).includes('"denominator":4'), 'the summary rates are over the four captures')
   const firsts = captures.map((c) => c.report_json.scorecard.named_first)
@@ -183,7 +215,12 @@ t.test('the AI Visibility workflow, end to end over HTTP, and its history in rep
     [false, false, true, true],
     'named first in the server agent’s answers, second after Austin Pipe Pros in the operator’s',
   )
-  const items = await call<{ id: number; item_key: string; tier: string; status: string }[]>(url, 'get_aeo_items', { client_id: clientId, status: 'open' }, key)
+  const items = await call<{ id: number; item_key: string; tier: string; status: string }[]>(
+    url,
+    'get_aeo_items',
+    { client_id: clientId, status: 'open' },
+    key,
+  )
   t.ok(items.length > 0, `the analysis opened tracker items (${items.map((i) => `${i.tier}:${i.item_key}`).join(', ')})`)
   const item = items[0]!
   await call(url, 'update_aeo_item_status', { item_id: item.id, status: 'done', client_id: clientId, note: 'fixed on the site' }, key)
@@ -191,17 +228,31 @@ t.test('the AI Visibility workflow, end to end over HTTP, and its history in rep
 
   // 7. Branding, the report, filed and downloaded.
   await call(url, 'update_organization_branding', { name: 'Workflow Agency', accent_color: '#0a7f5a' }, key)
-  const report = await call<{ ok: boolean; html: string; month: string; months: string[] }>(url, 'aeo_report_html', { client_id: clientId }, key)
+  const report = await call<{ ok: boolean; html: string; month: string; months: string[] }>(
+    url,
+    'aeo_report_html',
+    { client_id: clientId },
+    key,
+  )
   t.equal(report.ok, true, 'the report renders')
   t.match(report.html, /Rapid Rooter Plumbing/, 'it names the client')
   t.match(report.html, /#0a7f5a/i, 'with the organization’s accent colour')
-  const filed = await call<{ files: { path: string; url?: string }[] }>(url, 'file_aeo_report', { client_id: clientId, month: report.month }, key)
+  const filed = await call<{ files: { path: string; url?: string }[] }>(
+    url,
+    'file_aeo_report',
+    { client_id: clientId, month: report.month },
+    key,
+  )
   t.equal(filed.files.length, 1, 'one file filed')
   const download = await fetch(`${url}/api/v1/files/${filed.files[0]!.path}`, { headers: { authorization: `Bearer ${key}` } })
   t.equal(download.status, 200, 'the filed report downloads')
   // The filed copy is rendered when filed: the same report but for the moment in its footer.
   const generatedAt = /generated \d{4}-\d\d-\d\dT[\d:.]+Z/g
-  t.equal((await download.text()).replace(generatedAt, 'generated <t>'), report.html.replace(generatedAt, 'generated <t>'), 'the report, as rendered')
+  t.equal(
+    (await download.text()).replace(generatedAt, 'generated <t>'),
+    report.html.replace(generatedAt, 'generated <t>'),
+    'the report, as rendered',
+  )
   const other = await rpc(url, 'get_aeo_summary', { client_id: clientId, org_id: orgId + 999 }, platform)
   t.not(other.status, 200, 'another organization id does not reach the client')
 

@@ -61,16 +61,24 @@ t.test('bench --quick runs every registered scenario, prints the table and write
 
   // Every registered scenario, in registry order, and nothing else.
   const reported = [...new Set(report.results.map((r) => r.scenario))]
-  t.same(reported, scenarios.map((s) => s.name), 'every registered scenario reported, in order')
+  t.same(
+    reported,
+    scenarios.map((s) => s.name),
+    'every registered scenario reported, in order',
+  )
 
   // Every figure: finite statistics that agree with its runs, and a verdict where it has a target.
   for (const r of report.results) {
     const label = `${r.scenario} ${r.metric}`
     t.equal(r.runs.length, 1, `${label}: one run`)
     const finite = [r.median, r.min, r.max, r.spread].every(Number.isFinite)
-    t.ok(finite && r.min <= r.median && r.median <= r.max && r.spread >= 0, `${label}: median ${r.median}, min ${r.min}, max ${r.max}, spread ${r.spread}`)
+    t.ok(
+      finite && r.min <= r.median && r.median <= r.max && r.spread >= 0,
+      `${label}: median ${r.median}, min ${r.min}, max ${r.max}, spread ${r.spread}`,
+    )
     t.ok(r.unit.length > 0, `${label}: has a unit`)
-    if (r.target) t.equal(r.met, r.target.op === '>=' ? r.median >= r.target.value : r.median <= r.target.value, `${label}: met agrees with the target`)
+    if (r.target)
+      t.equal(r.met, r.target.op === '>=' ? r.median >= r.target.value : r.median <= r.target.value, `${label}: met agrees with the target`)
     else t.equal(r.met, undefined, `${label}: no target, no verdict`)
   }
   // The correctness targets (nothing missed, duplicated, left or failed; every write read back) are not about
@@ -92,6 +100,10 @@ t.test('bench --quick runs every registered scenario, prints the table and write
   for (const [i, r] of report.results.entries()) {
     const row = rows[i + 1] ?? []
     const verdict = r.met === undefined ? undefined : r.met ? 'met' : 'MISSED'
-    t.same([row[0], row[1], verdict === undefined ? undefined : row.at(-1)], [r.scenario, r.metric, verdict], `printed: ${r.scenario} ${r.metric}`)
+    t.same(
+      [row[0], row[1], verdict === undefined ? undefined : row.at(-1)],
+      [r.scenario, r.metric, verdict],
+      `printed: ${r.scenario} ${r.metric}`,
+    )
   }
 })

@@ -17,7 +17,11 @@ const names = scenarios.map((s) => s.name)
 
 t.test('the latest full run has one row per registered scenario', async (t) => {
   const { rows } = readReadmeReport(readme)
-  t.same(rows.map((r) => r.scenario), names, 'the rows name the registered scenarios, in the order the bench runs them')
+  t.same(
+    rows.map((r) => r.scenario),
+    names,
+    'the rows name the registered scenarios, in the order the bench runs them',
+  )
 })
 
 t.test('every missed target in the latest full run is argued, and only those', async (t) => {
@@ -25,7 +29,9 @@ t.test('every missed target in the latest full run is argued, and only those', a
   const missed = report.rows.filter((r) => r.missed).map((r) => r.scenario)
   t.same([...report.explained].sort(), [...missed].sort(), 'the "Where a target is missed" entries are exactly the rows marked missed')
   // The same rule the bench applies after a run, on figures shaped as the table reports them.
-  const asResults = report.rows.map((r): Result => ({ scenario: r.scenario, metric: 'figure', unit: '', median: 0, min: 0, max: 0, spread: 0, runs: [0], met: !r.missed }))
+  const asResults = report.rows.map(
+    (r): Result => ({ scenario: r.scenario, metric: 'figure', unit: '', median: 0, min: 0, max: 0, spread: 0, runs: [0], met: !r.missed }),
+  )
   t.same(unexplainedMisses(asResults, report), [], 'no missed figure without an entry')
 })
 
@@ -50,13 +56,34 @@ t.test('the rule: a miss without an entry is named, one with an entry is not', a
     '- **`odd`: outside the section, not an entry.**',
   ].join('\n')
   const report = readReadmeReport(markdown)
-  t.same(report.rows, [
-    { scenario: 'fast', missed: false },
-    { scenario: 'slow', missed: true },
-    { scenario: 'odd', missed: true },
-  ], 'rows with their verdicts')
+  t.same(
+    report.rows,
+    [
+      { scenario: 'fast', missed: false },
+      { scenario: 'slow', missed: true },
+      { scenario: 'odd', missed: true },
+    ],
+    'rows with their verdicts',
+  )
   t.same(report.explained, ['slow'], 'entries are the bullets of that section only')
-  const result = (scenario: string, met: boolean | undefined): Result => ({ scenario, metric: 'm', unit: 'u', median: 1, min: 1, max: 1, spread: 0, runs: [1], met })
-  const unexplained = unexplainedMisses([result('fast', true), result('slow', false), result('odd', false), result('odd', undefined), result('new', false)], report)
-  t.same(unexplained.map((r) => r.scenario), ['odd', 'new'], 'the misses with no entry, whatever the table says')
+  const result = (scenario: string, met: boolean | undefined): Result => ({
+    scenario,
+    metric: 'm',
+    unit: 'u',
+    median: 1,
+    min: 1,
+    max: 1,
+    spread: 0,
+    runs: [1],
+    met,
+  })
+  const unexplained = unexplainedMisses(
+    [result('fast', true), result('slow', false), result('odd', false), result('odd', undefined), result('new', false)],
+    report,
+  )
+  t.same(
+    unexplained.map((r) => r.scenario),
+    ['odd', 'new'],
+    'the misses with no entry, whatever the table says',
+  )
 })

@@ -16,12 +16,20 @@ t.test('median, range, spread and verdict over repetitions', async (t) => {
     [throughput(1200), latency(18), plain(4)],
     [throughput(1100), latency(19), plain(3)],
   ])
-  t.same(results.map((r) => r.metric), ['events/s', 'p99', 'seconds'], 'the figures of the first run, in order')
+  t.same(
+    results.map((r) => r.metric),
+    ['events/s', 'p99', 'seconds'],
+    'the figures of the first run, in order',
+  )
   t.match(results[0], { scenario: 'append', unit: 'events/s', median: 1100, min: 900, max: 1200, runs: [900, 1200, 1100], met: true })
   t.equal(results[0]!.spread, 300 / 1100, 'spread: range over median')
   t.match(results[1], { median: 19, min: 18, max: 25, met: true }, 'a latency target is met at the median, not at the worst run')
   t.equal(results[2]!.met, undefined, 'no target, no verdict')
-  t.match(summarize('append', [[throughput(999)]])[0], { median: 999, spread: 0, met: false }, 'one run: no spread; below the target misses')
+  t.match(
+    summarize('append', [[throughput(999)]])[0],
+    { median: 999, spread: 0, met: false },
+    'one run: no spread; below the target misses',
+  )
   t.match(summarize('x', [[latency(20)]])[0], { met: true }, 'at most 20 includes 20')
 })
 

@@ -75,7 +75,12 @@ t.test('without a store an ops command refuses to create one: it names where it 
   const box = await sandbox(t)
   // A new shell without DATA_DIR: the default points at a directory that holds nothing.
   const fresh = path.join(box.dataDir, 'fresh')
-  const commands = [['writes', 'status'], ['create-platform-key'], ['migrate'], ['create-user', '--org', '1', '--email', 'owner@example.com']]
+  const commands = [
+    ['writes', 'status'],
+    ['create-platform-key'],
+    ['migrate'],
+    ['create-user', '--org', '1', '--email', 'owner@example.com'],
+  ]
   const results = await Promise.all(commands.map((args) => box.run(args, { DATA_DIR: fresh })))
   for (const [i, args] of commands.entries()) {
     const result = results[i]!
@@ -96,7 +101,11 @@ t.test('--init creates the store; afterwards the command attaches to it without 
   const created = await box.run(['writes', 'status', '--init'])
   t.equal(created.code, 0, `writes status --init exits 0: ${created.stderr}`)
   t.match(created.stdout, /^Writes are on/, 'and does its work')
-  t.match(created.stderr, `writes status: attached to DATA_DIR=${box.dataDir} (embedded PostgreSQL, created by --init)`, 'it says where, and that it created the store')
+  t.match(
+    created.stderr,
+    `writes status: attached to DATA_DIR=${box.dataDir} (embedded PostgreSQL, created by --init)`,
+    'it says where, and that it created the store',
+  )
   const again = await box.run(['writes', 'status'])
   t.equal(again.code, 0, `then writes status exits 0: ${again.stderr}`)
   t.match(again.stderr, `writes status: attached to DATA_DIR=${box.dataDir} (embedded PostgreSQL, started for this command)`)

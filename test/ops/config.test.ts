@@ -92,12 +92,20 @@ t.test('every setting is read and typed', async (t) => {
     rateLimits: { defaultPerMinute: 120 },
     jobs: { workerConcurrency: 3, heartbeatSeconds: 2, staleSeconds: 5 },
     languageModel: { provider: 'builtin' },
-    webhooks: { serviceKey: parseServiceKey(SERVICE_KEY), allowList: parseAllowList('127.0.0.1,receiver.test,10.0.0.0/8'), backoffBaseMs: 50 },
+    webhooks: {
+      serviceKey: parseServiceKey(SERVICE_KEY),
+      allowList: parseAllowList('127.0.0.1,receiver.test,10.0.0.0/8'),
+      backoffBaseMs: 50,
+    },
     sso: { allowList: parseAllowList('127.0.0.1,idp.internal'), publicSignup: true },
     observability: { metricsToken: 'scrape-token-0123456789abcdef', otlpEndpoint: 'http://otel-collector:4318' },
   })
   t.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN/, 'a guessable metrics token is refused')
-  t.throws(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }), /OTEL_EXPORTER_OTLP_ENDPOINT/, 'the collector needs an http(s) URL')
+  t.throws(
+    () => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }),
+    /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    'the collector needs an http(s) URL',
+  )
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@h/d' }).databaseUrl, 'postgres://u:p@h/d', 'postgres:// is accepted too')
   t.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false')
   t.equal(loadConfig({ PORT: '0' }).port, 0, 'PORT=0 (any free port) is allowed')
@@ -120,7 +128,13 @@ t.test('AI Visibility settings: limits, and an engine enabled by its API key', a
     OPENAI_API_KEY: 'sk-test',
     OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1',
   })
-  t.same(config.aeo, { claimLeaseSeconds: 60, maxAttempts: 5, retryBackoffSeconds: [30, 120, 600], recordRetentionDays: 30, agentOnlineSeconds: 120 })
+  t.same(config.aeo, {
+    claimLeaseSeconds: 60,
+    maxAttempts: 5,
+    retryBackoffSeconds: [30, 120, 600],
+    recordRetentionDays: 30,
+    agentOnlineSeconds: 120,
+  })
   t.same(loadConfig({}).aeo.retryBackoffSeconds, [60, 300, 1800], 'the default backoff: 1, 5, 30 minutes')
   t.throws(() => loadConfig({ AEO_RETRY_BACKOFF_SECONDS: '1m,5m' }), /AEO_RETRY_BACKOFF_SECONDS/)
   t.same(config.aeoProcessors, {
@@ -134,11 +148,19 @@ t.test('AI Visibility settings: limits, and an engine enabled by its API key', a
 })
 
 t.test('LANGUAGE_MODEL_PROVIDER: the built-in writer unless a provider is named, and then its key is required', async (t) => {
-  t.same(loadConfig({ ANTHROPIC_API_KEY: 'sk-ant' }).languageModel, { provider: 'builtin' }, 'an AI Visibility key alone does not send job text to a provider')
-  t.same(loadConfig({ LANGUAGE_MODEL_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }).languageModel, {
-    provider: 'anthropic',
-    settings: { apiKey: 'sk-ant', baseUrl: 'http://127.0.0.1:9/', model: DEFAULT_MODELS.claude },
-  })
+  t.same(
+    loadConfig({ ANTHROPIC_API_KEY: 'sk-ant' }).languageModel,
+    { provider: 'builtin' },
+    'an AI Visibility key alone does not send job text to a provider',
+  )
+  t.same(
+    loadConfig({ LANGUAGE_MODEL_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' })
+      .languageModel,
+    {
+      provider: 'anthropic',
+      settings: { apiKey: 'sk-ant', baseUrl: 'http://127.0.0.1:9/', model: DEFAULT_MODELS.claude },
+    },
+  )
   t.same(loadConfig({ LANGUAGE_MODEL_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-oai', LANGUAGE_MODEL_MODEL: 'gpt-test' }).languageModel, {
     provider: 'openai',
     settings: { apiKey: 'sk-oai', baseUrl: undefined, model: 'gpt-test' },
@@ -148,7 +170,14 @@ t.test('LANGUAGE_MODEL_PROVIDER: the built-in writer unless a provider is named,
 })
 
 t.test('API platform settings: the initial value of the writes switch and the idempotency in-flight timeout', async (t) => {
-  for (const [value, expected] of [['true', true], ['1', true], ['on', true], ['false', false], ['0', false], ['off', false]] as const) {
+  for (const [value, expected] of [
+    ['true', true],
+    ['1', true],
+    ['on', true],
+    ['false', false],
+    ['0', false],
+    ['off', false],
+  ] as const) {
     t.equal(loadConfig({ WRITES_ENABLED: value }).writesEnabled, expected, `WRITES_ENABLED=${value}`)
   }
   t.equal(loadConfig({}).writesEnabled, undefined, 'unset: the stored switch, or on for a new deployment')
@@ -168,9 +197,17 @@ t.test('BASE_URL: derived from HOST and PORT unless given', async (t) => {
   t.equal(loadConfig({ HOST: '0.0.0.0', PORT: '8081' }).baseUrl, 'http://127.0.0.1:8081', 'a wildcard IPv4 host is shown as 127.0.0.1')
   t.equal(loadConfig({ HOST: '::', PORT: '8082' }).baseUrl, 'http://127.0.0.1:8082', 'a wildcard IPv6 host is shown as 127.0.0.1')
   t.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0', 'the listen host itself is kept')
-  t.equal(loadConfig({ BASE_URL: 'https://rr.example.com', PORT: '9000' }).baseUrl, 'https://rr.example.com', 'BASE_URL wins over HOST/PORT')
+  t.equal(
+    loadConfig({ BASE_URL: 'https://rr.example.com', PORT: '9000' }).baseUrl,
+    'https://rr.example.com',
+    'BASE_URL wins over HOST/PORT',
+  )
   t.equal(loadConfig({ BASE_URL: 'https://rr.example.com///' }).baseUrl, 'https://rr.example.com', 'trailing slashes are dropped')
-  t.equal(loadConfig({ BASE_URL: 'https://example.com/rankrelay/' }).baseUrl, 'https://example.com/rankrelay', 'a path prefix is kept, without its slash')
+  t.equal(
+    loadConfig({ BASE_URL: 'https://example.com/rankrelay/' }).baseUrl,
+    'https://example.com/rankrelay',
+    'a path prefix is kept, without its slash',
+  )
 })
 
 t.test('BASE_URL derived from an IPv6 HOST is a valid URL', async (t) => {

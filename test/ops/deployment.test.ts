@@ -32,13 +32,16 @@ interface ComposeService {
  * `docker compose` does when a required variable is unset or empty.
  */
 function interpolate(text: string, env: Record<string, string>): string {
-  return text.replace(/\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
-    if (whole === '$$') return '$'
-    const value = env[name!]
-    if (value !== undefined && value !== '') return value
-    if (op === ':?') throw new Error(`required variable ${name} is missing a value: ${arg}`)
-    return op === ':-' ? arg! : ''
-  })
+  return text.replace(
+    /\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g,
+    (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+      if (whole === '$$') return '$'
+      const value = env[name!]
+      if (value !== undefined && value !== '') return value
+      if (op === ':?') throw new Error(`required variable ${name} is missing a value: ${arg}`)
+      return op === ':-' ? arg! : ''
+    },
+  )
 }
 
 /** Every string of a parsed document interpolated (Compose parses the YAML first, then interpolates values). */
@@ -49,7 +52,9 @@ function interpolateAll(value: unknown, env: Record<string, string>): unknown {
   return value
 }
 
-async function composeFile(env: Record<string, string>): Promise<{ services: Record<string, ComposeService>; volumes?: Record<string, unknown> }> {
+async function composeFile(
+  env: Record<string, string>,
+): Promise<{ services: Record<string, ComposeService>; volumes?: Record<string, unknown> }> {
   return interpolateAll(parse(await read('ops/compose.yaml')), env) as { services: Record<string, ComposeService> }
 }
 
@@ -81,7 +86,10 @@ t.test('compose: the service container passes the service’s own start-up valid
   // The service is the image this repository builds, not a node image that installs at every start.
   t.same(service!.build, { context: '..', dockerfile: 'Dockerfile' }, 'built from the Dockerfile at the root')
   t.equal(service!.image, undefined)
-  t.notOk((service!.volumes ?? []).some((v) => v.startsWith('..:')), 'the repository is not mounted over the image')
+  t.notOk(
+    (service!.volumes ?? []).some((v) => v.startsWith('..:')),
+    'the repository is not mounted over the image',
+  )
   for (const dependency of ['postgres', 'eventstore']) {
     t.ok(compose.services[dependency], `${dependency} is defined`)
     t.equal(service!.depends_on?.[dependency]?.condition, 'service_healthy', `waits for ${dependency} to be healthy`)
@@ -94,7 +102,10 @@ t.test('compose: without a service key Compose refuses to start, naming the vari
 
 /** The Dockerfile's instructions, continuation lines joined, comments dropped, grouped by stage. */
 async function dockerfileStages(): Promise<{ name: string; from: string; instructions: string[] }[]> {
-  const lines = (await read('Dockerfile')).replace(/\\\n/g, ' ').split('\n').map((l) => l.trim())
+  const lines = (await read('Dockerfile'))
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
   const stages: { name: string; from: string; instructions: string[] }[] = []
   for (const line of lines) {
     if (line === '' || line.startsWith('#')) continue
@@ -109,30 +120,44 @@ t.test('Dockerfile: multi-stage, production dependencies only, non-root, health-
   const stages = await dockerfileStages().catch(() => [])
   t.ok(stages.length >= 2, `at least two stages (${stages.map((s) => s.name).join(', ')})`)
   const runtime = stages.at(-1)
-  if (!runtime) return t.fail('no stage')
+  if (!runtime) return void t.fail('no stage')
   const all = stages.flatMap((s) => s.instructions)
-  t.ok(all.some((i) => /^RUN\s.*\bnpm ci\b.*--omit=dev\b/.test(i)), 'npm ci --omit=dev installs the dependencies')
+  t.ok(
+    all.some((i) => /^RUN\s.*\bnpm ci\b.*--omit=dev\b/.test(i)),
+    'npm ci --omit=dev installs the dependencies',
+  )
   t.match(runtime.from, /^node:20\b/, 'the runtime is Node 20 (package.json engines)')
-  t.ok(runtime.instructions.some((i) => /^COPY\s+--from=\S+\s+.*node_modules/.test(i)), 'the runtime copies node_modules from an earlier stage')
+  t.ok(
+    runtime.instructions.some((i) => /^COPY\s+--from=\S+\s+.*node_modules/.test(i)),
+    'the runtime copies node_modules from an earlier stage',
+  )
   const users = runtime.instructions.filter((i) => /^USER\s/.test(i))
   t.equal(users.length > 0, true, 'USER is set')
   t.notMatch(users.at(-1) ?? '', /^USER\s+(root|0)(:|\s|$)/, 'the last USER is not root')
   const health = runtime.instructions.find((i) => /^HEALTHCHECK\s/.test(i)) ?? ''
   t.match(health, /\/api\/v1\/health/, 'HEALTHCHECK asks the health route')
   t.match(runtime.instructions.find((i) => /^CMD\s/.test(i)) ?? '', /ops\/cli\.ts.*serve/, 'CMD serves')
-  t.ok(runtime.instructions.some((i) => /^ENV\s.*HOST=0\.0\.0\.0/.test(i)), 'HOST=0.0.0.0 in the image')
+  t.ok(
+    runtime.instructions.some((i) => /^ENV\s.*HOST=0\.0\.0\.0/.test(i)),
+    'HOST=0.0.0.0 in the image',
+  )
   const ignore = (await read('.dockerignore').catch(() => '')).split('\n').map((l) => l.trim())
-  for (const entry of ['node_modules', '.git', '.data', 'ops/.env']) t.ok(ignore.includes(entry), `.dockerignore keeps ${entry} out of the build context`)
+  for (const entry of ['node_modules', '.git', '.data', 'ops/.env'])
+    t.ok(ignore.includes(entry), `.dockerignore keeps ${entry} out of the build context`)
 })
 
 t.test('the image’s dependencies are enough: the CLI loads without any devDependency', async (t) => {
   // Every module `serve` needs is imported statically by ops/cli.ts, so loading it (help exits at once)
   // resolves them all; the hook makes a devDependency import fail as it would in the image.
-  const result = spawnSync(process.execPath, ['--import', './test/support/production-dependencies-only.mjs', '--import', 'tsx', 'ops/cli.ts', 'help'], {
-    cwd: fileURLToPath(root),
-    encoding: 'utf8',
-    timeout: 60_000,
-  })
+  const result = spawnSync(
+    process.execPath,
+    ['--import', './test/support/production-dependencies-only.mjs', '--import', 'tsx', 'ops/cli.ts', 'help'],
+    {
+      cwd: fileURLToPath(root),
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  )
   t.equal(result.status, 0, `exits 0 (stderr: ${result.stderr.slice(0, 400)})`)
   t.match(result.stdout, /RankRelay operations/)
 })

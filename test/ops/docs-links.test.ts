@@ -49,12 +49,14 @@ function relativeLinks(markdown: string): string[] {
 }
 
 t.test('the anchor rule', async (t) => {
-  t.same([...anchorsOf('# Jobs\n## Where a target is missed, and why\n```sh\n# not a heading\n```\n## API documents, versioning and pagination\n## Jobs')], [
-    'jobs',
-    'where-a-target-is-missed-and-why',
-    'api-documents-versioning-and-pagination',
-    'jobs-1',
-  ])
+  t.same(
+    [
+      ...anchorsOf(
+        '# Jobs\n## Where a target is missed, and why\n```sh\n# not a heading\n```\n## API documents, versioning and pagination\n## Jobs',
+      ),
+    ],
+    ['jobs', 'where-a-target-is-missed-and-why', 'api-documents-versioning-and-pagination', 'jobs-1'],
+  )
 })
 
 for (const document of DOCUMENTS) {

@@ -30,12 +30,23 @@ t.test('a job killed mid-run is failed by the watchdog after a restart; a gracef
   const database = await createTestDatabase(t)
   const box = await sandbox(t)
   const platformKey = randomKey()
-  const env = { DATABASE_URL: database.url, PLATFORM_KEY: platformKey, JOB_HEARTBEAT_SECONDS: '1', JOB_STALE_SECONDS: '3', SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('base64') }
+  const env = {
+    DATABASE_URL: database.url,
+    PLATFORM_KEY: platformKey,
+    JOB_HEARTBEAT_SECONDS: '1',
+    JOB_STALE_SECONDS: '3',
+    SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  }
   const first = await box.serve(env, { command: COMMAND })
 
   const orgId = await call<number>(first.baseUrl, 'create_organization', { name: 'Acme' }, platformKey)
   const { key } = await call<{ key: string }>(first.baseUrl, 'create_api_key', { name: 'acme', org_id: orgId }, platformKey)
-  const clientId = await call<number>(first.baseUrl, 'add_client', { client: { name: 'Plumbers', website_url: 'https://plumbers.example.com' } }, key)
+  const clientId = await call<number>(
+    first.baseUrl,
+    'add_client',
+    { client: { name: 'Plumbers', website_url: 'https://plumbers.example.com' } },
+    key,
+  )
 
   const created = await http(first, key, 'POST', '/api/v1/jobs', { kind: 'ad_copy', client_id: clientId })
   t.equal(created.status, 202, JSON.stringify(created.body))
@@ -56,16 +67,29 @@ t.test('a job killed mid-run is failed by the watchdog after a restart; a gracef
   const pool = new pg.Pool({ connectionString: database.url, max: 1 })
   t.teardown(() => pool.end())
   const events = async (jobId: number) =>
-    (await pool.query<{ type: string; data: any; metadata: any }>('select type, data, metadata from es_events where stream_name = $1 order by stream_revision', [`job-${jobId}`])).rows
+    (
+      await pool.query<{ type: string; data: any; metadata: any }>(
+        'select type, data, metadata from es_events where stream_name = $1 order by stream_revision',
+        [`job-${jobId}`],
+      )
+    ).rows
   const killedEvents = (await events(killed)).filter((e) => e.type !== 'JobProgressed')
-  t.same(killedEvents.map((e) => e.type), ['JobRequested', 'JobStarted', 'JobFailed'])
-  t.match(killedEvents[2], { data: { job_id: killed, kind: 'ad_copy', client_id: clientId, reason: 'watchdog' }, metadata: { org_id: orgId, actor: { kind: 'system', id: 'job-watchdog' } } })
+  t.same(
+    killedEvents.map((e) => e.type),
+    ['JobRequested', 'JobStarted', 'JobFailed'],
+  )
+  t.match(killedEvents[2], {
+    data: { job_id: killed, kind: 'ad_copy', client_id: clientId, reason: 'watchdog' },
+    metadata: { org_id: orgId, actor: { kind: 'system', id: 'job-watchdog' } },
+  })
 
   // A graceful stop: the job is recorded interrupted and queued again; the next start resumes it.
   const again = await http(second, key, 'POST', '/api/v1/jobs', { kind: 'ad_copy', client_id: clientId })
   t.equal(again.status, 202, 'the client is free once the watchdog failed its job')
   const resumed = again.body.job_id as number
-  await waitUntil('the second job to run', 60_000, async () => ((await jobOf(second, key, resumed)).progress?.done === 1 ? true : undefined))
+  await waitUntil('the second job to run', 60_000, async () =>
+    (await jobOf(second, key, resumed)).progress?.done === 1 ? true : undefined,
+  )
   t.equal((await second.stop('SIGTERM', 20_000)).code, 0, 'a clean exit')
   const third = await box.serve(env, { command: COMMAND })
   const done = await waitUntil('the resumed job', 60_000, async () => {

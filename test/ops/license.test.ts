@@ -17,7 +17,15 @@ t.test('LICENSE is the full Apache License 2.0 text', async (t) => {
   t.match(text, /^\s*Apache License\s+Version 2\.0, January 2004\s+http:\/\/www\.apache\.org\/licenses\/\s/, 'the licence header')
   t.match(text, /TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION/)
   // The nine sections and the appendix: the full text, not a pointer to it.
-  for (const section of ['1. Definitions.', '2. Grant of Copyright License.', '3. Grant of Patent License.', '4. Redistribution.', '9. Accepting Warranty or Additional Liability.', 'END OF TERMS AND CONDITIONS', 'APPENDIX: How to apply the Apache License to your work.']) {
+  for (const section of [
+    '1. Definitions.',
+    '2. Grant of Copyright License.',
+    '3. Grant of Patent License.',
+    '4. Redistribution.',
+    '9. Accepting Warranty or Additional Liability.',
+    'END OF TERMS AND CONDITIONS',
+    'APPENDIX: How to apply the Apache License to your work.',
+  ]) {
     t.ok(text.includes(section), `has "${section}"`)
   }
 })

@@ -23,7 +23,10 @@ t.test('create-user prints what a first sign-in needs, and it works', async (t) 
   const url = served.baseUrl
   const orgId = await call<number>(url, 'create_organization', { name: 'First Owner Agency' }, served.mintedKey!)
 
-  const [usage, created] = await Promise.all([box.run(['create-user', '--email', 'x@example.com']), box.run(['create-user', '--org', String(orgId), '--email', 'Owner@Example.com'])])
+  const [usage, created] = await Promise.all([
+    box.run(['create-user', '--email', 'x@example.com']),
+    box.run(['create-user', '--org', String(orgId), '--email', 'Owner@Example.com']),
+  ])
   t.equal(usage.code, 2, 'no --org: a usage error')
   t.match(usage.stderr, /create-user needs --org/)
   t.equal(created.code, 0, created.stderr)
@@ -37,7 +40,15 @@ t.test('create-user prints what a first sign-in needs, and it works', async (t) 
   t.equal(recovery.length, 10, 'ten recovery codes')
   t.notOk(created.stderr.includes(password!), 'the password is not logged')
 
-  const taken = await box.run(['create-user', '--org', String(orgId), '--email', 'owner@example.com', '--password', 'a long enough password'])
+  const taken = await box.run([
+    'create-user',
+    '--org',
+    String(orgId),
+    '--email',
+    'owner@example.com',
+    '--password',
+    'a long enough password',
+  ])
   t.equal(taken.code, 1, 'the same email again: exit 1')
   t.match(taken.stderr, /A user with this email already exists/)
   t.notMatch(taken.stderr, /\n\s+at /, 'a message, not a stack trace')

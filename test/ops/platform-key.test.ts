@@ -25,7 +25,12 @@ t.test('PLATFORM_KEY on a fresh DATA_DIR is usable as soon as the service says i
 
   const h = await health(served.baseUrl)
   t.equal(h.counts.api_keys, 1, 'the given key is the only key: no bootstrap key besides it')
-  const clientId = await call<number>(served.baseUrl, 'add_client', { org_id: orgId, client: { name: 'Bot Client', website_url: 'https://bot.example.com' } }, key)
+  const clientId = await call<number>(
+    served.baseUrl,
+    'add_client',
+    { org_id: orgId, client: { name: 'Bot Client', website_url: 'https://bot.example.com' } },
+    key,
+  )
   t.match(await call(served.baseUrl, 'get_client', { org_id: orgId, client_id: clientId }, key), { name: 'Bot Client', org_id: orgId })
 
   const other = await rpc(served.baseUrl, 'create_organization', { name: 'Nope' }, randomKey())

@@ -42,9 +42,13 @@ async function othersDump(db: Kysely<any>, orgId: number, clients: ReadonlySet<n
   delete dump.projection_checkpoint
   dump['public.aeo_capture_records'] = await dumpTable(db, 'public', 'aeo_capture_records')
   dump['public.files'] = await dumpTable(db, 'public', 'files')
-  dump['public.file_chunks'] = (await dumpTable(db, 'public', 'file_chunks')).map((c) => ({ ...c, org_id: dump['public.files']!.find((f) => f.path === c.path)?.org_id }))
+  dump['public.file_chunks'] = (await dumpTable(db, 'public', 'file_chunks')).map((c) => ({
+    ...c,
+    org_id: dump['public.files']!.find((f) => f.path === c.path)?.org_id,
+  }))
   const others: SchemaDump = {}
-  for (const [table, rows] of Object.entries(dump)) others[table] = rows.filter((row) => !sandboxRow(table.replace(/^public\./, ''), row, orgId, clients))
+  for (const [table, rows] of Object.entries(dump))
+    others[table] = rows.filter((row) => !sandboxRow(table.replace(/^public\./, ''), row, orgId, clients))
   return others
 }
 
@@ -60,8 +64,20 @@ t.test('a reset touches no other organization, and a rebuild reaches the same st
   t.equal(first.seeds, 2, 'the realistic log seeded the sandbox twice')
 
   const before = await othersDump(db, orgId, new Set(first.everSeeded))
-  const nonEmpty = Object.entries(before).filter(([, rows]) => rows.length > 0).map(([table]) => table)
-  for (const table of ['organizations', 'api_keys', 'clients', 'aeo_captures', 'aeo_items', 'aeo_reports', 'org_activity', 'public.aeo_capture_records', 'public.files']) {
+  const nonEmpty = Object.entries(before)
+    .filter(([, rows]) => rows.length > 0)
+    .map(([table]) => table)
+  for (const table of [
+    'organizations',
+    'api_keys',
+    'clients',
+    'aeo_captures',
+    'aeo_items',
+    'aeo_reports',
+    'org_activity',
+    'public.aeo_capture_records',
+    'public.files',
+  ]) {
     t.ok(nonEmpty.includes(table), `other organizations have ${table} rows to compare`)
   }
 
@@ -84,14 +100,32 @@ t.test('a reset touches no other organization, and a rebuild reaches the same st
       const left = rows.filter((r) => retired.includes(r.client_id as number) || (table === 'clients' && retired.includes(r.id as number)))
       t.equal(left.length, 0, `${table}: no rows of retired clients`)
     }
-    t.same(dump.clients!.filter((c) => c.org_id === orgId).map((c) => c.id), [third.clientId], 'one client: the current fixture')
-    t.ok(dump.aeo_captures!.some((c) => c.client_id === third.clientId), 'the current fixture has captures')
+    t.same(
+      dump.clients!.filter((c) => c.org_id === orgId).map((c) => c.id),
+      [third.clientId],
+      'one client: the current fixture',
+    )
+    t.ok(
+      dump.aeo_captures!.some((c) => c.client_id === third.clientId),
+      'the current fixture has captures',
+    )
     t.equal(dump.organizations!.filter((o) => o.id === orgId).length, 1, 'the organization stays')
-    t.match(dump.api_keys!.filter((k) => k.org_id === orgId), [{ scopes: 'read', revoked_at: null }], 'the one sandbox key stays')
+    t.match(
+      dump.api_keys!.filter((k) => k.org_id === orgId),
+      [{ scopes: 'read', revoked_at: null }],
+      'the one sandbox key stays',
+    )
     const records = await db.selectFrom('aeo_capture_records').select('client_id').where('org_id', '=', orgId).execute()
-    t.ok(records.length > 0 && records.every((r) => Number(r.client_id) === third.clientId), 'raw capture records only of the current fixture')
+    t.ok(
+      records.length > 0 && records.every((r) => Number(r.client_id) === third.clientId),
+      'raw capture records only of the current fixture',
+    )
     const files = await db.selectFrom('files').select('path').where('org_id', '=', orgId).execute()
-    t.same(files.map((f) => f.path), [`aeo-reports/${orgId}/${third.clientId}/${third.months.at(-2)}.html`], "only the current fixture's report file")
+    t.same(
+      files.map((f) => f.path),
+      [`aeo-reports/${orgId}/${third.clientId}/${third.months.at(-2)}.html`],
+      "only the current fixture's report file",
+    )
   })
 
   await t.test('every read-model table with client rows is covered by the reset', async (t) => {
@@ -182,12 +216,32 @@ t.test('the CLI: first start seeds, `sandbox reset` works while the service runs
     replay = await box.run(['replay', '--org', String(org.id)])
   }
   t.equal(replay.code, 0, replay.stderr)
-  const lines = replay.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; metadata: { org_id: number } })
+  const lines = replay.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; metadata: { org_id: number } })
   const types = new Set(lines.map((l) => l.type))
-  for (const type of ['SandboxCreated', 'OrganizationCreated', 'ApiKeyCreated', 'ClientAdded', 'AeoQuestionAdded', 'AeoQuestionUpdated', 'AeoCadenceSet', 'AeoRunCompleted', 'AeoCaptureIngested', 'AeoItemStatusChanged', 'AeoReportFiled', 'SandboxSeeded', 'SandboxReset']) {
+  for (const type of [
+    'SandboxCreated',
+    'OrganizationCreated',
+    'ApiKeyCreated',
+    'ClientAdded',
+    'AeoQuestionAdded',
+    'AeoQuestionUpdated',
+    'AeoCadenceSet',
+    'AeoRunCompleted',
+    'AeoCaptureIngested',
+    'AeoItemStatusChanged',
+    'AeoReportFiled',
+    'SandboxSeeded',
+    'SandboxReset',
+  ]) {
     t.ok(types.has(type), `replay shows ${type}`)
   }
-  t.ok(lines.every((l) => l.metadata.org_id === org.id), 'only the sandbox organization')
+  t.ok(
+    lines.every((l) => l.metadata.org_id === org.id),
+    'only the sandbox organization',
+  )
   t.notMatch(replay.stdout, SANDBOX_KEY, 'the key itself never enters the log')
   const sandboxEvents = lines.filter((l) => l.type.startsWith('Sandbox') || l.type === 'ClientAdded').map((l) => l.type)
   t.equal(lines.filter((l) => l.type === 'SandboxSeeded').length, 2, `two seeds: first start and the reset (${sandboxEvents.join(', ')})`)

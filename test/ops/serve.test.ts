@@ -10,7 +10,20 @@ import path from 'node:path'
 import pg from 'pg'
 import t from 'tap'
 import { freePort, isAlive } from '../../ops/embedded-postgres.js'
-import { call, gone, health, postmasterPid, readOwner, rpc, sandbox, serverPid, sleep, startScriptCommand, waitUntil, type Served } from './spawn.js'
+import {
+  call,
+  gone,
+  health,
+  postmasterPid,
+  readOwner,
+  rpc,
+  sandbox,
+  serverPid,
+  sleep,
+  startScriptCommand,
+  waitUntil,
+  type Served,
+} from './spawn.js'
 
 const KEY_TOKEN = /rrk_[A-Za-z0-9_-]{20,}/g
 
@@ -54,7 +67,10 @@ t.test('serve on an empty DATA_DIR, again after a SIGTERM, and again after a SIG
     const added = await rpc(
       first.baseUrl,
       'add_client',
-      { org_id: orgId, client: { name: 'Austin Plumbing', website_url: 'https://austin-plumbing.example.com', services: ['Drain cleaning'] } },
+      {
+        org_id: orgId,
+        client: { name: 'Austin Plumbing', website_url: 'https://austin-plumbing.example.com', services: ['Drain cleaning'] },
+      },
       key,
     )
     t.equal(added.status, 200)
@@ -83,7 +99,12 @@ t.test('serve on an empty DATA_DIR, again after a SIGTERM, and again after a SIG
 
     t.equal((await health(first.baseUrl, 5000)).status, 'ok', 'the first still answers health')
     t.same(await call(first.baseUrl, 'get_client', { org_id: orgId, client_id: clientId }, key), firstClient, 'and reads')
-    const more = await call<number>(first.baseUrl, 'add_client', { org_id: orgId, client: { name: 'Still Serving', website_url: 'https://still.example.com' } }, key)
+    const more = await call<number>(
+      first.baseUrl,
+      'add_client',
+      { org_id: orgId, client: { name: 'Still Serving', website_url: 'https://still.example.com' } },
+      key,
+    )
     t.match(await call(first.baseUrl, 'get_client', { org_id: orgId, client_id: more }, key), { name: 'Still Serving' }, 'and writes')
     await call(first.baseUrl, 'set_client_status', { org_id: orgId, client_id: more, status: 'deleted' }, key)
   })
@@ -97,26 +118,20 @@ t.test('serve on an empty DATA_DIR, again after a SIGTERM, and again after a SIG
     t.equal(postmasterPid(box.dataDir), null, 'postmaster.pid is gone (a clean PostgreSQL shutdown)')
     await t.rejects(fetch(`${first.baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(2000) }), 'the port is closed')
 
-    await t.test(
-      'and shuts down in its own order: exit code 0 and the owner file removed',
-      async (t) => {
-        const log = first
-          .stderr()
-          .split('\n')
-          .filter((line) => !line.includes('idle database client error'))
-          .join('\n')
-          .slice(0, 2000)
-        t.equal(exit.code, 0, `serve exits 0 after its own orderly stop (exited with code ${exit.code}, signal ${exit.signal}): ${log}`)
-        t.notOk(await fs.stat(path.join(box.dataDir, 'owner.json')).catch(() => null), 'owner.json is removed')
-      },
-    )
-    await t.test(
-      'and logs no database errors while shutting down',
-      async (t) => {
-        const cut = first.stderr().includes('terminating connection due to administrator command')
-        t.notOk(cut, 'no "terminating connection" errors logged on a clean stop')
-      },
-    )
+    await t.test('and shuts down in its own order: exit code 0 and the owner file removed', async (t) => {
+      const log = first
+        .stderr()
+        .split('\n')
+        .filter((line) => !line.includes('idle database client error'))
+        .join('\n')
+        .slice(0, 2000)
+      t.equal(exit.code, 0, `serve exits 0 after its own orderly stop (exited with code ${exit.code}, signal ${exit.signal}): ${log}`)
+      t.notOk(await fs.stat(path.join(box.dataDir, 'owner.json')).catch(() => null), 'owner.json is removed')
+    })
+    await t.test('and logs no database errors while shutting down', async (t) => {
+      const cut = first.stderr().includes('terminating connection due to administrator command')
+      t.notOk(cut, 'no "terminating connection" errors logged on a clean stop')
+    })
   })
 
   await t.test('a restart on the same DATA_DIR prints no key and keeps the data', async (t) => {
@@ -126,14 +141,23 @@ t.test('serve on an empty DATA_DIR, again after a SIGTERM, and again after a SIG
     t.equal(again.mintedKey, null, 'no key line')
     t.notMatch(out, /rrk_/, 'no key anywhere in the output')
     t.notMatch(out, /First start/)
-    t.same(await call(again.baseUrl, 'get_client', { org_id: orgId, client_id: clientId }, key), firstClient, 'the first key still works and the client is there')
+    t.same(
+      await call(again.baseUrl, 'get_client', { org_id: orgId, client_id: clientId }, key),
+      firstClient,
+      'the first key still works and the client is there',
+    )
     t.match(await call(again.baseUrl, 'get_organization', { org_id: orgId }, key), { id: orgId, name: 'Serve Test Agency' })
     const h = await health(again.baseUrl)
     t.match(h.counts, { organizations: 1, clients: 2, api_keys: 1 }, 'nothing was lost or minted twice')
     const deleted = await call<unknown[]>(again.baseUrl, 'get_deleted_clients', { org_id: orgId }, key)
     t.equal(deleted.length, 1, 'the status change made before the restart is there too')
 
-    const later = await call<number>(again.baseUrl, 'add_client', { org_id: orgId, client: { name: 'After Restart', website_url: 'https://after.example.com' } }, key)
+    const later = await call<number>(
+      again.baseUrl,
+      'add_client',
+      { org_id: orgId, client: { name: 'After Restart', website_url: 'https://after.example.com' } },
+      key,
+    )
     t.ok(later > clientId, 'ids keep counting up after the restart')
     t.match(await call(again.baseUrl, 'get_client', { org_id: orgId, client_id: later }, key), { name: 'After Restart' })
     restarted = again
@@ -164,11 +188,24 @@ t.test('serve on an empty DATA_DIR, again after a SIGTERM, and again after a SIG
     t.ok(newOwner && newOwner.pid !== owner!.pid && isAlive(newOwner.pid), 'the new server owns the data directory')
     t.not(postmasterPid(box.dataDir), orphan, 'a new PostgreSQL serves it')
 
-    t.same(await call(recovered.baseUrl, 'get_all_clients', { org_id: orgId, include_deleted: true }, key), clientsBefore, 'every client is intact, read with the first key')
+    t.same(
+      await call(recovered.baseUrl, 'get_all_clients', { org_id: orgId, include_deleted: true }, key),
+      clientsBefore,
+      'every client is intact, read with the first key',
+    )
     t.same(await call(recovered.baseUrl, 'get_client', { org_id: orgId, client_id: clientId }, key), firstClient)
     t.match((await health(recovered.baseUrl)).counts, { organizations: 1, clients: 3, api_keys: 1 })
-    const next = await call<number>(recovered.baseUrl, 'add_client', { org_id: orgId, client: { name: 'After Crash', website_url: 'https://after-crash.example.com' } }, key)
-    t.match(await call(recovered.baseUrl, 'get_client', { org_id: orgId, client_id: next }, key), { name: 'After Crash' }, 'writes work again')
+    const next = await call<number>(
+      recovered.baseUrl,
+      'add_client',
+      { org_id: orgId, client: { name: 'After Crash', website_url: 'https://after-crash.example.com' } },
+      key,
+    )
+    t.match(
+      await call(recovered.baseUrl, 'get_client', { org_id: orgId, client_id: next }, key),
+      { name: 'After Crash' },
+      'writes work again',
+    )
 
     const pgPid = postmasterPid(box.dataDir)
     await recovered.stop('SIGTERM')
@@ -185,59 +222,65 @@ t.test('PORT=0 prints the URL of the port it actually listens on', async (t) => 
   await served.stop()
 })
 
-t.test(
-  'SIGTERM to the process the start script runs stops the server cleanly even when it is slow to get CPU',
-  async (t) => {
-    const box = await sandbox(t)
-    const command = startScriptCommand()
-    const served = await box.serve({}, { command })
-    const server = readOwner(box.dataDir)?.pid
-    const pgPid = postmasterPid(box.dataDir)
-    t.ok(server && pgPid, `the server and its PostgreSQL run (${command.join(' ')})`)
-    process.kill(server!, 'SIGSTOP') // the server gets no CPU for a moment, as on a busy machine
-    process.kill(served.child.pid!, 'SIGTERM') // what a process manager sends to the process it started
-    await sleep(300)
-    try {
-      process.kill(server!, 'SIGCONT')
-    } catch {
-      // already gone
-    }
-    await Promise.race([served.exited, sleep(15_000)])
-    t.ok(await gone(pgPid, 5000), 'its PostgreSQL was stopped, not orphaned')
-    t.equal(postmasterPid(box.dataDir), null, 'postmaster.pid is gone')
-  },
-)
+t.test('SIGTERM to the process the start script runs stops the server cleanly even when it is slow to get CPU', async (t) => {
+  const box = await sandbox(t)
+  const command = startScriptCommand()
+  const served = await box.serve({}, { command })
+  const server = readOwner(box.dataDir)?.pid
+  const pgPid = postmasterPid(box.dataDir)
+  t.ok(server && pgPid, `the server and its PostgreSQL run (${command.join(' ')})`)
+  process.kill(server!, 'SIGSTOP') // the server gets no CPU for a moment, as on a busy machine
+  process.kill(served.child.pid!, 'SIGTERM') // what a process manager sends to the process it started
+  await sleep(300)
+  try {
+    process.kill(server!, 'SIGCONT')
+  } catch {
+    // already gone
+  }
+  await Promise.race([served.exited, sleep(15_000)])
+  t.ok(await gone(pgPid, 5000), 'its PostgreSQL was stopped, not orphaned')
+  t.equal(postmasterPid(box.dataDir), null, 'postmaster.pid is gone')
+})
 
-t.test(
-  'the service survives PostgreSQL ending its connections (a restart, pg_terminate_backend, a network blip)',
-  async (t) => {
-    const box = await sandbox(t)
-    const served = await box.serve()
-    const key = served.mintedKey!
-    const orgId = await call<number>(served.baseUrl, 'create_organization', { name: 'Blip Inc' }, key)
-    const owner = readOwner(box.dataDir)!
-    const { password } = JSON.parse(await fs.readFile(path.join(box.dataDir, 'credentials.json'), 'utf8')) as { password: string }
-    const admin = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${owner.port}/postgres` })
-    await admin.connect()
-    try {
-      const { rowCount } = await admin.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where datname = 'rankrelay' and pid <> pg_backend_pid()`,
-      )
-      t.ok(rowCount, 'the service’s sessions were ended')
-    } finally {
-      await admin.end()
-    }
-    await sleep(2000)
-    const crash = served
-      .stderr()
-      .split('\n')
-      .filter((line) => !line.includes('idle database client error'))
-      .join('\n')
-      .slice(0, 1500)
-    t.ok(served.child.exitCode === null && served.child.signalCode === null, `the service is still running (exit ${served.child.exitCode}): ${crash}`)
-    t.equal((await health(served.baseUrl, 10_000)).status, 'ok', 'health answers')
-    const clientId = await call<number>(served.baseUrl, 'add_client', { org_id: orgId, client: { name: 'After Blip', website_url: 'https://blip.example.com' } }, key)
-    t.match(await call(served.baseUrl, 'get_client', { org_id: orgId, client_id: clientId }, key), { name: 'After Blip' }, 'writes are projected again')
-    await served.stop()
-  },
-)
+t.test('the service survives PostgreSQL ending its connections (a restart, pg_terminate_backend, a network blip)', async (t) => {
+  const box = await sandbox(t)
+  const served = await box.serve()
+  const key = served.mintedKey!
+  const orgId = await call<number>(served.baseUrl, 'create_organization', { name: 'Blip Inc' }, key)
+  const owner = readOwner(box.dataDir)!
+  const { password } = JSON.parse(await fs.readFile(path.join(box.dataDir, 'credentials.json'), 'utf8')) as { password: string }
+  const admin = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${owner.port}/postgres` })
+  await admin.connect()
+  try {
+    const { rowCount } = await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = 'rankrelay' and pid <> pg_backend_pid()`,
+    )
+    t.ok(rowCount, 'the service’s sessions were ended')
+  } finally {
+    await admin.end()
+  }
+  await sleep(2000)
+  const crash = served
+    .stderr()
+    .split('\n')
+    .filter((line) => !line.includes('idle database client error'))
+    .join('\n')
+    .slice(0, 1500)
+  t.ok(
+    served.child.exitCode === null && served.child.signalCode === null,
+    `the service is still running (exit ${served.child.exitCode}): ${crash}`,
+  )
+  t.equal((await health(served.baseUrl, 10_000)).status, 'ok', 'health answers')
+  const clientId = await call<number>(
+    served.baseUrl,
+    'add_client',
+    { org_id: orgId, client: { name: 'After Blip', website_url: 'https://blip.example.com' } },
+    key,
+  )
+  t.match(
+    await call(served.baseUrl, 'get_client', { org_id: orgId, client_id: clientId }, key),
+    { name: 'After Blip' },
+    'writes are projected again',
+  )
+  await served.stop()
+})

@@ -179,7 +179,8 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: n
   if (!hasExited(child)) {
     try {
       const target = serverPid(child)
-      if (target !== undefined) process.kill(target, signal) // tsx exits with its child's status
+      if (target !== undefined)
+        process.kill(target, signal) // tsx exits with its child's status
       else child.kill(signal)
     } catch {
       // gone
@@ -304,7 +305,8 @@ export async function sandbox(t: TestContext): Promise<Sandbox> {
     const complete = () => /^Health: .*\n/m.test(stdout) && (!stdout.includes('First start') || /-d '.*'\n/.test(stdout))
     await waitUntil('the "serving" banner', 60_000, () => {
       if (complete()) return true
-      if (hasExited(child)) throw new Error(`serve exited (${child.exitCode ?? child.signalCode}) before serving.\nstdout:\n${stdout}\nstderr:\n${stderr}`)
+      if (hasExited(child))
+        throw new Error(`serve exited (${child.exitCode ?? child.signalCode}) before serving.\nstdout:\n${stdout}\nstderr:\n${stderr}`)
       return undefined
     })
     const baseUrl = /RankRelay is serving on (\S+)/.exec(stdout)?.[1]

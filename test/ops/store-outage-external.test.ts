@@ -25,7 +25,12 @@ t.test('an external PostgreSQL stopped and started again under a running service
   await ensureDatabase(cluster.connectionString('postgres'), 'outage')
   const box = await sandbox(t)
   const platformKey = randomKey()
-  const env = { DATABASE_URL: cluster.connectionString('outage'), PLATFORM_KEY: platformKey, SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'info' }
+  const env = {
+    DATABASE_URL: cluster.connectionString('outage'),
+    PLATFORM_KEY: platformKey,
+    SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'info',
+  }
   const served = await box.serve(env)
   const orgId = await organization(served, platformKey)
   const writers = startWriters(served, platformKey, orgId)

@@ -28,11 +28,18 @@ export function startWriters(served: Served, key: string, orgId: number): Writer
   const writer = async () => {
     while (writing) {
       const name = `Outage ${n++}`
-      const response = await rpc(served.baseUrl, 'add_client', { org_id: orgId, client: { name, website_url: `https://o${n}.example.com` } }, key).catch(
-        (error: Error) => ({ status: 0, headers: new Headers(), body: error.message }),
-      )
+      const response = await rpc(
+        served.baseUrl,
+        'add_client',
+        { org_id: orgId, client: { name, website_url: `https://o${n}.example.com` } },
+        key,
+      ).catch((error: Error) => ({ status: 0, headers: new Headers(), body: error.message }))
       if (response.status === 200) acknowledged.push(response.body.result as number)
-      else if (response.status === 503 && response.body?.code === 'store_unavailable' && /^[1-9]\d*$/.test(response.headers.get('retry-after') ?? '')) {
+      else if (
+        response.status === 503 &&
+        response.body?.code === 'store_unavailable' &&
+        /^[1-9]\d*$/.test(response.headers.get('retry-after') ?? '')
+      ) {
         unavailable.push(response.headers.get('retry-after')!)
         await new Promise((resolve) => setTimeout(resolve, 100))
       } else {
@@ -90,12 +97,22 @@ export async function checkDuringOutage(t: Test, served: Served, writers: Writer
 }
 
 /** Checks what the outage left behind: answers, acknowledged writes, log lines, and a prompt SIGTERM. */
-export async function checkAftermath(t: Test, served: Served, writers: Writers, key: string, orgId: number, logFrom: number): Promise<void> {
+export async function checkAftermath(
+  t: Test,
+  served: Served,
+  writers: Writers,
+  key: string,
+  orgId: number,
+  logFrom: number,
+): Promise<void> {
   const before = writers.acknowledged.length
   await waitUntil('writes to succeed again', 60_000, () => (writers.acknowledged.length >= before + 20 ? true : undefined))
   await writers.stop()
   t.same(writers.wrong, [], 'every answer was 200 or 503 store_unavailable with Retry-After (no 500)')
-  t.ok(writers.unavailable.length > 0, `writers were told 503 store_unavailable with Retry-After during the outage (${writers.unavailable.length} times)`)
+  t.ok(
+    writers.unavailable.length > 0,
+    `writers were told 503 store_unavailable with Retry-After during the outage (${writers.unavailable.length} times)`,
+  )
   const health = await healthOnce(served.baseUrl)
   t.equal(health.status, 200, 'health answers 200 again')
   const clients = await call<{ id: number }[]>(served.baseUrl, 'get_all_clients', { org_id: orgId }, key)
@@ -104,7 +121,12 @@ export async function checkAftermath(t: Test, served: Served, writers: Writers, 
   t.same(lost, [], `every one of the ${writers.acknowledged.length} acknowledged writes is there`)
 
   // The background work came back too: the projections (a write waits for them) and the job processors.
-  const added = await rpc(served.baseUrl, 'add_client', { org_id: orgId, client: { name: 'After', website_url: 'https://after.example.com', services: ['Drains'] } }, key)
+  const added = await rpc(
+    served.baseUrl,
+    'add_client',
+    { org_id: orgId, client: { name: 'After', website_url: 'https://after.example.com', services: ['Drains'] } },
+    key,
+  )
   t.equal(added.status, 200, 'a write after the outage succeeds')
   t.equal(added.headers.get('x-read-your-writes'), 'reached', 'and the projections show it before the answer')
   const job = await fetch(`${served.baseUrl}/api/v1/jobs`, {
@@ -125,9 +147,15 @@ export async function checkAftermath(t: Test, served: Served, writers: Writers, 
   const lines = logged.filter((line) => line.level >= 40 && !restarts.includes(line))
   t.equal(logged.filter((line) => line.msg === 'the database is available again').length, 1, 'the recovery is logged once')
   t.equal(logged.filter((line) => line.msg.startsWith('the database is unavailable')).length, 1, 'the outage is logged once')
-  t.ok(lines.length <= 3, `nothing else is logged per request or retry: ${lines.length} lines at warn or above\n${lines.map((l) => l.msg).join('\n')}`)
+  t.ok(
+    lines.length <= 3,
+    `nothing else is logged per request or retry: ${lines.length} lines at warn or above\n${lines.map((l) => l.msg).join('\n')}`,
+  )
   t.ok(restarts.length <= 5, `failed restarts are spaced by backoff (${restarts.length})`)
-  t.notOk(lines.some((l) => l.msg === 'request failed'), 'no "request failed" line per request')
+  t.notOk(
+    lines.some((l) => l.msg === 'request failed'),
+    'no "request failed" line per request',
+  )
 
   const started = Date.now()
   const exit = await served.stop('SIGTERM', 8000)
@@ -138,4 +166,3 @@ export async function checkAftermath(t: Test, served: Served, writers: Writers, 
 export async function organization(served: Served, platformKey: string): Promise<number> {
   return call<number>(served.baseUrl, 'create_organization', { name: 'Outage Agency' }, platformKey)
 }
-

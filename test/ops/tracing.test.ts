@@ -47,7 +47,10 @@ async function startCollector(t: { teardown(fn: () => unknown): void }) {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise((resolve) => server.close(resolve)))
-  const spans = () => exports.flatMap((e) => e.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ span, resource: r.resource })))))
+  const spans = () =>
+    exports.flatMap((e) =>
+      e.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ span, resource: r.resource })))),
+    )
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, contentTypes }
 }
 
@@ -60,7 +63,7 @@ const attribute = (span: OtlpSpan | { attributes: OtlpSpan['attributes'] }, key:
 t.test('with an endpoint: each request is a server span, continuing the callerâ€™s trace, sent to the collector', async (t) => {
   const collector = await startCollector(t)
   const tracing = await startTracing({ endpoint: collector.url })
-  if (!tracing) return t.fail('tracing did not start')
+  if (!tracing) return void t.fail('tracing did not start')
   t.teardown(() => tracing.shutdown())
   const ts = await startTestSystem(t, { tracing: true })
   const org = await orgWithKey(ts, 'Traced')
@@ -70,7 +73,12 @@ t.test('with an endpoint: each request is a server span, continuing the callerâ€
   const response = await ts.app.inject({
     method: 'POST',
     url: '/api/v1/rpc/add_client',
-    headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json', traceparent: `00-${traceId}-${parentSpanId}-01`, 'x-request-id': 'trace-test-1' },
+    headers: {
+      authorization: `Bearer ${org.key}`,
+      'content-type': 'application/json',
+      traceparent: `00-${traceId}-${parentSpanId}-01`,
+      'x-request-id': 'trace-test-1',
+    },
     payload: JSON.stringify(clientPayload('Traced client')),
   })
   t.equal(response.statusCode, 200)
@@ -78,9 +86,18 @@ t.test('with an endpoint: each request is a server span, continuing the callerâ€
   t.equal(health.statusCode, 200)
   await tracing.forceFlush()
 
-  t.ok(collector.contentTypes.every((c) => c.startsWith('application/json')), 'OTLP/HTTP JSON')
+  t.ok(
+    collector.contentTypes.every((c) => c.startsWith('application/json')),
+    'OTLP/HTTP JSON',
+  )
   const found = collector.spans().find(({ span }) => attribute(span, 'rankrelay.request_id') === 'trace-test-1')
-  if (!found) return t.fail(`no span for the request (got ${collector.spans().map(({ span }) => span.name).join(', ')})`)
+  if (!found)
+    return void t.fail(
+      `no span for the request (got ${collector
+        .spans()
+        .map(({ span }) => span.name)
+        .join(', ')})`,
+    )
   const { span, resource } = found
   t.equal(attribute(resource, 'service.name'), 'rankrelay', 'the service names itself')
   t.equal(span.name, 'POST /api/v1/rpc/add_client', 'named by method and route')
@@ -94,7 +111,10 @@ t.test('with an endpoint: each request is a server span, continuing the callerâ€
   t.equal(attribute(span, 'rankrelay.rpc.method'), 'add_client')
   t.equal(attribute(span, 'rankrelay.org_id'), org.orgId)
   t.equal(attribute(span, 'rankrelay.key_id'), org.keyId)
-  t.notOk(span.attributes.some((a) => /authorization|rrk_/i.test(`${a.key}=${a.value.stringValue ?? ''}`)), 'no credential in any attribute')
+  t.notOk(
+    span.attributes.some((a) => /authorization|rrk_/i.test(`${a.key}=${a.value.stringValue ?? ''}`)),
+    'no credential in any attribute',
+  )
 
   const root = collector.spans().find(({ span }) => attribute(span, 'rankrelay.request_id') === 'trace-test-2')?.span
   t.equal(root?.name, 'GET /api/v1/health')
@@ -117,7 +137,11 @@ t.test('without an endpoint: tracing is off and its SDK is never loaded', async 
     console.log(JSON.stringify({ off: tracing === null }))
   `
   const run = (endpoint: string | undefined) =>
-    spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(endpoint)], { cwd: fileURLToPath(new URL('../../', import.meta.url)), encoding: 'utf8', timeout: 60_000 })
+    spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(endpoint)], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
   const off = run(undefined)
   t.equal(off.status, 0, `the process ends well (stderr: ${off.stderr.slice(0, 400)})`)
   t.same(JSON.parse(off.stdout.trim().split('\n').at(-1) ?? '{}'), { off: true })

@@ -26,7 +26,12 @@ t.test('the writes switch from the CLI while the service runs', async (t) => {
   t.match(off.stdout, /503 writes_disabled; reads keep working/)
 
   // The CLI waited out the API's refresh interval: the flip is in effect now, with no polling.
-  const refused = await rpc(url, 'add_client', { org_id: orgId, client: { name: 'Refused Co', website_url: 'https://refused.example.com' } }, key)
+  const refused = await rpc(
+    url,
+    'add_client',
+    { org_id: orgId, client: { name: 'Refused Co', website_url: 'https://refused.example.com' } },
+    key,
+  )
   t.equal(refused.status, 503, 'a write RPC answers 503')
   t.equal(refused.body.code, 'writes_disabled')
   t.match(refused.body.detail, /nightly maintenance/)
@@ -35,14 +40,23 @@ t.test('the writes switch from the CLI while the service runs', async (t) => {
   t.equal(read.status, 200, 'reads keep working')
   t.equal(read.body.result.name, 'Switch Agency')
   const shown = await health(url)
-  t.same(shown.writes && { enabled: shown.writes.enabled, reason: shown.writes.reason }, { enabled: false, reason: 'nightly maintenance' }, 'health shows writes off')
+  t.same(
+    shown.writes && { enabled: shown.writes.enabled, reason: shown.writes.reason },
+    { enabled: false, reason: 'nightly maintenance' },
+    'health shows writes off',
+  )
   const offStatus = await box.run(['writes', 'status'])
   t.match(offStatus.stdout, /^Writes are off since .* \(by ops cli\): nightly maintenance/, 'status: off')
 
   const on = await box.run(['writes', 'on'])
   t.equal(on.code, 0, `writes on exits 0 (${on.stderr})`)
   t.match(on.stdout, /Writes are on since .* \(by ops cli\)\nEvery API process now accepts writes again/)
-  const accepted = await rpc(url, 'add_client', { org_id: orgId, client: { name: 'Accepted Co', website_url: 'https://accepted.example.com' } }, key)
+  const accepted = await rpc(
+    url,
+    'add_client',
+    { org_id: orgId, client: { name: 'Accepted Co', website_url: 'https://accepted.example.com' } },
+    key,
+  )
   t.equal(accepted.status, 200, `writes work again (${JSON.stringify(accepted.body)})`)
   t.equal((await health(url)).writes.enabled, true, 'health shows writes on')
 

@@ -14,7 +14,10 @@ const messages = (r: { method: string; url: string }) => r.method === 'POST' && 
 const responses = (r: { method: string; url: string }) => r.method === 'POST' && r.url === '/v1/responses'
 
 async function rejection(t: Test, promise: Promise<unknown>): Promise<LanguageModelError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   t.ok(error instanceof LanguageModelError, 'fails with a LanguageModelError')
   return error as LanguageModelError
 }
@@ -28,12 +31,15 @@ t.test('Anthropic: system and prompt sent as the Messages API takes them; the te
   t.match(text, /^When choosing an emergency plumber in Austin/)
   const request = server.requests[0]!
   t.ok(request.headers['x-api-key'] === 'sk-ant-test' || request.headers.authorization === 'Bearer sk-ant-test', 'sends the API key')
-  t.same({ model: request.body.model, max_tokens: request.body.max_tokens, system: request.body.system, messages: request.body.messages }, {
-    model: 'claude-test',
-    max_tokens: 321,
-    system: 'Rewrite pages.',
-    messages: [{ role: 'user', content: 'Instruction: x' }],
-  })
+  t.same(
+    { model: request.body.model, max_tokens: request.body.max_tokens, system: request.body.system, messages: request.body.messages },
+    {
+      model: 'claude-test',
+      max_tokens: 321,
+      system: 'Rewrite pages.',
+      messages: [{ role: 'user', content: 'Instruction: x' }],
+    },
+  )
 })
 
 t.test('Anthropic: a 429 is retryable with the provider reason; a cut-off answer is not retryable; no SDK retries', async (t) => {
@@ -66,7 +72,9 @@ t.test('OpenAI: instructions and input sent to the Responses API; output_text is
   const failed = await rejection(t, model.complete({ system: 's', prompt: 'p' }))
   t.equal(failed.retryable, true)
   t.match(failed.message, /^OpenAI 500: /)
-  server.enqueue(responses, { body: { ...fixture('openai-no-search.json'), status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } })
+  server.enqueue(responses, {
+    body: { ...fixture('openai-no-search.json'), status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+  })
   const incomplete = await rejection(t, model.complete({ system: 's', prompt: 'p' }))
   t.equal(incomplete.retryable, false)
   t.match(incomplete.message, /incomplete \(max_output_tokens\)/)

@@ -31,5 +31,9 @@ t.test('ended by the timer, by a wake or by the abort: no listener stays on the 
   await sleep(60_000, controller.signal)
   t.ok(Date.now() - started < 1000, 'an already aborted signal does not sleep')
   await new Promise((resolve) => setImmediate(resolve))
-  t.same(warnings.filter((w) => w === 'MaxListenersExceededWarning'), [], 'no warning')
+  t.same(
+    warnings.filter((w) => w === 'MaxListenersExceededWarning'),
+    [],
+    'no warning',
+  )
 })

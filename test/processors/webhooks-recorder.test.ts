@@ -34,7 +34,8 @@ function attemptData(deliveryId: number, webhookId: number, succeeded: boolean, 
 }
 
 t.test('foldTargets: a success resets the count, each failure adds one, in attempt order', async (t) => {
-  const rec = (webhookId: number, succeeded: boolean, disable = false) => ({ data: attemptData(1, webhookId, succeeded), event: null as never, disable }) as AttemptRecord
+  const rec = (webhookId: number, succeeded: boolean, disable = false) =>
+    ({ data: attemptData(1, webhookId, succeeded), event: null as never, disable }) as AttemptRecord
   t.same(foldTargets([rec(1, false), rec(1, true), rec(1, false), rec(2, false), rec(2, false, true)]), [
     { webhookId: 1, reset: true, failures: 1, disable: false },
     { webhookId: 2, reset: false, failures: 2, disable: true },
@@ -47,12 +48,35 @@ t.test('attempts finishing together share writes; each is settled and on record 
   const orgId = 1
   await db
     .insertInto('webhook_targets')
-    .values([1, 2].map((id) => ({ webhook_id: id, org_id: orgId, url: `https://hooks.example/${id}`, host: 'hooks.example', events: null, active: true, secret_sealed: 'x', updated_at: new Date(), consecutive_failures: 3 })))
+    .values(
+      [1, 2].map((id) => ({
+        webhook_id: id,
+        org_id: orgId,
+        url: `https://hooks.example/${id}`,
+        host: 'hooks.example',
+        events: null,
+        active: true,
+        secret_sealed: 'x',
+        updated_at: new Date(),
+        consecutive_failures: 3,
+      })),
+    )
     .execute()
   const count = 40
   await db
     .insertInto('webhook_events')
-    .values(Array.from({ length: count }, (_, i) => ({ number: i + 1, event_id: `e${i + 1}`, org_id: orgId, name: 'job.completed', client_id: null, data: '{}', created_at: new Date(), in_feed: true })))
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        number: i + 1,
+        event_id: `e${i + 1}`,
+        org_id: orgId,
+        name: 'job.completed',
+        client_id: null,
+        data: '{}',
+        created_at: new Date(),
+        in_feed: true,
+      })),
+    )
     .execute()
   await db
     .insertInto('webhook_deliveries')
@@ -84,14 +108,22 @@ t.test('attempts finishing together share writes; each is settled and on record 
   } as unknown as EventStore
   // Delivery 1's first attempt is already on record: a worker died before settling its row.
   const first = attemptData(1, 1, true)
-  await inner.append(deliveryStream(1), toNewEvents(ts.system.write, context, [{ type: 'WebhookDeliveryAttempted', data: first }], orgId), 'no_stream')
+  await inner.append(
+    deliveryStream(1),
+    toNewEvents(ts.system.write, context, [{ type: 'WebhookDeliveryAttempted', data: first }], orgId),
+    'no_stream',
+  )
 
   const recorder = new AttemptRecorder({ store, db, clock: () => new Date() })
   const outcomes = await Promise.all(
     Array.from({ length: count }, (_, i) => {
       // Webhook 1 succeeds, webhook 2 fails.
       const data = attemptData(i + 1, (i % 2) + 1, i % 2 === 0)
-      return recorder.record({ data, event: toNewEvents(ts.system.write, context, [{ type: 'WebhookDeliveryAttempted', data }], orgId)[0]!, disable: false })
+      return recorder.record({
+        data,
+        event: toNewEvents(ts.system.write, context, [{ type: 'WebhookDeliveryAttempted', data }], orgId)[0]!,
+        disable: false,
+      })
     }),
   )
   t.ok(appendCalls < count, `${count} attempts in ${appendCalls} appends`)
@@ -99,14 +131,27 @@ t.test('attempts finishing together share writes; each is settled and on record 
   t.ok(outcomes.slice(1).every((o) => o.kind === 'recorded'))
 
   const rows = await db.selectFrom('webhook_deliveries').select(['id', 'status', 'attempts', 'lease_until']).orderBy('id').execute()
-  t.ok(rows.every((r) => r.attempts === 1 && r.lease_until === null), 'every row settled')
+  t.ok(
+    rows.every((r) => r.attempts === 1 && r.lease_until === null),
+    'every row settled',
+  )
   t.same([...new Set(rows.filter((r) => Number(r.id) % 2 === 1).map((r) => r.status))], ['succeeded'])
   t.same([...new Set(rows.filter((r) => Number(r.id) % 2 === 0).map((r) => r.status))], ['pending'], 'failed attempts wait for their retry')
   const { rows: events } = await ts.database.pool.query<{ stream_name: string; n: number }>(
     `select stream_name, count(*)::int as n from es_events where type = 'WebhookDeliveryAttempted' group by stream_name`,
   )
   t.equal(events.length, count, 'one stream per delivery')
-  t.ok(events.every((e) => e.n === 1), 'each attempt on record once')
+  t.ok(
+    events.every((e) => e.n === 1),
+    'each attempt on record once',
+  )
   const targets = await db.selectFrom('webhook_targets').select(['webhook_id', 'consecutive_failures']).orderBy('webhook_id').execute()
-  t.same(targets.map((r) => [Number(r.webhook_id), r.consecutive_failures]), [[1, 0], [2, 3 + count / 2]], 'successes reset, failures add up')
+  t.same(
+    targets.map((r) => [Number(r.webhook_id), r.consecutive_failures]),
+    [
+      [1, 0],
+      [2, 3 + count / 2],
+    ],
+    'successes reset, failures add up',
+  )
 })

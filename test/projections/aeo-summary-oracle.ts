@@ -46,14 +46,16 @@ export async function captureCounts(db: ReadDb, clientId: number, months: readon
 }
 
 /** Other businesses the month's answers name: answers naming each (case-insensitive), most first. */
-export async function competitorMentions(db: ReadDb, clientId: number, month: string, limit = 50): Promise<{ name: string; mentions: number }[]> {
+export async function competitorMentions(
+  db: ReadDb,
+  clientId: number,
+  month: string,
+  limit = 50,
+): Promise<{ name: string; mentions: number }[]> {
   const name = entityName
   const rows = await db
     .selectFrom(['aeo_captures as c', elementsOf('entity_table').as('e')])
-    .select([
-      sql<string>`mode() within group (order by ${name})`.as('name'),
-      sql<number>`count(distinct c.id)::int`.as('mentions'),
-    ])
+    .select([sql<string>`mode() within group (order by ${name})`.as('name'), sql<number>`count(distinct c.id)::int`.as('mentions')])
     .where('c.client_id', '=', clientId)
     .where('c.month', '=', month)
     .where(sql<SqlBool>`coalesce(${name}, '') <> ''`)
@@ -64,4 +66,3 @@ export async function competitorMentions(db: ReadDb, clientId: number, month: st
     .execute()
   return rows
 }
-

@@ -29,7 +29,21 @@ const QUERIES = [
   { id: 13, client: 1, service: '' },
   { id: 21, client: 2, service: 'A' },
 ]
-const NAMES = ['Ace Plumbing', 'ace plumbing', 'ACE PLUMBING', ' Ace Plumbing ', 'Bob’s Drains', 'bob’s drains', 'Zed', 'zed', 'Ünï', 'ünï', '', '  ', '\tTab']
+const NAMES = [
+  'Ace Plumbing',
+  'ace plumbing',
+  'ACE PLUMBING',
+  ' Ace Plumbing ',
+  'Bob’s Drains',
+  'bob’s drains',
+  'Zed',
+  'zed',
+  'Ünï',
+  'ünï',
+  '',
+  '  ',
+  '\tTab',
+]
 
 // Shapes the report schema (domain/aeo/captures/events.ts) lets into the log, and odd values within them:
 // a scorecard is a record of anything, an entity table an array of records of anything.
@@ -159,7 +173,14 @@ function eventsOf(ops: readonly Op[]): RecordedEvent[] {
         }),
       )
     } else if (o.kind === 'reanalyze') {
-      events.push(recorded('AeoCaptureReanalyzed', `aeo_capture-${o.id}`, { capture_id: o.id, client_id: clientOf.get(o.id) ?? 1, analysis_version: 2, report: fullReport(o.report) }))
+      events.push(
+        recorded('AeoCaptureReanalyzed', `aeo_capture-${o.id}`, {
+          capture_id: o.id,
+          client_id: clientOf.get(o.id) ?? 1,
+          analysis_version: 2,
+          report: fullReport(o.report),
+        }),
+      )
     } else if (o.kind === 'merge') {
       events.push(recorded('AeoQuestionsMerged', 'aeo_questions-1', { client_id: 1, canonical_id: o.canonical, merged_ids: o.merged }))
     } else if (o.kind === 'again') {
@@ -179,15 +200,18 @@ const byKey = <T extends { month: string; service: string; engine: string }>(row
 /** Every read the summary and the report make, from the totals and from the oracle, for one client. */
 async function compare(read: ReadDb, clientId: number): Promise<string | null> {
   const [months, expectedMonths] = [await summaryMonths(read, clientId), await captureMonths(read, clientId)]
-  if (JSON.stringify(months) !== JSON.stringify(expectedMonths)) return `months ${JSON.stringify(months)} ≠ ${JSON.stringify(expectedMonths)}`
+  if (JSON.stringify(months) !== JSON.stringify(expectedMonths))
+    return `months ${JSON.stringify(months)} ≠ ${JSON.stringify(expectedMonths)}`
   const counts = byKey(await summaryCounts(read, clientId, MONTHS))
   const expectedCounts = byKey(await captureCounts(read, clientId, MONTHS))
-  if (JSON.stringify(counts) !== JSON.stringify(expectedCounts)) return `counts ${JSON.stringify(counts)} ≠ ${JSON.stringify(expectedCounts)}`
+  if (JSON.stringify(counts) !== JSON.stringify(expectedCounts))
+    return `counts ${JSON.stringify(counts)} ≠ ${JSON.stringify(expectedCounts)}`
   for (const month of MONTHS) {
     for (const limit of [50, 2]) {
       const competitors = await summaryCompetitors(read, clientId, month, limit)
       const expected = await competitorMentions(read, clientId, month, limit)
-      if (JSON.stringify(competitors) !== JSON.stringify(expected)) return `${month} competitors ${JSON.stringify(competitors)} ≠ ${JSON.stringify(expected)}`
+      if (JSON.stringify(competitors) !== JSON.stringify(expected))
+        return `${month} competitors ${JSON.stringify(competitors)} ≠ ${JSON.stringify(expected)}`
     }
   }
   for (const requested of [undefined, ...MONTHS]) {
@@ -201,8 +225,10 @@ async function compare(read: ReadDb, clientId: number): Promise<string | null> {
       competitors: await competitorMentions(read, clientId, month),
     })
     const { client_id, months: summaryMonthList, open_items, queue, cadence, ...rates } = summary
-    if (Number(client_id) !== clientId || JSON.stringify(summaryMonthList) !== JSON.stringify(expectedMonths)) return `summary client ${JSON.stringify(client_id)}, months ${JSON.stringify(summaryMonthList)}`
-    if (JSON.stringify(rates) !== JSON.stringify(expected)) return `summary ${requested}: ${JSON.stringify(rates)} ≠ ${JSON.stringify(expected)}`
+    if (Number(client_id) !== clientId || JSON.stringify(summaryMonthList) !== JSON.stringify(expectedMonths))
+      return `summary client ${JSON.stringify(client_id)}, months ${JSON.stringify(summaryMonthList)}`
+    if (JSON.stringify(rates) !== JSON.stringify(expected))
+      return `summary ${requested}: ${JSON.stringify(rates)} ≠ ${JSON.stringify(expected)}`
   }
   return null
 }
@@ -211,49 +237,55 @@ t.test('the summary totals equal the aggregates of the captures, after any chang
   const database = await createTestDatabase(t)
   const db = database.db
   await fc.assert(
-    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (ops, batchSize, perEvent) => {
-      const events = eventsOf(ops)
-      const failure = await inRolledBackTransaction(db, async (trx) => {
-        await createScratchSchemas(trx, ['aeo_totals'])
-        const read = schemaDb(trx, 'aeo_totals')
-        for (const clientId of [1, 2]) {
-          await read.insertInto('clients').values(clientRow(clientId)).execute()
-        }
-        await read
-          .insertInto('aeo_queries')
-          .values(QUERIES.map((q) => queryRow(q.id, q.client, q.service)))
-          .execute()
-        // Batches of a few events, as the runner applies them (the sandbox projector after the captures one):
-        // the captures projector rebuilds aeo_summary_months once per batch. Or event by event (batches of
-        // one), which rebuilds them per event: both must leave the same totals.
-        for (let i = 0; i < events.length; i += batchSize) {
-          const batch = events.slice(i, i + batchSize)
-          if (!perEvent) {
-            await applyEvents(read, [aeoCapturesProjector, sandboxProjector], batch)
-            continue
+    fc.asyncProperty(
+      fc.array(op, { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: 1, max: 8 }),
+      fc.boolean(),
+      async (ops, batchSize, perEvent) => {
+        const events = eventsOf(ops)
+        const failure = await inRolledBackTransaction(db, async (trx) => {
+          await createScratchSchemas(trx, ['aeo_totals'])
+          const read = schemaDb(trx, 'aeo_totals')
+          for (const clientId of [1, 2]) {
+            await read.insertInto('clients').values(clientRow(clientId)).execute()
           }
-          for (const event of batch) await applyEvents(read, [aeoCapturesProjector], [event])
-          await applyEvents(read, [sandboxProjector], batch)
-        }
-        for (const clientId of [1, 2]) {
-          const clientExists = await read.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst()
-          if (!clientExists) {
-            // A reset client: no totals left, exactly as no captures left.
-            const left = [
-              ...(await read.selectFrom('aeo_summary_counts').select('client_id').where('client_id', '=', clientId).execute()),
-              ...(await read.selectFrom('aeo_summary_months').select('client_id').where('client_id', '=', clientId).execute()),
-            ]
-            const captures = await captureMonths(read, clientId)
-            if (left.length > 0 || captures.length > 0) return `client ${clientId} reset, ${left.length} totals and ${captures.length} capture months left`
-            continue
+          await read
+            .insertInto('aeo_queries')
+            .values(QUERIES.map((q) => queryRow(q.id, q.client, q.service)))
+            .execute()
+          // Batches of a few events, as the runner applies them (the sandbox projector after the captures one):
+          // the captures projector rebuilds aeo_summary_months once per batch. Or event by event (batches of
+          // one), which rebuilds them per event: both must leave the same totals.
+          for (let i = 0; i < events.length; i += batchSize) {
+            const batch = events.slice(i, i + batchSize)
+            if (!perEvent) {
+              await applyEvents(read, [aeoCapturesProjector, sandboxProjector], batch)
+              continue
+            }
+            for (const event of batch) await applyEvents(read, [aeoCapturesProjector], [event])
+            await applyEvents(read, [sandboxProjector], batch)
           }
-          const failure = await compare(read, clientId)
-          if (failure) return `client ${clientId}: ${failure}`
-        }
-        return null
-      })
-      if (failure) throw new Error(failure)
-    }),
+          for (const clientId of [1, 2]) {
+            const clientExists = await read.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst()
+            if (!clientExists) {
+              // A reset client: no totals left, exactly as no captures left.
+              const left = [
+                ...(await read.selectFrom('aeo_summary_counts').select('client_id').where('client_id', '=', clientId).execute()),
+                ...(await read.selectFrom('aeo_summary_months').select('client_id').where('client_id', '=', clientId).execute()),
+              ]
+              const captures = await captureMonths(read, clientId)
+              if (left.length > 0 || captures.length > 0)
+                return `client ${clientId} reset, ${left.length} totals and ${captures.length} capture months left`
+              continue
+            }
+            const failure = await compare(read, clientId)
+            if (failure) return `client ${clientId}: ${failure}`
+          }
+          return null
+        })
+        if (failure) throw new Error(failure)
+      },
+    ),
     { numRuns: 60 },
   )
   t.pass('totals equal the report_json aggregates for every sequence tried')

@@ -26,6 +26,9 @@ t.test('array literals round-trip through PostgreSQL', async (t) => {
   t.same(rows[0]!.a, ['1', '-2', null, String(Number.MAX_SAFE_INTEGER)])
   const at = new Date('2024-03-01T12:34:56.789Z')
   const times = await sql<{ a: (Date | null)[] }>`select ${arrayLiteral([at, at.toISOString(), null])}::timestamptz[] as a`.execute(db)
-  t.same(times.rows[0]!.a.map((d) => d?.getTime() ?? null), [at.getTime(), at.getTime(), null])
+  t.same(
+    times.rows[0]!.a.map((d) => d?.getTime() ?? null),
+    [at.getTime(), at.getTime(), null],
+  )
   t.equal(arrayLiteral([]), '{}')
 })

@@ -18,7 +18,18 @@ import { MAIN_GROUP, projectors } from '../../projections/index.js'
 import { rebuildReadModels } from '../../projections/rebuild.js'
 import { applyEvents } from '../../projections/apply-events.js'
 import { startTestSystem } from '../support/system.js'
-import { createScratchSchemas, cutIntoBatches, dumpSchema, inRolledBackTransaction, readLog, schemaDb, waitForCatchUp, withRedeliveries, writeRealisticLog, type SchemaDump } from './helpers.js'
+import {
+  createScratchSchemas,
+  cutIntoBatches,
+  dumpSchema,
+  inRolledBackTransaction,
+  readLog,
+  schemaDb,
+  waitForCatchUp,
+  withRedeliveries,
+  writeRealisticLog,
+  type SchemaDump,
+} from './helpers.js'
 
 /** The checkpoint is the runner's bookkeeping, not a read model: batches applied here do not move it. */
 const READ_MODELS_ONLY = { omitTables: ['projection_checkpoint'] }
@@ -46,7 +57,11 @@ async function readModels(db: Kysely<any>, schema: string): Promise<SchemaDump> 
  * table, and an event from before it delivered again after it would bring some back (projections/sandbox/
  * projector.ts relies on the runner never doing that: its checkpoint commits with the rows).
  */
-function schedule(events: readonly RecordedEvent[], steps: readonly { size: number; rewind: number }[], repeats: readonly number[]): RecordedEvent[][] {
+function schedule(
+  events: readonly RecordedEvent[],
+  steps: readonly { size: number; rewind: number }[],
+  repeats: readonly number[],
+): RecordedEvent[][] {
   const deliveries: RecordedEvent[][] = []
   let cursor = 0
   let afterReset = 0
@@ -68,12 +83,18 @@ t.test('the realistic log: any cut into batches, with redeliveries, equals one b
   await writeRealisticLog(ts)
   const db = ts.system.database.db
   const events = await readLog(ts.system.store, db)
-  const expected = await project(db, events.map((e) => [e]))
+  const expected = await project(
+    db,
+    events.map((e) => [e]),
+  )
   const handled = new Set<string>(projectors.flatMap((p) => (p.handles === '*' ? [] : p.handles)))
   const empty = Object.keys(expected).filter((table) => expected[table]!.length === 0)
   t.ok(Object.keys(expected).length >= 40, `every read-model table is compared (${Object.keys(expected).length})`)
   t.ok(empty.length <= 2, `the log fills nearly every table (empty: ${empty.join(', ') || 'none'})`)
-  t.ok(events.some((e) => handled.has(e.type)), 'the log has events the projectors handle')
+  t.ok(
+    events.some((e) => handled.has(e.type)),
+    'the log has events the projectors handle',
+  )
 
   t.same(await project(db, [events]), expected, 'the whole log as one batch')
   await fc.assert(
@@ -96,7 +117,10 @@ t.test("the bench's log: long stretches of monthly rounds, in pages, give the ro
   t.ok((writer.counts.get('AeoCaptureIngested') ?? 0) > 100, `the log has captures (${writer.counts.get('AeoCaptureIngested')})`)
   const db = ts.system.database.db
   const events = await readLog(ts.system.store, db)
-  const expected = await project(db, events.map((e) => [e]))
+  const expected = await project(
+    db,
+    events.map((e) => [e]),
+  )
   const carried = (expected.aeo_item_hits as unknown[]).length - (expected.aeo_items as unknown[]).length
   t.ok(carried > 0, `items are carried across months (${carried} hits beyond the first)`)
   t.same(await project(db, cutIntoBatches(events, [1000])), expected, 'pages of 1,000 events')

@@ -58,7 +58,12 @@ async function orderColumns(db: Kysely<any>, schema: string, table: string): Pro
   return all.map((r) => r.column_name)
 }
 
-export async function dumpTable(db: Kysely<any>, schema: string, table: string, omit: readonly string[] = []): Promise<Record<string, unknown>[]> {
+export async function dumpTable(
+  db: Kysely<any>,
+  schema: string,
+  table: string,
+  omit: readonly string[] = [],
+): Promise<Record<string, unknown>[]> {
   const order = await orderColumns(db, schema, table)
   const { rows } = await sql<{ row: Record<string, unknown> }>`
     select to_jsonb(t) as row from ${sql.id(schema, table)} as t
@@ -225,7 +230,9 @@ export async function waitForCatchUp(store: EventStore, db: Kysely<any>, schema:
     const checkpoint = await readCheckpointRow(db, schema).catch(() => null)
     if (checkpoint && checkpoint.events_applied >= total && checkpoint.position === head) return
     if (Date.now() > deadline) {
-      throw new Error(`projections in ${schema} did not catch up: ${checkpoint?.events_applied} of ${total} events, at ${checkpoint?.position}, head ${head}`)
+      throw new Error(
+        `projections in ${schema} did not catch up: ${checkpoint?.events_applied} of ${total} events, at ${checkpoint?.position}, head ${head}`,
+      )
     }
     await sleep(20)
   }
@@ -237,7 +244,6 @@ export async function schemaExistsNamed(db: Kysely<any>, schema: string): Promis
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
 
 export interface RealisticLog {
   readonly orgIds: number[]
@@ -257,7 +263,11 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   const orgC = await call<number>('create_organization', { name: 'Charlie & Co' })
   const keyA = (await call<{ id: number; key: string }>('create_api_key', { name: 'acme ops', org_id: orgA, notes: 'main key' })).key
   const keyB = (await call<{ id: number; key: string }>('create_api_key', { name: 'bravo', org_id: orgB, scopes: 'read,write' })).key
-  const spareA = await call<{ id: number; key: string }>('create_api_key', { name: 'acme spare', org_id: orgA, created_by_user_id: 7 }, keyA)
+  const spareA = await call<{ id: number; key: string }>(
+    'create_api_key',
+    { name: 'acme spare', org_id: orgA, created_by_user_id: 7 },
+    keyA,
+  )
   const platformSpare = await call<{ id: number; key: string }>('create_api_key', { name: 'partner key', notes: 'platform' })
   await call('revoke_api_key', { key_id: spareA.id }, keyA)
   await call('revoke_api_key', { key_id: spareA.id }, keyA) // twice: harmless
@@ -309,11 +319,14 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
     { client: { name: 'Bravo Dental', website_url: 'https://dental.example.org', locations: ['Miami, FL'] } },
     keyB,
   )
-  const charlie = await call<number>('add_client', { org_id: orgC, client: { name: 'Charlie Cafe', website_url: 'https://cafe.example.net' } })
-  const gone = await call<number>(
-    'add_client',
-    { org_id: orgC, client: { name: 'Gone Already', website_url: 'https://gone.example.net', status: 'deleted' } },
-  )
+  const charlie = await call<number>('add_client', {
+    org_id: orgC,
+    client: { name: 'Charlie Cafe', website_url: 'https://cafe.example.net' },
+  })
+  const gone = await call<number>('add_client', {
+    org_id: orgC,
+    client: { name: 'Gone Already', website_url: 'https://gone.example.net', status: 'deleted' },
+  })
 
   await call('update_client', { client_id: plumbers, name: 'Plumbers International' }, keyA)
   await call('update_client', { client_id: plumbers, website_url: 'https://plumbers.example.com/home', slug: 'plumbers-intl' }, keyA)
@@ -346,7 +359,11 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await call('set_client_setting', { client_id: charlie, key: 'notes.internal', value: 'vip' })
   await call('add_location', { location: { client_id: charlie, city: 'Portland', state: 'OR', country: 'US' } })
   await call('update_client', { client_id: charlie, slug: 'charlie' })
-  const log = { orgIds: [orgA, orgB, orgC], clientIds: [plumbers, heaters, roofers, staging, bravo, charlie, gone], revokedKeyIds: [spareA.id, platformSpare.id] }
+  const log = {
+    orgIds: [orgA, orgB, orgC],
+    clientIds: [plumbers, heaters, roofers, staging, bravo, charlie, gone],
+    revokedKeyIds: [spareA.id, platformSpare.id],
+  }
   // AI Visibility, part by part, in workflow order (each part's file in realistic/).
   const keys = { orgA: keyA, orgB: keyB }
   await writeAeoQuestionsLog(ts, log, keys)

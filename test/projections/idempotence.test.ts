@@ -15,7 +15,18 @@ import { eachEvent } from '../../projections/each-event.js'
 import { projectors } from '../../projections/index.js'
 import { startTestSystem } from '../support/system.js'
 import { survivesSandboxResets } from './realistic/sandbox.js'
-import { createScratchSchemas, dropSchema, dumpSchema, inRolledBackTransaction, listTables, projectOnce, readLog, schemaDb, waitForCatchUp, writeRealisticLog } from './helpers.js'
+import {
+  createScratchSchemas,
+  dropSchema,
+  dumpSchema,
+  inRolledBackTransaction,
+  listTables,
+  projectOnce,
+  readLog,
+  schemaDb,
+  waitForCatchUp,
+  writeRealisticLog,
+} from './helpers.js'
 
 t.test('projection idempotence over a realistic log', async (t) => {
   const ts = await startTestSystem(t)
@@ -59,7 +70,16 @@ t.test('projection idempotence over a realistic log', async (t) => {
   await t.test('a single application is not vacuous', async (t) => {
     const tables = await listTables(db, schemas.once)
     t.strictSame(tables, await listTables(db, LIVE_SCHEMA), 'the scratch schema has the live tables')
-    for (const table of ['projection_checkpoint', 'organizations', 'api_keys', 'org_activity', 'clients', 'client_services', 'client_locations', 'client_settings']) {
+    for (const table of [
+      'projection_checkpoint',
+      'organizations',
+      'api_keys',
+      'org_activity',
+      'clients',
+      'client_services',
+      'client_locations',
+      'client_settings',
+    ]) {
       t.ok(tables.includes(table), `${table} is dumped`)
     }
     for (const table of tables) {
@@ -68,7 +88,13 @@ t.test('projection idempotence over a realistic log', async (t) => {
     }
     const clients = new Map(expected.clients!.map((c) => [c.id as number, c]))
     const [plumbers, heaters, roofers, staging, bravo, , gone] = written.clientIds
-    t.match(clients.get(plumbers!), { status: 'active', deactivated_at: null, deleted_at: null, name: 'Plumbers International', slug: 'plumbers-intl' })
+    t.match(clients.get(plumbers!), {
+      status: 'active',
+      deactivated_at: null,
+      deleted_at: null,
+      name: 'Plumbers International',
+      slug: 'plumbers-intl',
+    })
     t.match(clients.get(heaters!), { status: 'active', deactivated_at: null, deleted_at: null }, 'deleted and restored')
     t.match(clients.get(roofers!), { status: 'deleted', deactivated_at: String, deleted_at: String })
     t.match(clients.get(staging!), { status: 'paused', deactivated_at: String, deleted_at: null })
@@ -76,9 +102,16 @@ t.test('projection idempotence over a realistic log', async (t) => {
     t.match(clients.get(gone!), { status: 'staging', deleted_at: null, deactivated_at: String })
     const plumberLocations = expected.client_locations!.filter((l) => l.client_id === plumbers)
     t.equal(plumberLocations.filter((l) => l.removed_at !== null).length, 3, 'three locations removed')
-    t.strictSame(plumberLocations.filter((l) => l.removed_at === null).map((l) => l.name), ['Austin, TX'], 'Austin re-added')
+    t.strictSame(
+      plumberLocations.filter((l) => l.removed_at === null).map((l) => l.name),
+      ['Austin, TX'],
+      'Austin re-added',
+    )
     t.equal(expected.api_keys!.filter((k) => k.revoked_at !== null).length, written.revokedKeyIds.length, 'revoked keys')
-    t.equal(expected.org_activity!.length, survivesSandboxResets(events).filter((e) => typeof (e.metadata as { org_id?: unknown } | null)?.org_id === 'number').length)
+    t.equal(
+      expected.org_activity!.length,
+      survivesSandboxResets(events).filter((e) => typeof (e.metadata as { org_id?: unknown } | null)?.org_id === 'number').length,
+    )
   })
 
   await t.test('the comparison catches a missed event and a non-idempotent handler', async (t) => {

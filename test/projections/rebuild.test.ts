@@ -11,16 +11,7 @@ import { LIVE_SCHEMA } from '../../migrations/read-models/index.js'
 import { MAIN_GROUP, projectors } from '../../projections/index.js'
 import { NEXT_SCHEMA, RebuildInProgressError, rebuildReadModels, type RebuildProgress } from '../../projections/rebuild.js'
 import { createOrgWithKey, startTestSystem, type TestSystem } from '../support/system.js'
-import {
-  countEvents,
-  dumpSchema,
-  projectOnce,
-  readCheckpointRow,
-  readLog,
-  schemaExistsNamed,
-  sleep,
-  waitForCatchUp,
-} from './helpers.js'
+import { countEvents, dumpSchema, projectOnce, readCheckpointRow, readLog, schemaExistsNamed, sleep, waitForCatchUp } from './helpers.js'
 
 const RETIRED_SCHEMA = 'read_models_retired'
 
@@ -222,7 +213,11 @@ t.test('rebuild equals incremental, for random command sequences', async (t) => 
       try {
         const ts = await startTestSystem({ teardown: (fn) => teardowns.push(fn) })
         const { orgId, key } = await createOrgWithKey(ts)
-        const seed = await ts.call<number>('add_client', { client: { name: 'Seed', website_url: 'https://seed.example.com', locations: ['Reno'] } }, key)
+        const seed = await ts.call<number>(
+          'add_client',
+          { client: { name: 'Seed', website_url: 'https://seed.example.com', locations: ['Reno'] } },
+          key,
+        )
         const world: World = { orgs: [orgId], orgKeys: new Map([[orgId, key]]), clients: [seed], keys: [] }
         for (const command of commands) await execute(ts, world, command)
 
@@ -231,7 +226,8 @@ t.test('rebuild equals incremental, for random command sequences', async (t) => 
         const omit = { projection_checkpoint: ['updated_at'] }
         const incremental = await dumpSchema(db, LIVE_SCHEMA, omit)
         const total = await countEvents(db)
-        if (incremental.projection_checkpoint![0]!.events_applied !== total) throw new Error('incremental checkpoint does not count every event')
+        if (incremental.projection_checkpoint![0]!.events_applied !== total)
+          throw new Error('incremental checkpoint does not count every event')
 
         const done = await rebuild(ts, { batchSize: 7 })
         const rebuilt = await dumpSchema(db, LIVE_SCHEMA, omit)
@@ -357,7 +353,11 @@ t.test('one rebuild at a time, with progress', async (t) => {
   const db = ts.system.database.db
   const { key } = await createOrgWithKey(ts)
   for (let i = 0; i < 6; i++) {
-    await ts.call('add_client', { client: { name: `c${i}`, website_url: 'https://c.example.com', services: ['A', 'B'], locations: ['Reno'] } }, key)
+    await ts.call(
+      'add_client',
+      { client: { name: `c${i}`, website_url: 'https://c.example.com', services: ['A', 'B'], locations: ['Reno'] } },
+      key,
+    )
   }
   const total = await countEvents(db)
 
@@ -395,13 +395,22 @@ t.test('one rebuild at a time, with progress', async (t) => {
   const phases = progress.map((p) => p.phase)
   const firstSwap = phases.indexOf('swapping')
   t.ok(firstSwap > 0, 'building is reported before swapping')
-  t.ok(phases.slice(0, firstSwap).every((p) => p === 'building'), 'only building before the swap')
+  t.ok(
+    phases.slice(0, firstSwap).every((p) => p === 'building'),
+    'only building before the swap',
+  )
   t.strictSame(phases.slice(firstSwap), ['swapping', 'done'], 'then swapping, then done, once each')
   t.ok(phases.filter((p) => p === 'building').length >= Math.floor(total / 7), 'building reported for every page (progressEveryMs 0)')
   const done = progress.map((p) => p.eventsDone)
-  t.ok(done.every((d, i) => i === 0 || d >= done[i - 1]!), 'eventsDone never goes backwards')
+  t.ok(
+    done.every((d, i) => i === 0 || d >= done[i - 1]!),
+    'eventsDone never goes backwards',
+  )
   t.strictSame(progress.at(-1), result, 'the last report is the result')
-  t.ok(progress.every((p) => p.eventsTotal === total && p.eventsPerSecond >= 0), 'eventsTotal and rate in every report')
+  t.ok(
+    progress.every((p) => p.eventsTotal === total && p.eventsPerSecond >= 0),
+    'eventsTotal and rate in every report',
+  )
 
   // The lock is released: the next rebuild runs.
   const again = await rebuild(ts)

@@ -50,7 +50,10 @@ function openProcess(url: string): { db: Kysely<any>; store: EventStore; close()
   }
 }
 
-function runnerFor(ts: TestSystem, options: { schema?: string; projectors?: readonly Projector[]; batchSize?: number; db?: Kysely<any>; store?: EventStore } = {}) {
+function runnerFor(
+  ts: TestSystem,
+  options: { schema?: string; projectors?: readonly Projector[]; batchSize?: number; db?: Kysely<any>; store?: EventStore } = {},
+) {
   return new ProjectionRunner({
     store: options.store ?? ts.system.store,
     db: options.db ?? ts.system.database.db,
@@ -347,10 +350,16 @@ t.test('read-your-writes: every write answers once projected, and the next read 
     t.equal(await ts.call('get_client_id_by_slug', { slug: `renamed-${round}` }, key), clientId)
 
     const serviceId = await write('add_service', { service: { client_id: clientId, name: `Service ${round}` } })
-    t.strictSame((await ts.call<{ id: number }[]>('get_services_for_client', { client_id: clientId }, key)).map((s) => s.id), [serviceId])
+    t.strictSame(
+      (await ts.call<{ id: number }[]>('get_services_for_client', { client_id: clientId }, key)).map((s) => s.id),
+      [serviceId],
+    )
 
     const locationId = await write('add_location', { location: { client_id: clientId, city: 'Austin', state: 'TX' } })
-    t.strictSame((await ts.call<{ id: number }[]>('get_locations_for_client', { client_id: clientId }, key)).map((l) => l.id), [locationId])
+    t.strictSame(
+      (await ts.call<{ id: number }[]>('get_locations_for_client', { client_id: clientId }, key)).map((l) => l.id),
+      [locationId],
+    )
 
     await write('set_client_setting', { client_id: clientId, key: 'attention_flag', value: `flag ${round}` })
     t.equal(await ts.call('get_client_setting', { client_id: clientId, key: 'attention_flag' }, key), `flag ${round}`)
@@ -377,38 +386,40 @@ t.test('read-your-writes: every write answers once projected, and the next read 
   t.ok(writes >= 30, `${writes} writes, each read back`)
 })
 
-t.test(
-  'read-your-writes: update_client and set_client_status return the client as written',
-  async (t) => {
-    const ts = await startTestSystem(t)
-    const { key } = await createOrgWithKey(ts)
-    for (let i = 0; i < 5; i++) {
-      const clientId = await ts.call<number>('add_client', { client: { name: `Client ${i}`, website_url: 'https://ret.example.com' } }, key)
-      const updated = await ts.call('update_client', { client_id: clientId, name: `Renamed ${i}` }, key)
-      t.equal(updated.name, `Renamed ${i}`, 'update_client returns the new name')
-      const paused = await ts.call('set_client_status', { client_id: clientId, status: 'paused' }, key)
-      t.equal(paused.status, 'paused', 'set_client_status returns the new status')
-    }
-  },
-)
+t.test('read-your-writes: update_client and set_client_status return the client as written', async (t) => {
+  const ts = await startTestSystem(t)
+  const { key } = await createOrgWithKey(ts)
+  for (let i = 0; i < 5; i++) {
+    const clientId = await ts.call<number>('add_client', { client: { name: `Client ${i}`, website_url: 'https://ret.example.com' } }, key)
+    const updated = await ts.call('update_client', { client_id: clientId, name: `Renamed ${i}` }, key)
+    t.equal(updated.name, `Renamed ${i}`, 'update_client returns the new name')
+    const paused = await ts.call('set_client_status', { client_id: clientId, status: 'paused' }, key)
+    t.equal(paused.status, 'paused', 'set_client_status returns the new status')
+  }
+})
 
-t.test(
-  'a client with more than 10 events keeps accepting writes',
-  async (t) => {
-    const ts = await startTestSystem(t)
-    const { key } = await createOrgWithKey(ts)
-    const clientId = await ts.call<number>('add_client', { client: { name: 'Long history', website_url: 'https://long.example.com' } }, key)
-    for (let i = 0; i < 12; i++) {
-      const response = await ts.rpc('set_client_setting', { client_id: clientId, key: 'tier', value: `v${i}` }, key)
-      t.equal(response.statusCode, 200, `write ${i + 2} to the stream answers 200`)
-      if (response.statusCode !== 200) break
-      t.equal(await ts.call('get_client_setting', { client_id: clientId, key: 'tier' }, key), `v${i}`)
-    }
-    const history = await ts.call<{ revision: number }[]>('get_entity_history', { entity_type: 'client', entity_id: clientId, limit: 100 }, key)
-    const revisions = history.map((h) => h.revision)
-    t.strictSame(revisions, [...revisions].sort((a, b) => b - a), 'history is newest first by revision')
-  },
-)
+t.test('a client with more than 10 events keeps accepting writes', async (t) => {
+  const ts = await startTestSystem(t)
+  const { key } = await createOrgWithKey(ts)
+  const clientId = await ts.call<number>('add_client', { client: { name: 'Long history', website_url: 'https://long.example.com' } }, key)
+  for (let i = 0; i < 12; i++) {
+    const response = await ts.rpc('set_client_setting', { client_id: clientId, key: 'tier', value: `v${i}` }, key)
+    t.equal(response.statusCode, 200, `write ${i + 2} to the stream answers 200`)
+    if (response.statusCode !== 200) break
+    t.equal(await ts.call('get_client_setting', { client_id: clientId, key: 'tier' }, key), `v${i}`)
+  }
+  const history = await ts.call<{ revision: number }[]>(
+    'get_entity_history',
+    { entity_type: 'client', entity_id: clientId, limit: 100 },
+    key,
+  )
+  const revisions = history.map((h) => h.revision)
+  t.strictSame(
+    revisions,
+    [...revisions].sort((a, b) => b - a),
+    'history is newest first by revision',
+  )
+})
 
 t.test('read-your-writes without a runner: the write answers after the bounded wait, saying so', async (t) => {
   const ts = await startTestSystem(t, { runProjections: false, readYourWritesTimeoutMs: 200 })
@@ -466,25 +477,22 @@ t.test('a watermark in another process (no local runner) reads the checkpoint', 
   t.ok(other.store.comparePositions(checkpoint.position!, position) >= 0, 'the checkpoint is at or past the position')
 })
 
-t.test(
-  'a watermark in another process sees the checkpoint advance while it waits',
-  async (t) => {
-    const { ts, watermark, position } = await watermarkSetup(t)
-    const waiting = Promise.all([watermark.waitFor(position, 3000), watermark.waitFor(position, 3000)])
-    await sleep(50) // the watermark has polled at least once, before the runner moved the checkpoint
-    ts.system.runner.start()
-    t.strictSame(await waiting, [true, true], 'reached, seen by polling the checkpoint')
+t.test('a watermark in another process sees the checkpoint advance while it waits', async (t) => {
+  const { ts, watermark, position } = await watermarkSetup(t)
+  const waiting = Promise.all([watermark.waitFor(position, 3000), watermark.waitFor(position, 3000)])
+  await sleep(50) // the watermark has polled at least once, before the runner moved the checkpoint
+  ts.system.runner.start()
+  t.strictSame(await waiting, [true, true], 'reached, seen by polling the checkpoint')
 
-    // Later writes, awaited concurrently through the polling watermark while the runner projects them.
-    await ts.system.runner.stop()
-    const positions: string[] = []
-    for (let i = 0; i < 5; i++) positions.push((await createOrganization(ts.system.write, context, { name: `W${i}` })).position!)
-    const all = Promise.all(positions.map((p) => watermark.waitFor(p, 3000)))
-    await sleep(50)
-    ts.system.runner.start()
-    t.strictSame(await all, [true, true, true, true, true])
-  },
-)
+  // Later writes, awaited concurrently through the polling watermark while the runner projects them.
+  await ts.system.runner.stop()
+  const positions: string[] = []
+  for (let i = 0; i < 5; i++) positions.push((await createOrganization(ts.system.write, context, { name: `W${i}` })).position!)
+  const all = Promise.all(positions.map((p) => watermark.waitFor(p, 3000)))
+  await sleep(50)
+  ts.system.runner.start()
+  t.strictSame(await all, [true, true, true, true, true])
+})
 
 t.test('a watermark whose local runner keeps announcing does not poll; it polls again once the runner falls silent', async (t) => {
   const { ts, other, position } = await watermarkSetup(t)

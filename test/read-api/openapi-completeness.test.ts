@@ -37,14 +37,17 @@ function undescribed(schema: Json | undefined, at: string, found: string[]): str
   return found
 }
 
-const hasExample = (content: Json | undefined) => Object.values<Json>(content ?? {}).some((media) => media.example !== undefined || media.examples !== undefined)
+const hasExample = (content: Json | undefined) =>
+  Object.values<Json>(content ?? {}).some((media) => media.example !== undefined || media.examples !== undefined)
 
 function exampleOf(operation: Json): boolean {
   if (operation['x-example'] !== undefined) return true
   if (hasExample(resolve(operation.requestBody ?? {}).content)) return true
   if ((operation.parameters ?? []).some((p: Json) => resolve(p).example !== undefined)) return true
   // Only a success counts: the shared error responses carry examples of every code.
-  return Object.entries<Json>(operation.responses ?? {}).some(([status, response]) => status.startsWith('2') && hasExample(resolve(response).content))
+  return Object.entries<Json>(operation.responses ?? {}).some(
+    ([status, response]) => status.startsWith('2') && hasExample(resolve(response).content),
+  )
 }
 
 interface Gaps {
@@ -87,7 +90,14 @@ t.test('RPCs: every parameter described, every operation with an example', async
 
 t.test('the walk finds what it looks for', async (t) => {
   // A document with a gap of each kind must be reported, or the checks above prove nothing.
-  const found = undescribed({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'object', description: 'b', properties: { c: { type: 'integer' } } } } }, '', [])
+  const found = undescribed(
+    {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'object', description: 'b', properties: { c: { type: 'integer' } } } },
+    },
+    '',
+    [],
+  )
   t.same(found, ['a', 'b.c'])
   t.notOk(exampleOf({ responses: { '200': { content: { 'application/json': { schema: {} } } } } }))
   t.ok(exampleOf({ responses: { '200': { content: { 'application/json': { schema: {}, example: {} } } } } }))

@@ -17,7 +17,10 @@ t.test('every RPC declares an example whose params its schemas accept', async (t
       wrong.push(`${definition.name}: no example`)
       continue
     }
-    for (const [what, schema] of [['params', definition.params], ['input', input]] as const) {
+    for (const [what, schema] of [
+      ['params', definition.params],
+      ['input', input],
+    ] as const) {
       const parsed = schema.safeParse(example.params)
       if (!parsed.success) wrong.push(`${definition.name} ${what}: ${describeIssues(parsed.error)}`)
     }

@@ -24,7 +24,10 @@ export interface CaptureFixture {
   readonly sources?: readonly { domain: string; class: string; count: number }[]
 }
 
-export async function insertQuestion(read: ReadDb, input: { clientId: number; orgId: number; service: string; prompt: string }): Promise<number> {
+export async function insertQuestion(
+  read: ReadDb,
+  input: { clientId: number; orgId: number; service: string; prompt: string },
+): Promise<number> {
   const id = nextId++
   const at = new Date('2026-01-01T00:00:00Z')
   await read
@@ -97,15 +100,26 @@ export async function insertCaptures(read: ReadDb, captures: readonly CaptureFix
   // The captures projector counts every capture it inserts into the summary totals, and rebuilds the
   // per-month rows get_aeo_summary reads; so do the fixtures.
   await addToSummary(read, { captureIds: inserted.map((r) => r.id) })
-  await refreshSummaryMonths(read, captures.map((c) => ({ clientId: c.clientId, month: c.month })))
+  await refreshSummaryMonths(
+    read,
+    captures.map((c) => ({ clientId: c.clientId, month: c.month })),
+  )
 }
 
 /** `n` copies of a capture, the first `present` of them present (and the first `namedFirst` named first). */
-export function captureBatch(base: Omit<CaptureFixture, 'present' | 'namedFirst'>, n: number, present: number, namedFirst = 0): CaptureFixture[] {
+export function captureBatch(
+  base: Omit<CaptureFixture, 'present' | 'namedFirst'>,
+  n: number,
+  present: number,
+  namedFirst = 0,
+): CaptureFixture[] {
   return Array.from({ length: n }, (_, i) => ({ ...base, present: i < present, namedFirst: i < namedFirst }))
 }
 
-export async function insertItem(read: ReadDb, input: { clientId: number; orgId: number; tier: 'A' | 'B' | 'C' | 'X'; title: string; status: string; evidence?: string }): Promise<number> {
+export async function insertItem(
+  read: ReadDb,
+  input: { clientId: number; orgId: number; tier: 'A' | 'B' | 'C' | 'X'; title: string; status: string; evidence?: string },
+): Promise<number> {
   const id = nextId++
   const at = new Date('2026-02-01T00:00:00Z')
   await read
@@ -129,7 +143,10 @@ export async function insertItem(read: ReadDb, input: { clientId: number; orgId:
   return id
 }
 
-export async function insertRuns(read: ReadDb, input: { clientId: number; orgId: number; queryId: number; month: string; statuses: readonly string[] }): Promise<void> {
+export async function insertRuns(
+  read: ReadDb,
+  input: { clientId: number; orgId: number; queryId: number; month: string; statuses: readonly string[] },
+): Promise<void> {
   const at = new Date(`${input.month}-01T00:00:00Z`)
   await read
     .insertInto('aeo_runs')
@@ -161,7 +178,10 @@ export async function insertRuns(read: ReadDb, input: { clientId: number; orgId:
     .execute()
 }
 
-export async function insertCadence(read: ReadDb, input: { clientId: number; orgId: number; samplesPerMonth: number; engines: string[] }): Promise<void> {
+export async function insertCadence(
+  read: ReadDb,
+  input: { clientId: number; orgId: number; samplesPerMonth: number; engines: string[] },
+): Promise<void> {
   await read
     .insertInto('aeo_cadences')
     .values({

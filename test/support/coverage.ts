@@ -59,5 +59,11 @@ function isErased(statement: ts.Statement): boolean {
   if (!clause) return false
   if (clause.isTypeOnly) return true
   const bindings = clause.namedBindings
-  return !clause.name && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly)
+  return (
+    !clause.name &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((e) => e.isTypeOnly)
+  )
 }

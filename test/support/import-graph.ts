@@ -33,7 +33,12 @@ export function importsOf(file: string, source: string): ImportEdge[] {
       add(node.moduleSpecifier, node, isTypeOnlyImport(node), false)
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier) {
       const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined
-      add(node.moduleSpecifier, node, node.isTypeOnly || (named !== undefined && named.length > 0 && named.every((e) => e.isTypeOnly)), false)
+      add(
+        node.moduleSpecifier,
+        node,
+        node.isTypeOnly || (named !== undefined && named.length > 0 && named.every((e) => e.isTypeOnly)),
+        false,
+      )
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0]) {
       add(node.arguments[0], node, false, true)
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
@@ -52,7 +57,9 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   if (clause.isTypeOnly) return true
   if (clause.name) return false
   const bindings = clause.namedBindings
-  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly)
+  return (
+    bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly)
+  )
 }
 
 /** `./x.js` from `a/b.ts` → `a/x.ts` (NodeNext: a .ts module is imported by its .js name); null: not a .ts module. */

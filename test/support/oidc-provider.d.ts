@@ -7,7 +7,12 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, any>)
     callback(): (req: IncomingMessage, res: ServerResponse) => void
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>
     Grant: any
   }
 }

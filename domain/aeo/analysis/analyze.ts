@@ -87,7 +87,14 @@ function sourceRows(
       const competitor = competitorOf(domain)
       const cls: SourceClass =
         domain === ownDomain ? 'own' : directory ? 'directory' : MEDIA_DOMAINS.has(domain) ? 'media' : competitor ? 'competitor' : 'other'
-      r = { domain, class: cls, count: 0, retrieved: 0, label: cls === 'directory' ? directory! : cls === 'competitor' ? competitor : null, urls: [] }
+      r = {
+        domain,
+        class: cls,
+        count: 0,
+        retrieved: 0,
+        label: cls === 'directory' ? directory! : cls === 'competitor' ? competitor : null,
+        urls: [],
+      }
       rows.set(domain, r)
     }
     return r
@@ -120,15 +127,18 @@ export function analyze(input: AnalysisInput): AeoAnalysis {
 
   const offset = clientOffset(text, names, ownDomain)
   const named = offset >= 0
-  const ordered = [...others.map((b) => ({ offset: b.offset, business: b as NamedBusiness | null })), ...(named ? [{ offset, business: null }] : [])].sort(
-    (a, b) => a.offset - b.offset,
-  )
+  const ordered = [
+    ...others.map((b) => ({ offset: b.offset, business: b as NamedBusiness | null })),
+    ...(named ? [{ offset, business: null }] : []),
+  ].sort((a, b) => a.offset - b.offset)
   const position = named ? ordered.findIndex((o) => o.business === null) + 1 : null
 
   const citedDomains = [...new Set(input.citations.map((c) => registrableDomain(c.url)).filter(Boolean))]
   const retrievedDomains = [...new Set(input.retrieved.map((c) => registrableDomain(c.url)).filter(Boolean))]
   const ownCitations = input.citations.filter((c) => ownDomain !== '' && registrableDomain(c.url) === ownDomain).length
-  const candidateDomains = [...citedDomains, ...retrievedDomains].filter((d) => d !== ownDomain && !directoryName(d) && !MEDIA_DOMAINS.has(d))
+  const candidateDomains = [...citedDomains, ...retrievedDomains].filter(
+    (d) => d !== ownDomain && !directoryName(d) && !MEDIA_DOMAINS.has(d),
+  )
   const entityDomains = new Map(others.map((b) => [b.key, domainOf(b, candidateDomains)]))
   const competitorOf = (domain: string) => others.find((b) => entityDomains.get(b.key) === domain)?.name ?? null
 

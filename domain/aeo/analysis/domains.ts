@@ -8,11 +8,35 @@ export type SourceClass = 'own' | 'competitor' | 'directory' | 'media' | 'other'
 
 /** Public suffixes of two labels that appear in practice; anything else takes the last two labels. */
 const TWO_LABEL_SUFFIXES = new Set([
-  'co.uk', 'org.uk', 'ac.uk', 'gov.uk', 'ltd.uk', 'plc.uk', 'me.uk',
-  'com.au', 'net.au', 'org.au', 'gov.au', 'edu.au',
-  'co.nz', 'org.nz', 'net.nz',
-  'co.za', 'com.br', 'com.mx', 'com.ar', 'com.sg', 'com.hk', 'com.tr', 'com.cn',
-  'co.jp', 'co.in', 'co.kr', 'co.il', 'com.my', 'com.ph',
+  'co.uk',
+  'org.uk',
+  'ac.uk',
+  'gov.uk',
+  'ltd.uk',
+  'plc.uk',
+  'me.uk',
+  'com.au',
+  'net.au',
+  'org.au',
+  'gov.au',
+  'edu.au',
+  'co.nz',
+  'org.nz',
+  'net.nz',
+  'co.za',
+  'com.br',
+  'com.mx',
+  'com.ar',
+  'com.sg',
+  'com.hk',
+  'com.tr',
+  'com.cn',
+  'co.jp',
+  'co.in',
+  'co.kr',
+  'co.il',
+  'com.my',
+  'com.ph',
 ])
 
 /** The host of a URL as written (a missing scheme is tolerated), lower-cased; '' when it is not a URL. */
@@ -98,16 +122,69 @@ export const DIRECTORY_DOMAINS: Readonly<Record<string, string>> = {
 
 /** News, magazines, forums and reference sites (market-driven: earned coverage, not a listing). */
 export const MEDIA_DOMAINS: ReadonlySet<string> = new Set([
-  'nytimes.com', 'wsj.com', 'washingtonpost.com', 'usatoday.com', 'latimes.com', 'chicagotribune.com',
-  'cnn.com', 'cnbc.com', 'foxnews.com', 'nbcnews.com', 'cbsnews.com', 'abcnews.go.com', 'go.com', 'npr.org',
-  'bbc.com', 'bbc.co.uk', 'theguardian.com', 'reuters.com', 'apnews.com', 'bloomberg.com', 'axios.com',
-  'forbes.com', 'businessinsider.com', 'huffpost.com', 'bizjournals.com', 'inc.com', 'entrepreneur.com',
-  'statesman.com', 'chron.com', 'houstonchronicle.com', 'dallasnews.com', 'sfgate.com', 'sfchronicle.com',
-  'miamiherald.com', 'seattletimes.com', 'denverpost.com', 'azcentral.com', 'patch.com', 'timeout.com',
-  'eater.com', 'thrillist.com', 'austinmonthly.com', 'texasmonthly.com', 'culturemap.com',
-  'consumerreports.org', 'thisoldhouse.com', 'bobvila.com', 'familyhandyman.com', 'bhg.com', 'hgtv.com',
-  'nerdwallet.com', 'bankrate.com', 'investopedia.com', 'fool.com', 'lendingtree.com',
-  'reddit.com', 'quora.com', 'youtube.com', 'medium.com', 'wikipedia.org', 'tiktok.com', 'x.com', 'twitter.com',
+  'nytimes.com',
+  'wsj.com',
+  'washingtonpost.com',
+  'usatoday.com',
+  'latimes.com',
+  'chicagotribune.com',
+  'cnn.com',
+  'cnbc.com',
+  'foxnews.com',
+  'nbcnews.com',
+  'cbsnews.com',
+  'abcnews.go.com',
+  'go.com',
+  'npr.org',
+  'bbc.com',
+  'bbc.co.uk',
+  'theguardian.com',
+  'reuters.com',
+  'apnews.com',
+  'bloomberg.com',
+  'axios.com',
+  'forbes.com',
+  'businessinsider.com',
+  'huffpost.com',
+  'bizjournals.com',
+  'inc.com',
+  'entrepreneur.com',
+  'statesman.com',
+  'chron.com',
+  'houstonchronicle.com',
+  'dallasnews.com',
+  'sfgate.com',
+  'sfchronicle.com',
+  'miamiherald.com',
+  'seattletimes.com',
+  'denverpost.com',
+  'azcentral.com',
+  'patch.com',
+  'timeout.com',
+  'eater.com',
+  'thrillist.com',
+  'austinmonthly.com',
+  'texasmonthly.com',
+  'culturemap.com',
+  'consumerreports.org',
+  'thisoldhouse.com',
+  'bobvila.com',
+  'familyhandyman.com',
+  'bhg.com',
+  'hgtv.com',
+  'nerdwallet.com',
+  'bankrate.com',
+  'investopedia.com',
+  'fool.com',
+  'lendingtree.com',
+  'reddit.com',
+  'quora.com',
+  'youtube.com',
+  'medium.com',
+  'wikipedia.org',
+  'tiktok.com',
+  'x.com',
+  'twitter.com',
 ])
 
 /** The display name of a directory domain, or undefined when the domain is not a directory. */
@@ -117,7 +194,10 @@ export function directoryName(domain: string): string | undefined {
 
 /** Letters and digits only, lower-cased: `Acme-Plumbing.com` and `Acme Plumbing` meet at `acmeplumbing`. */
 export function squash(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]/g, '')
 }
 
 /** The first label of a registrable domain (`acme-plumbing.co.uk` → `acme-plumbing`). */

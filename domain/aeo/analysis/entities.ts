@@ -49,12 +49,72 @@ const GENERIC_WORDS = new Set(
 
 /** Leading phrases of headings and labels. */
 const GENERIC_PREFIXES = [
-  'how', 'what ', 'why ', 'when ', 'where ', 'who ', 'which ', 'tips', 'things ', 'key ', 'factors', 'cost', 'price',
-  'pricing', 'average', 'summary', 'conclusion', 'final ', 'bottom line', 'note', 'pros', 'cons', 'best for', 'ideal for',
-  'great for', 'good for', 'considerations', 'questions', 'faq', 'step ', 'red flag', 'here are', 'here is', 'i ', 'if ',
-  'look for', 'check ', 'ask ', 'read ', 'get ', 'compare', 'consider', 'choose', 'hire', 'avoid', 'make sure', 'you ',
-  'some ', 'other ', 'more ', 'additional', 'sources', 'references', 'disclaimer', 'overall', 'option ', 'tier ',
-  'services:', 'location:', 'address:', 'phone:', 'website:', 'rating:', 'why ', 'notable', 'standout',
+  'how',
+  'what ',
+  'why ',
+  'when ',
+  'where ',
+  'who ',
+  'which ',
+  'tips',
+  'things ',
+  'key ',
+  'factors',
+  'cost',
+  'price',
+  'pricing',
+  'average',
+  'summary',
+  'conclusion',
+  'final ',
+  'bottom line',
+  'note',
+  'pros',
+  'cons',
+  'best for',
+  'ideal for',
+  'great for',
+  'good for',
+  'considerations',
+  'questions',
+  'faq',
+  'step ',
+  'red flag',
+  'here are',
+  'here is',
+  'i ',
+  'if ',
+  'look for',
+  'check ',
+  'ask ',
+  'read ',
+  'get ',
+  'compare',
+  'consider',
+  'choose',
+  'hire',
+  'avoid',
+  'make sure',
+  'you ',
+  'some ',
+  'other ',
+  'more ',
+  'additional',
+  'sources',
+  'references',
+  'disclaimer',
+  'overall',
+  'option ',
+  'tier ',
+  'services:',
+  'location:',
+  'address:',
+  'phone:',
+  'website:',
+  'rating:',
+  'why ',
+  'notable',
+  'standout',
 ].map((p) => p.trim().replace(/:$/, ''))
 
 /** Platform names that are places businesses are listed, not businesses competing for the answer. */
@@ -63,19 +123,95 @@ const PLATFORM_KEYS = new Set(
     ...Object.values(DIRECTORY_DOMAINS),
     ...Object.keys(DIRECTORY_DOMAINS).map((d) => d.split('.')[0]!),
     ...[...MEDIA_DOMAINS].map((d) => d.split('.')[0]!),
-    'Google', 'Google Maps', 'Google Reviews', 'Google Business', 'Angi', "Angie's List", 'Better Business Bureau', 'BBB',
-    'Yelp', 'Reddit', 'Nextdoor', 'Facebook', 'Wikipedia', 'ChatGPT', 'OpenAI', 'Claude', 'Gemini',
+    'Google',
+    'Google Maps',
+    'Google Reviews',
+    'Google Business',
+    'Angi',
+    "Angie's List",
+    'Better Business Bureau',
+    'BBB',
+    'Yelp',
+    'Reddit',
+    'Nextdoor',
+    'Facebook',
+    'Wikipedia',
+    'ChatGPT',
+    'OpenAI',
+    'Claude',
+    'Gemini',
   ].map((name) => squash(name)),
 )
 
 /** Last words of business names written in running text ("Reliant Plumbing", "Lone Star Dental Group"). */
 const BUSINESS_WORDS = [
-  'Plumbing', 'Plumbers', 'Plumber', 'Services', 'Company', 'Co', 'LLC', 'Inc', 'Group', 'Electric', 'Electrical', 'Roofing',
-  'Roofers', 'Dental', 'Dentistry', 'Law', 'Firm', 'HVAC', 'Air', 'Heating', 'Cooling', 'Conditioning', 'Pros', 'Experts',
-  'Solutions', 'Contractors', 'Construction', 'Clinic', 'Studio', 'Salon', 'Spa', 'Restoration', 'Remodeling', 'Landscaping',
-  'Movers', 'Moving', 'Cleaning', 'Cleaners', 'Rooter', 'Drains', 'Sewer', 'Partners', 'Associates', 'Agency', 'Realty',
-  'Insurance', 'Bakery', 'Cafe', 'Restaurant', 'Grill', 'Automotive', 'Motors', 'Garage', 'Doors', 'Windows', 'Solar', 'Pools',
-  'Medical', 'Health', 'Therapy', 'Chiropractic', 'Veterinary', 'Hospital', 'Academy', 'Fitness', 'Homes', 'Builders',
+  'Plumbing',
+  'Plumbers',
+  'Plumber',
+  'Services',
+  'Company',
+  'Co',
+  'LLC',
+  'Inc',
+  'Group',
+  'Electric',
+  'Electrical',
+  'Roofing',
+  'Roofers',
+  'Dental',
+  'Dentistry',
+  'Law',
+  'Firm',
+  'HVAC',
+  'Air',
+  'Heating',
+  'Cooling',
+  'Conditioning',
+  'Pros',
+  'Experts',
+  'Solutions',
+  'Contractors',
+  'Construction',
+  'Clinic',
+  'Studio',
+  'Salon',
+  'Spa',
+  'Restoration',
+  'Remodeling',
+  'Landscaping',
+  'Movers',
+  'Moving',
+  'Cleaning',
+  'Cleaners',
+  'Rooter',
+  'Drains',
+  'Sewer',
+  'Partners',
+  'Associates',
+  'Agency',
+  'Realty',
+  'Insurance',
+  'Bakery',
+  'Cafe',
+  'Restaurant',
+  'Grill',
+  'Automotive',
+  'Motors',
+  'Garage',
+  'Doors',
+  'Windows',
+  'Solar',
+  'Pools',
+  'Medical',
+  'Health',
+  'Therapy',
+  'Chiropractic',
+  'Veterinary',
+  'Hospital',
+  'Academy',
+  'Fitness',
+  'Homes',
+  'Builders',
 ]
 /** Capitalized words that start sentences or phrases, not names ("While Acme Plumbing …" names Acme Plumbing). */
 const LEADING_WORDS = new Set(
@@ -152,9 +288,13 @@ function lineCandidates(line: string, offset: number, inTable: { header: boolean
     else add(body.split(/\s[-–—]\s|:\s|\s\(|,\s|\.\s/)[0], at)
   }
   if (/^\s*\|.*\|\s*$/.test(line)) {
-    const cells = line.trim().replace(/^\||\|$/g, '').split('|')
+    const cells = line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
     if (cells.every((c) => /^\s*:?-{2,}:?\s*$/.test(c))) inTable.header = false
-    else if (inTable.header) inTable.header = false // the header row names columns
+    else if (inTable.header)
+      inTable.header = false // the header row names columns
     else add(cells[0]?.trim(), line.indexOf(cells[0]!.trim()))
   } else inTable.header = true
   for (const m of line.matchAll(/(\*\*|__)(.+?)\1/g)) add(m[2], m.index)
@@ -172,7 +312,10 @@ function cleanName(raw: string): string {
     .trim()
   text = text.split(/\s[-–—|]\s|:\s*$|:\s/)[0]!.trim()
   text = text.replace(/\s*\([^)]*\)\s*$/, '').trim()
-  text = text.replace(/^["'“‘]+|["'”’]+$/g, '').replace(/[\s.,;:!*_]+$/, '').trim()
+  text = text
+    .replace(/^["'“‘]+|["'”’]+$/g, '')
+    .replace(/[\s.,;:!*_]+$/, '')
+    .trim()
   return text
 }
 
@@ -206,7 +349,8 @@ function looksLikeName(name: string, context: EntityContext, contextWords: Reado
   if (!key) return false
   if (context.placeNames.some((place) => nameKey(place) === key || nameKey(place.split(',')[0] ?? '') === key)) return false
   const bare = key.split(' ')
-  if (bare.every((w) => GENERIC_WORDS.has(w) || contextWords.has(w) || /^\d+$/.test(w)) && !isPlaceBrand(words, context, contextWords)) return false
+  if (bare.every((w) => GENERIC_WORDS.has(w) || contextWords.has(w) || /^\d+$/.test(w)) && !isPlaceBrand(words, context, contextWords))
+    return false
   // Title case: a name's significant words are capitalized ("Radiant Plumbing & Air"); a phrase is not ("Licensed and insured").
   const significant = words.filter((w) => /^[A-Za-z]/.test(w) && !/^(of|and|the|a|an|for|in|on|at|by|to|&)$/i.test(w))
   const capitalized = significant.filter((w) => /^[A-Z]/.test(w))

@@ -73,7 +73,10 @@ export function findingsOf({ input, scorecard, source_table, entity_table }: Fin
     )
   }
   if (scorecard.named && !scorecard.cited && scorecard.citation_count > 0) {
-    const cited = source_table.filter((s) => s.count > 0).slice(0, 5).map((s) => s.domain)
+    const cited = source_table
+      .filter((s) => s.count > 0)
+      .slice(0, 5)
+      .map((s) => s.domain)
     add(
       'B',
       `site:citable:${slug(service)}`,
@@ -82,7 +85,12 @@ export function findingsOf({ input, scorecard, source_table, entity_table }: Fin
     )
   }
   if (!scorecard.present && question.kind === 'cost') {
-    add('B', `site:pricing:${slug(service)}`, `Publish pricing guidance for ${service}`, `Not named for the cost question ${asked}.${namedInstead}`)
+    add(
+      'B',
+      `site:pricing:${slug(service)}`,
+      `Publish pricing guidance for ${service}`,
+      `Not named for the cost question ${asked}.${namedInstead}`,
+    )
   }
   if (!scorecard.present && question.kind === 'trust') {
     add(
@@ -105,17 +113,32 @@ export function findingsOf({ input, scorecard, source_table, entity_table }: Fin
     }
     const reviewSentence = sentences(input.answerText).find((s) => REVIEW_WORDS.test(s))
     if (reviewSentence) {
-      add('C', `reviews:${slug(service)}`, `Earn more recent reviews for ${service} on Google and review sites`, `The answer weighs reviews: "${truncate(reviewSentence, 300)}" ${standing}.`)
+      add(
+        'C',
+        `reviews:${slug(service)}`,
+        `Earn more recent reviews for ${service} on Google and review sites`,
+        `The answer weighs reviews: "${truncate(reviewSentence, 300)}" ${standing}.`,
+      )
     }
     const leader = entity_table[0]
     if (leader && leader.position === 1) {
-      add('X', `market:leader:${slug(leader.name)}`, `${leader.name} is named first for ${service}${where}`, `${leader.name} is named first for ${asked}; ${standing}.`)
+      add(
+        'X',
+        `market:leader:${slug(leader.name)}`,
+        `${leader.name} is named first for ${service}${where}`,
+        `${leader.name} is named first for ${asked}; ${standing}.`,
+      )
     }
   }
   if (!scorecard.present) {
     for (const source of source_table) {
       if (source.class !== 'media' || source.count === 0) continue
-      add('X', `market:coverage:${source.domain}`, `Earn coverage on ${source.domain}`, `${source.domain} is cited for ${asked}; ${client.name} is not named.`)
+      add(
+        'X',
+        `market:coverage:${source.domain}`,
+        `Earn coverage on ${source.domain}`,
+        `${source.domain} is cited for ${asked}; ${client.name} is not named.`,
+      )
     }
   }
   return [...out.values()].sort((a, b) => TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.item_key.localeCompare(b.item_key))

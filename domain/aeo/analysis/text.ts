@@ -4,7 +4,11 @@
 export function plain(text: string): string {
   // A table row reads as its cells; the separator row as nothing.
   if (/^\s*\|.*\|\s*$/.test(text)) {
-    const cells = text.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim())
+    const cells = text
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim())
     text = cells.every((c) => /^:?-{2,}:?$/.test(c)) ? '' : cells.filter(Boolean).join(' — ')
   }
   return text

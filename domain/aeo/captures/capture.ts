@@ -27,7 +27,9 @@ function evolve(state: CaptureState, event: AeoCaptureEvent): CaptureState {
     case 'AeoCaptureIngested':
       return { exists: true, capture: event.data, recordPruned: false }
     case 'AeoCaptureReanalyzed':
-      return state.capture ? { ...state, capture: { ...state.capture, analysis_version: event.data.analysis_version, report: event.data.report } } : state
+      return state.capture
+        ? { ...state, capture: { ...state.capture, analysis_version: event.data.analysis_version, report: event.data.report } }
+        : state
     case 'AeoCaptureRecordPruned':
       return { ...state, recordPruned: true }
   }
@@ -41,7 +43,12 @@ function decide(command: CaptureCommand, state: CaptureState): AeoCaptureEvent[]
     case 'ReanalyzeCapture': {
       if (!state.capture) throw new NotFoundError('capture', command.capture_id)
       const { capture_id, client_id } = state.capture
-      return [{ type: 'AeoCaptureReanalyzed', data: { capture_id, client_id, analysis_version: command.analysis_version, report: command.report } }]
+      return [
+        {
+          type: 'AeoCaptureReanalyzed',
+          data: { capture_id, client_id, analysis_version: command.analysis_version, report: command.report },
+        },
+      ]
     }
     case 'PruneCaptureRecord':
       if (!state.capture || state.recordPruned) return []

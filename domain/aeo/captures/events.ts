@@ -43,7 +43,12 @@ export const AeoCaptureIngested = z.object({
   report: AeoReport,
 })
 
-export const AeoCaptureReanalyzed = z.object({ capture_id: Id, client_id: Id, analysis_version: z.number().int().positive(), report: AeoReport })
+export const AeoCaptureReanalyzed = z.object({
+  capture_id: Id,
+  client_id: Id,
+  analysis_version: z.number().int().positive(),
+  report: AeoReport,
+})
 
 /** The raw record was pruned after the retention period (record_json reads as ''). */
 export const AeoCaptureRecordPruned = z.object({ capture_id: Id, client_id: Id })

@@ -79,18 +79,22 @@ const PHRASINGS: readonly Phrasing[] = [
   {
     kind: 'best-of',
     base: 70,
-    phrase: (s, p) => (s.provider ? `who is the best ${s.one}${where(p, ' to hire')}?` : `which company is best for ${s.text}${where(p, ' near me')}?`),
+    phrase: (s, p) =>
+      s.provider ? `who is the best ${s.one}${where(p, ' to hire')}?` : `which company is best for ${s.text}${where(p, ' near me')}?`,
   },
   {
     kind: 'comparison',
     base: 65,
-    phrase: (s, p) => (s.provider ? `compare the top ${s.many}${where(p, ' near me')}` : `compare the top companies for ${s.text}${where(p, ' near me')}`),
+    phrase: (s, p) =>
+      s.provider ? `compare the top ${s.many}${where(p, ' near me')}` : `compare the top companies for ${s.text}${where(p, ' near me')}`,
   },
   {
     kind: 'trust',
     base: 55,
     phrase: (s, p, client) =>
-      s.provider ? `is ${client} a trustworthy ${s.one}${where(p, '')}?` : `is ${client} a trustworthy choice for ${s.text}${where(p, '')}?`,
+      s.provider
+        ? `is ${client} a trustworthy ${s.one}${where(p, '')}?`
+        : `is ${client} a trustworthy choice for ${s.text}${where(p, '')}?`,
   },
 ]
 
@@ -109,7 +113,10 @@ function placeOf(location: GeneratorLocation | null): Place {
 
 /** Throws aeo_no_services when there is nothing to ask about. */
 export function generateQuestions(input: GeneratorInput): GeneratedQuestion[] {
-  const services = input.services.map(clean).filter((s) => s.length > 0).slice(0, MAX_SERVICES)
+  const services = input.services
+    .map(clean)
+    .filter((s) => s.length > 0)
+    .slice(0, MAX_SERVICES)
   if (services.length === 0) {
     throw new DomainError('aeo_no_services', 'The client has no services to build questions from', 'add services to the client first')
   }
@@ -133,7 +140,14 @@ export function generateQuestions(input: GeneratorInput): GeneratedQuestion[] {
       if (seen.has(key) || chosen.length >= MAX_GENERATED) continue
       seen.add(key)
       const priority = Math.max(1, phrasing.base - servicePenalty(si) - locationPenalty(li))
-      chosen.push({ prompt, service, location: location === null ? '' : clean(location.name), kind: phrasing.kind, priority, order: chosen.length })
+      chosen.push({
+        prompt,
+        service,
+        location: location === null ? '' : clean(location.name),
+        kind: phrasing.kind,
+        priority,
+        order: chosen.length,
+      })
     }
   }
   // Highest priority first; ties keep the order chosen.

@@ -167,7 +167,11 @@ function addQuestions(command: Extract<QuestionSetCommand, { type: 'AddQuestions
     if (added.has(key) || findByKey(state, key)) continue
     if (live >= MAX_QUESTIONS_PER_CLIENT) {
       if (command.overflow === 'truncate') break
-      throw new DomainError('aeo_question_limit', 'The client has the most questions allowed', `${live} live questions; the cap is ${MAX_QUESTIONS_PER_CLIENT}`)
+      throw new DomainError(
+        'aeo_question_limit',
+        'The client has the most questions allowed',
+        `${live} live questions; the cap is ${MAX_QUESTIONS_PER_CLIENT}`,
+      )
     }
     added.add(key)
     live++
@@ -194,13 +198,20 @@ function addQuestions(command: Extract<QuestionSetCommand, { type: 'AddQuestions
 function updateQuestion(command: Extract<QuestionSetCommand, { type: 'UpdateQuestion' }>, state: QuestionSetState): AeoQuestionEvent[] {
   const current = findLive(state, command.query_id)
   if (!current) throw notFound(command.query_id)
-  const changes: Extract<AeoQuestionEvent, { type: 'AeoQuestionUpdated' }>['data'] = { client_id: command.client_id, query_id: command.query_id }
+  const changes: Extract<AeoQuestionEvent, { type: 'AeoQuestionUpdated' }>['data'] = {
+    client_id: command.client_id,
+    query_id: command.query_id,
+  }
   let changed = false
   if (command.prompt !== undefined && command.prompt !== current.prompt) {
     const key = requireKey(command.prompt)
     const other = findByKey(state, key, current.id)
     if (other) {
-      throw new DomainError('aeo_question_conflict', 'Another question of the client has this prompt', `question ${other.id} has the same normalized prompt`)
+      throw new DomainError(
+        'aeo_question_conflict',
+        'Another question of the client has this prompt',
+        `question ${other.id} has the same normalized prompt`,
+      )
     }
     changes.prompt = command.prompt
     changes.prompt_key = key
@@ -244,7 +255,10 @@ function mergeDuplicates(command: Extract<QuestionSetCommand, { type: 'MergeDupl
       type: 'AeoQuestionsMerged',
       data: { client_id: command.client_id, canonical_id: canonical.id, merged_ids: duplicates.map((q) => q.id) },
     })
-    const changes: Extract<AeoQuestionEvent, { type: 'AeoQuestionUpdated' }>['data'] = { client_id: command.client_id, query_id: canonical.id }
+    const changes: Extract<AeoQuestionEvent, { type: 'AeoQuestionUpdated' }>['data'] = {
+      client_id: command.client_id,
+      query_id: canonical.id,
+    }
     let changed = false
     const active = group.some((q) => q.active)
     if (active !== canonical.active) {
@@ -293,4 +307,9 @@ function decide(command: QuestionSetCommand, state: QuestionSetState): AeoQuesti
   }
 }
 
-export const questionSet: Aggregate<QuestionSetState, QuestionSetCommand, AeoQuestionEvent> = { streamOf: questionSetStream, initialState, evolve, decide }
+export const questionSet: Aggregate<QuestionSetState, QuestionSetCommand, AeoQuestionEvent> = {
+  streamOf: questionSetStream,
+  initialState,
+  evolve,
+  decide,
+}

@@ -114,12 +114,19 @@ export function trendChart(points: readonly TrendPoint[], accent: string): strin
     ...shown.map((p, i) => `${fmt(x(i))},${fmt(y(p.presence.ci95[0]))}`).reverse(),
   ].join(' ')
   const grid = [0, 0.25, 0.5, 0.75, 1]
-    .map((v) => `<line x1="${left}" x2="${width - right}" y1="${fmt(y(v))}" y2="${fmt(y(v))}" class="grid"/><text x="${left - 6}" y="${fmt(y(v) + 4)}" text-anchor="end">${v * 100}%</text>`)
+    .map(
+      (v) =>
+        `<line x1="${left}" x2="${width - right}" y1="${fmt(y(v))}" y2="${fmt(y(v))}" class="grid"/><text x="${left - 6}" y="${fmt(y(v) + 4)}" text-anchor="end">${v * 100}%</text>`,
+    )
     .join('')
-  const labels = shown.map((p, i) => `<text x="${fmt(x(i))}" y="${height - 14}" text-anchor="middle">${escapeHtml(p.month)}</text>`).join('')
+  const labels = shown
+    .map((p, i) => `<text x="${fmt(x(i))}" y="${height - 14}" text-anchor="middle">${escapeHtml(p.month)}</text>`)
+    .join('')
   const dots = shown
     .map((p, i) =>
-      p.presence.rate === null ? '' : `<circle cx="${fmt(x(i))}" cy="${fmt(y(p.presence.rate))}" r="3.5" fill="${accent}"><title>${escapeHtml(p.month)}: presence ${percent(p.presence.rate)} (${p.presence.numerator}/${p.presence.denominator})</title></circle>`,
+      p.presence.rate === null
+        ? ''
+        : `<circle cx="${fmt(x(i))}" cy="${fmt(y(p.presence.rate))}" r="3.5" fill="${accent}"><title>${escapeHtml(p.month)}: presence ${percent(p.presence.rate)} (${p.presence.numerator}/${p.presence.denominator})</title></circle>`,
     )
     .join('')
   return (
@@ -140,7 +147,10 @@ function shareOfVoiceSection(summary: RatesSummary): string {
   if (sov.total_mentions === 0) return '<p class="muted">No business was named in this month\'s answers.</p>'
   const rows = [
     `<tr class="client"><th scope="row">This business</th><td class="num">${sov.client_mentions}</td><td class="num">${percent(sov.rate)}</td></tr>`,
-    ...sov.competitors.map((c) => `<tr><th scope="row">${escapeHtml(c.name)}</th><td class="num">${c.mentions}</td><td class="num">${percent(c.share)}</td></tr>`),
+    ...sov.competitors.map(
+      (c) =>
+        `<tr><th scope="row">${escapeHtml(c.name)}</th><td class="num">${c.mentions}</td><td class="num">${percent(c.share)}</td></tr>`,
+    ),
   ].join('')
   return (
     `<p>Of ${sov.total_mentions} business mentions across the month's answers, ${percent(sov.rate)} named this business.</p>` +
@@ -151,7 +161,10 @@ function shareOfVoiceSection(summary: RatesSummary): string {
 function sourcesSection(sources: readonly ReportSource[]): string {
   if (sources.length === 0) return '<p class="muted">No sources were cited this month.</p>'
   const rows = sources
-    .map((s) => `<tr><td>${escapeHtml(s.domain)}</td><td>${escapeHtml(s.class)}</td><td class="num">${s.citations}</td><td class="num">${s.answers}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td>${escapeHtml(s.domain)}</td><td>${escapeHtml(s.class)}</td><td class="num">${s.citations}</td><td class="num">${s.answers}</td></tr>`,
+    )
     .join('')
   return `<table><thead><tr><th>Domain</th><th>Kind</th><th>Citations</th><th>Answers citing it</th></tr></thead><tbody>${rows}</tbody></table>`
 }
@@ -202,10 +215,7 @@ footer{margin-top:40px;font-size:12px;color:#64748b;border-top:1px solid #e2e8f0
 export function renderReportHtml(input: ReportInput): string {
   const accent = safeColor(input.brand.accent_color)
   const s = input.summary
-  const rows = [
-    { label: 'All services', pair: s.overall },
-    ...s.services.map((row) => ({ label: serviceLabel(row.service), pair: row })),
-  ]
+  const rows = [{ label: 'All services', pair: s.overall }, ...s.services.map((row) => ({ label: serviceLabel(row.service), pair: row }))]
   const trend =
     input.trend.length >= 2
       ? trendChart(input.trend, accent)

@@ -34,7 +34,11 @@ export type AgentCommand = { type: 'CheckIn'; agent: AgentRef; capabilities: Cap
 
 const initialState = (): AgentState => ({ exists: false, capabilities: null, lastSeenAt: null })
 
-const copy = (c: Capabilities): { engines: Engine[]; geo: string; max_per_day: number | null } => ({ engines: [...c.engines], geo: c.geo, max_per_day: c.max_per_day })
+const copy = (c: Capabilities): { engines: Engine[]; geo: string; max_per_day: number | null } => ({
+  engines: [...c.engines],
+  geo: c.geo,
+  max_per_day: c.max_per_day,
+})
 
 /**
  * "Last seen" is the recorded event's occurred_at: the events carry no time of their own. An event just
@@ -66,7 +70,8 @@ function decide(command: AgentCommand, state: AgentState): AeoAgentEvent[] {
   const agent = { agent_id: command.agent.agent_id, agent_org_id: command.agent.agent_org_id }
   const capabilities = copy(command.capabilities)
   if (!state.exists) return [{ type: 'AeoAgentRegistered', data: { ...agent, capabilities } }]
-  if (!sameCapabilities(state.capabilities, capabilities)) return [{ type: 'AeoAgentCapabilitiesChanged', data: { ...agent, capabilities } }]
+  if (!sameCapabilities(state.capabilities, capabilities))
+    return [{ type: 'AeoAgentCapabilitiesChanged', data: { ...agent, capabilities } }]
   if (state.lastSeenAt !== null && Date.parse(command.now) - Date.parse(state.lastSeenAt) < AGENT_SEEN_INTERVAL_MS) return []
   return [{ type: 'AeoAgentSeen', data: agent }]
 }

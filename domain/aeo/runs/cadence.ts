@@ -27,7 +27,14 @@ const initialState = (): CadenceState => ({ exists: false, clientId: 0, enabled:
 
 function evolve(_state: CadenceState, event: AeoCadenceEvent): CadenceState {
   const d = event.data
-  return { exists: true, clientId: d.client_id, enabled: d.enabled, samplesPerMonth: d.samples_per_month, engines: d.engines, geoState: d.geo_state }
+  return {
+    exists: true,
+    clientId: d.client_id,
+    enabled: d.enabled,
+    samplesPerMonth: d.samples_per_month,
+    engines: d.engines,
+    geoState: d.geo_state,
+  }
 }
 
 /** Engines once each, in the order first given. */
@@ -48,7 +55,13 @@ function decide(command: CadenceCommand, state: CadenceState): AeoCadenceEvent[]
   return [
     {
       type: 'AeoCadenceSet',
-      data: { client_id: command.client_id, enabled: command.enabled, samples_per_month: command.samples_per_month, engines, geo_state: command.geo_state },
+      data: {
+        client_id: command.client_id,
+        enabled: command.enabled,
+        samples_per_month: command.samples_per_month,
+        engines,
+        geo_state: command.geo_state,
+      },
     },
   ]
 }

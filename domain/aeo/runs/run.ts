@@ -125,7 +125,14 @@ function evolveRun(state: RunState, event: Evolving<AeoRunEvent>): RunState {
       }
     }
     case 'AeoRunClaimed':
-      return { ...state, status: 'claimed', agent: agentOf(event.data), attempts: event.data.attempt, leaseExpiresAt: event.data.lease_expires_at, retryAt: null }
+      return {
+        ...state,
+        status: 'claimed',
+        agent: agentOf(event.data),
+        attempts: event.data.attempt,
+        leaseExpiresAt: event.data.lease_expires_at,
+        retryAt: null,
+      }
     case 'AeoRunStarted':
       return { ...state, status: 'running' }
     case 'AeoRunCompleted':
@@ -153,10 +160,18 @@ function runNotFound(state: RunState): DomainError {
  */
 function assertHeldBy(state: RunState, agent: AgentRef, action: string): void {
   if (state.status !== 'claimed' && state.status !== 'running') {
-    throw new DomainError('aeo_run_not_claimed', 'The run is not claimed', `run ${state.id} is ${state.status}; only a claimed or running run can be ${action}`)
+    throw new DomainError(
+      'aeo_run_not_claimed',
+      'The run is not claimed',
+      `run ${state.id} is ${state.status}; only a claimed or running run can be ${action}`,
+    )
   }
   if (!sameAgent(state.agent, agent)) {
-    throw new DomainError('aeo_run_claimed_by_other', 'Another agent holds the claim on this run', `run ${state.id} is claimed by another agent`)
+    throw new DomainError(
+      'aeo_run_claimed_by_other',
+      'Another agent holds the claim on this run',
+      `run ${state.id} is claimed by another agent`,
+    )
   }
 }
 
@@ -174,9 +189,18 @@ function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
         throw new DomainError('aeo_run_not_claimable', 'The run is not queued', `run ${run_id} is ${state.status}`)
       }
       if (state.retryAt !== null && Date.parse(state.retryAt) > Date.parse(command.now)) {
-        throw new DomainError('aeo_run_not_claimable', 'The run waits for its retry time', `run ${run_id} is not claimable before ${state.retryAt}`)
+        throw new DomainError(
+          'aeo_run_not_claimable',
+          'The run waits for its retry time',
+          `run ${run_id} is not claimable before ${state.retryAt}`,
+        )
       }
-      return [{ type: 'AeoRunClaimed', data: { run_id, ...agentOf(command.agent), attempt: state.attempts + 1, lease_expires_at: command.lease_expires_at } }]
+      return [
+        {
+          type: 'AeoRunClaimed',
+          data: { run_id, ...agentOf(command.agent), attempt: state.attempts + 1, lease_expires_at: command.lease_expires_at },
+        },
+      ]
     case 'StartRun':
       // A repeated start by the holder changes nothing (an agent may retry after a lost answer).
       if (state.status === 'running' && sameAgent(state.agent, command.agent)) return []
@@ -191,7 +215,12 @@ function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
       assertHeldBy(state, command.agent, 'failed')
       const retry = state.attempts < command.max_attempts
       const at = retry ? retryAt(command.now, state.attempts, command.backoff_seconds, command.retry_after_seconds) : null
-      return [{ type: 'AeoRunFailed', data: { run_id, ...agentOf(command.agent), error: command.error.slice(0, 2000), attempt: state.attempts, retry, retry_at: at } }]
+      return [
+        {
+          type: 'AeoRunFailed',
+          data: { run_id, ...agentOf(command.agent), error: command.error.slice(0, 2000), attempt: state.attempts, retry, retry_at: at },
+        },
+      ]
     }
     case 'ExpireClaim': {
       if (state.status !== 'claimed' && state.status !== 'running') return []
@@ -199,7 +228,12 @@ function decideRun(command: RunCommand, state: RunState): AeoRunEvent[] {
       const agent = state.agent ?? { agent_id: 'unknown', agent_org_id: null }
       // A run whose every claim ran out (an agent that crashes on it, say) is failed rather than retried forever.
       if (state.attempts >= command.max_attempts) {
-        return [{ type: 'AeoRunFailed', data: { run_id, ...agent, error: 'claim expired without a result', attempt: state.attempts, retry: false } }]
+        return [
+          {
+            type: 'AeoRunFailed',
+            data: { run_id, ...agent, error: 'claim expired without a result', attempt: state.attempts, retry: false },
+          },
+        ]
       }
       return [{ type: 'AeoRunClaimExpired', data: { run_id, ...agent } }]
     }

@@ -80,7 +80,14 @@ function rate(numerator: number, denominator: number, previous: Proportion | nul
   const current = proportion(numerator, denominator)
   const before = previous && previous.denominator > 0 ? previous : null
   // Fields written out rather than spread (see summarizeRates).
-  return { numerator: current.numerator, denominator: current.denominator, rate: current.rate, ci95: current.ci95, previous: before, verdict: verdict(current, before) }
+  return {
+    numerator: current.numerator,
+    denominator: current.denominator,
+    rate: current.rate,
+    ci95: current.ci95,
+    previous: before,
+    verdict: verdict(current, before),
+  }
 }
 
 function pair(current: Totals, previous: Totals | null): RatePair {
@@ -104,7 +111,11 @@ function groupBy(rows: readonly CaptureCounts[], key: (row: CaptureCounts) => st
 }
 
 /** One rate pair per value of `key` this month, in sort order, each against the same value's previous month. */
-function breakdown(current: readonly CaptureCounts[], previous: readonly CaptureCounts[], key: (row: CaptureCounts) => string): { name: string; rates: RatePair }[] {
+function breakdown(
+  current: readonly CaptureCounts[],
+  previous: readonly CaptureCounts[],
+  key: (row: CaptureCounts) => string,
+): { name: string; rates: RatePair }[] {
   const now = groupBy(current, key)
   const before = groupBy(previous, key)
   return [...now.keys()].sort().map((name) => {
@@ -114,7 +125,11 @@ function breakdown(current: readonly CaptureCounts[], previous: readonly Capture
 }
 
 /** Share of voice from the client's mentions and each competitor's (name → answers naming it). */
-export function shareOfVoice(clientMentions: number, competitors: readonly { name: string; mentions: number }[], top = TOP_COMPETITORS): ShareOfVoice {
+export function shareOfVoice(
+  clientMentions: number,
+  competitors: readonly { name: string; mentions: number }[],
+  top = TOP_COMPETITORS,
+): ShareOfVoice {
   const totalMentions = clientMentions + competitors.reduce((sum, c) => sum + c.mentions, 0)
   const share = (n: number) => (totalMentions === 0 ? null : Math.round((n / totalMentions) * 10_000) / 10_000)
   const ranked = [...competitors].sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name)).slice(0, top)
@@ -155,8 +170,18 @@ export function summarizeRates(input: {
     // Objects built field by field, here and in rate(): copying by spread or rest was most of this
     // function's time (about 23 µs an answer in a micro-benchmark, 5 µs without), and get_aeo_summary calls
     // it per answer.
-    services: breakdown(current, previous, (r) => r.service).map(({ name, rates }) => ({ service: name, captures: rates.captures, presence: rates.presence, named_first: rates.named_first })),
-    engines: breakdown(current, previous, (r) => r.engine).map(({ name, rates }) => ({ engine: name, captures: rates.captures, presence: rates.presence, named_first: rates.named_first })),
+    services: breakdown(current, previous, (r) => r.service).map(({ name, rates }) => ({
+      service: name,
+      captures: rates.captures,
+      presence: rates.presence,
+      named_first: rates.named_first,
+    })),
+    engines: breakdown(current, previous, (r) => r.engine).map(({ name, rates }) => ({
+      engine: name,
+      captures: rates.captures,
+      presence: rates.presence,
+      named_first: rates.named_first,
+    })),
     share_of_voice: shareOfVoice(mentioned, input.competitors),
   }
 }

@@ -88,7 +88,16 @@ function evolve(state: TrackerState, event: AeoTrackerEvent): TrackerState {
     case 'AeoCaptureTracked': {
       const d = event.data
       const items = new Map(state.items)
-      for (const o of d.opened) items.set(o.item_key, { itemId: o.item_id, key: o.item_key, tier: o.tier, title: o.title, evidence: o.evidence, status: 'open', note: null })
+      for (const o of d.opened)
+        items.set(o.item_key, {
+          itemId: o.item_id,
+          key: o.item_key,
+          tier: o.tier,
+          title: o.title,
+          evidence: o.evidence,
+          status: 'open',
+          note: null,
+        })
       const latest = new Map(state.latest)
       latest.set(pairKey(d.query_id, d.engine), { captureId: d.capture_id, keys: [...d.opened.map((o) => o.item_key), ...d.carried] })
       return { clientId: d.client_id, items, latest, captures: new Set([...state.captures, d.capture_id]) }
@@ -113,7 +122,15 @@ function rebuilt(state: TrackerState, data: z.infer<typeof AeoTrackerRebuilt>): 
   const items = new Map<string, TrackerItem>()
   const keysByCapture = new Map<number, string[]>()
   for (const i of data.items) {
-    items.set(i.item_key, { itemId: i.item_id, key: i.item_key, tier: i.tier, title: i.title, evidence: i.evidence, status: i.status, note: i.note })
+    items.set(i.item_key, {
+      itemId: i.item_id,
+      key: i.item_key,
+      tier: i.tier,
+      title: i.title,
+      evidence: i.evidence,
+      status: i.status,
+      note: i.note,
+    })
     for (const hit of i.hits) keysByCapture.set(hit.capture_id, [...(keysByCapture.get(hit.capture_id) ?? []), i.item_key])
   }
   const captures = data.captures ?? data.items.flatMap((i) => i.hits)
@@ -167,7 +184,12 @@ function decide(command: TrackerCommand, state: TrackerState): AeoTrackerEvent[]
       if (!item) throw new NotFoundError('item', command.item_id)
       const note = command.note === undefined ? item.note : command.note
       if (item.status === command.status && item.note === note) return []
-      return [{ type: 'AeoItemStatusChanged', data: { client_id: command.client_id, item_id: item.itemId, item_key: item.key, from: item.status, to: command.status, note } }]
+      return [
+        {
+          type: 'AeoItemStatusChanged',
+          data: { client_id: command.client_id, item_id: item.itemId, item_key: item.key, from: item.status, to: command.status, note },
+        },
+      ]
     }
     case 'DeleteItems': {
       const ids = [...state.items.values()].map((i) => i.itemId).sort((a, b) => a - b)
@@ -182,7 +204,10 @@ function decide(command: TrackerCommand, state: TrackerState): AeoTrackerEvent[]
  * Items from re-analyzed captures: one per item_key, tier/title/evidence from its first finding (oldest
  * capture first); a key the tracker already has keeps its id, status and note.
  */
-export function rebuildItems(state: TrackerState, command: Extract<TrackerCommand, { type: 'RebuildTracker' }>): z.infer<typeof AeoTrackerRebuilt> {
+export function rebuildItems(
+  state: TrackerState,
+  command: Extract<TrackerCommand, { type: 'RebuildTracker' }>,
+): z.infer<typeof AeoTrackerRebuilt> {
   const ids = [...command.new_item_ids]
   const byKey = new Map<string, z.infer<typeof AeoTrackerRebuilt>['items'][number]>()
   const captures = [...command.captures].sort((a, b) => a.capture_id - b.capture_id)

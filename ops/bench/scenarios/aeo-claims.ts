@@ -13,7 +13,12 @@ const LIMIT = 10
 const LAST_DAY = '2026-11-30T12:00:00.000Z'
 
 /** Clients × questions × engines × samples: 10 × 50 × 2 × 10 = 10,000 runs (1,000 with --quick). */
-const shape = (context: BenchContext) => ({ clients: 10, questions: context.quick ? 5 : 50, engines: ['claude', 'chatgpt-web'], samples: 10 })
+const shape = (context: BenchContext) => ({
+  clients: 10,
+  questions: context.quick ? 5 : 50,
+  engines: ['claude', 'chatgpt-web'],
+  samples: 10,
+})
 
 /**
  * `claim_aeo_runs` over HTTP: 20 agents (half an organization's devices, half platform agents) claim 10 at a
@@ -43,7 +48,11 @@ const claimAeoRuns: Scenario = {
       if (created.position) await system.watermark.waitFor(created.position, 10_000)
       const platformKey = created.key
       const call = async <T>(method: string, params: unknown, key: string = platformKey): Promise<T> => {
-        const response = await fetch(`${origin}/api/v1/rpc/${method}`, { method: 'POST', headers: rpcHeaders(key), body: JSON.stringify(params) })
+        const response = await fetch(`${origin}/api/v1/rpc/${method}`, {
+          method: 'POST',
+          headers: rpcHeaders(key),
+          body: JSON.stringify(params),
+        })
         const text = await response.text()
         if (response.status !== 200) throw new Error(`${method} answered ${response.status}: ${text}`)
         return (JSON.parse(text) as { result: T }).result
@@ -53,10 +62,21 @@ const claimAeoRuns: Scenario = {
 
       const s = shape(context)
       const clientIds = await inParallel(s.clients, 4, (i) =>
-        call<number>('add_client', { client: { name: `Bench Client ${i + 1}`, website_url: `https://client-${i + 1}.example.com` } }, orgKey),
+        call<number>(
+          'add_client',
+          { client: { name: `Bench Client ${i + 1}`, website_url: `https://client-${i + 1}.example.com` } },
+          orgKey,
+        ),
       )
       await inParallel(s.clients * s.questions, 8, (n) =>
-        call('add_aeo_query', { client_id: clientIds[n % s.clients], prompt: `who is the best plumber for job number ${Math.floor(n / s.clients) + 1} near me` }, orgKey),
+        call(
+          'add_aeo_query',
+          {
+            client_id: clientIds[n % s.clients],
+            prompt: `who is the best plumber for job number ${Math.floor(n / s.clients) + 1} near me`,
+          },
+          orgKey,
+        ),
       )
       for (const clientId of clientIds) {
         await call('set_aeo_cadence', { client_id: clientId, samples_per_month: s.samples, engines: s.engines }, orgKey)
@@ -79,7 +99,11 @@ const claimAeoRuns: Scenario = {
           let empty = 0
           while (empty < 2) {
             requests++
-            const runs = await call<{ id: number }[]>('claim_aeo_runs', { agent_id: `bench-agent-${i}`, capabilities_json: capabilities, limit: LIMIT }, key)
+            const runs = await call<{ id: number }[]>(
+              'claim_aeo_runs',
+              { agent_id: `bench-agent-${i}`, capabilities_json: capabilities, limit: LIMIT },
+              key,
+            )
             answered += runs.length
             for (const run of runs) seen.add(run.id)
             empty = runs.length === 0 ? empty + 1 : 0

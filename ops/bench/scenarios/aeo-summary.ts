@@ -33,12 +33,23 @@ async function seed(service: RunningService, clients: number, capturesPerMonth: 
     const name = `Summit Plumbing ${i + 1}`
     const clientId = await service.call<number>(
       'add_client',
-      { client: { name, website_url: `https://summit-${i + 1}.example.com`, services: ['Drain cleaning', 'Water heaters'], locations: ['Austin, TX'] } },
+      {
+        client: {
+          name,
+          website_url: `https://summit-${i + 1}.example.com`,
+          services: ['Drain cleaning', 'Water heaters'],
+          locations: ['Austin, TX'],
+        },
+      },
       key,
     )
     const queries = [
       await service.call<number>('add_aeo_query', { client_id: clientId, prompt: `best drain cleaning company in Austin ${i}` }, key),
-      await service.call<number>('add_aeo_query', { client_id: clientId, prompt: `who should I hire for water heater repair in Austin ${i}` }, key),
+      await service.call<number>(
+        'add_aeo_query',
+        { client_id: clientId, prompt: `who should I hire for water heater repair in Austin ${i}` },
+        key,
+      ),
     ]
     await service.call('update_aeo_query', { query_id: queries[0], service: 'Drain cleaning' }, key)
     await service.call('update_aeo_query', { query_id: queries[1], service: 'Water heaters' }, key)
@@ -83,7 +94,8 @@ async function startConstantSummary(summary: unknown): Promise<{ url: string; cl
  */
 const readAeoSummary: Scenario = {
   name: 'read-rpc-get-aeo-summary',
-  description: 'get_aeo_summary over HTTP, 64 connections, clients with twelve months of captures, and the ratio to a bare fastify hello-world',
+  description:
+    'get_aeo_summary over HTTP, 64 connections, clients with twelve months of captures, and the ratio to a bare fastify hello-world',
   async run(context) {
     return (await this.runRepeated!(context, 1))[0]!
   },
@@ -118,11 +130,28 @@ const readAeoSummary: Scenario = {
           { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },
           { metric: 'p99', value: rpc.p99, unit: 'ms', target: { op: '<=', value: 20 }, better: 'lower' },
           { metric: 'bare fastify requests/s', value: hello.requestsPerSecond, unit: 'req/s', better: 'higher' },
-          { metric: 'ratio to bare fastify', value: rpc.requestsPerSecond / hello.requestsPerSecond, unit: 'x', target: { op: '>=', value: 0.4 }, better: 'higher' },
+          {
+            metric: 'ratio to bare fastify',
+            value: rpc.requestsPerSecond / hello.requestsPerSecond,
+            unit: 'x',
+            target: { op: '>=', value: 0.4 },
+            better: 'higher',
+          },
           { metric: 'fastify constant summary requests/s', value: constant.requestsPerSecond, unit: 'req/s', better: 'higher' },
-          { metric: 'constant summary ratio to bare fastify', value: constant.requestsPerSecond / hello.requestsPerSecond, unit: 'x', better: 'higher' },
+          {
+            metric: 'constant summary ratio to bare fastify',
+            value: constant.requestsPerSecond / hello.requestsPerSecond,
+            unit: 'x',
+            better: 'higher',
+          },
           ...cpu,
-          { metric: 'non-2xx or failed', value: rpc.non2xx + rpc.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
+          {
+            metric: 'non-2xx or failed',
+            value: rpc.non2xx + rpc.errors,
+            unit: 'responses',
+            target: { op: '<=', value: 0 },
+            better: 'lower',
+          },
         ])
       }
       return runs

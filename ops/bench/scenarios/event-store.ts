@@ -80,7 +80,14 @@ function eventSource(seed: number, payloads: readonly EventData[]): (count: numb
 type OnAppended = (events: readonly GeneratedEvent[]) => void
 
 /** A writer on our store: round-robin over its streams, `no_stream` first, then exact revisions. */
-function oursWriter(store: PostgresEventStore, writer: string, seed: number, batch: number, payloads: readonly EventData[], onAppended?: OnAppended): AppendStep {
+function oursWriter(
+  store: PostgresEventStore,
+  writer: string,
+  seed: number,
+  batch: number,
+  payloads: readonly EventData[],
+  onAppended?: OnAppended,
+): AppendStep {
   const source = eventSource(seed, payloads)
   const revisions: ExpectedRevision[] = Array.from({ length: STREAMS_PER_WRITER }, () => 'no_stream')
   let n = 0
@@ -98,7 +105,14 @@ function oursWriter(store: PostgresEventStore, writer: string, seed: number, bat
 type PeerEvent = EmmettEvent<typeof EVENT_TYPE, EventData, Record<string, unknown>>
 
 /** The same writer on the peer: STREAM_DOES_NOT_EXIST first, then the exact version it returned. */
-function peerWriter(peer: PeerStore, writer: string, seed: number, batch: number, payloads: readonly EventData[], onAppended?: OnAppended): AppendStep {
+function peerWriter(
+  peer: PeerStore,
+  writer: string,
+  seed: number,
+  batch: number,
+  payloads: readonly EventData[],
+  onAppended?: OnAppended,
+): AppendStep {
   const source = eventSource(seed, payloads)
   const versions: (ExpectedStreamVersion | undefined)[] = Array.from({ length: STREAMS_PER_WRITER }, () => undefined)
   let n = 0
@@ -151,7 +165,11 @@ async function openPlainInsert(db: BenchDatabase, writers: number, payloads: rea
   const steps: AppendStep[] = clients.map((client, w) => {
     let i = w * 7919
     return async () => {
-      await client.query({ name: 'bench-plain-insert', text: 'insert into bench_plain (data) values ($1)', values: [JSON.stringify(payloads[i++ % payloads.length])] })
+      await client.query({
+        name: 'bench-plain-insert',
+        text: 'insert into bench_plain (data) values ($1)',
+        values: [JSON.stringify(payloads[i++ % payloads.length])],
+      })
       return 1
     }
   })
@@ -177,8 +195,10 @@ function costFigures(results: Map<string, WindowResult>, contenders: readonly (r
   return contenders.flatMap(([label, name]) => {
     const r = results.get(label)
     const figures: Figure[] = []
-    if (r?.postgresCpuUsPerEvent != null) figures.push({ metric: `${name} PostgreSQL CPU per event`, value: r.postgresCpuUsPerEvent, unit: 'µs', better: 'lower' })
-    if (r?.walBytesPerEvent != null) figures.push({ metric: `${name} WAL per event`, value: r.walBytesPerEvent, unit: 'B', better: 'lower' })
+    if (r?.postgresCpuUsPerEvent != null)
+      figures.push({ metric: `${name} PostgreSQL CPU per event`, value: r.postgresCpuUsPerEvent, unit: 'µs', better: 'lower' })
+    if (r?.walBytesPerEvent != null)
+      figures.push({ metric: `${name} WAL per event`, value: r.walBytesPerEvent, unit: 'B', better: 'lower' })
     return figures
   })
 }
@@ -223,7 +243,13 @@ function appendComparison(name: string, description: string, writers: number, pl
         { metric: 'peer events/s', value: peer, unit: 'events/s', better: 'higher' },
         { metric: 'plain insert rows/s', value: plain, unit: 'rows/s', better: 'higher' },
         { metric: 'ratio to peer', value: ours / peer, unit: '×', target: { op: '>=', value: 2 }, better: 'higher' },
-        { metric: 'ratio to plain insert', value: ours / plain, unit: '×', target: { op: '>=', value: plainRatioTarget }, better: 'higher' },
+        {
+          metric: 'ratio to plain insert',
+          value: ours / plain,
+          unit: '×',
+          target: { op: '>=', value: plainRatioTarget },
+          better: 'higher',
+        },
         ...costFigures(results, [
           ['ours', 'ours'],
           ['peer', 'peer'],
@@ -381,7 +407,12 @@ async function catchUp(
   let missed = 0
   for (const id of appended) if (!seen.has(id)) missed++
   const seconds = (caughtUpAt ?? now()) - started
-  return { perSecond: caughtUpAt === undefined ? 0 : prefillRead / seconds, appended: appended.length, missed, duplicates: received - seen.size }
+  return {
+    perSecond: caughtUpAt === undefined ? 0 : prefillRead / seconds,
+    appended: appended.length,
+    missed,
+    duplicates: received - seen.size,
+  }
 }
 
 async function catchUpOurs(context: BenchContext, sizes: CatchUpSizes, payloads: readonly EventData[]): Promise<CatchUpResult> {
@@ -443,10 +474,14 @@ const catchUpRead: Scenario = {
   async run(context) {
     const payloads = eventPayloads(PAYLOAD_SEED)
     const ours = await catchUpOurs(context, catchUpSizes(context, OURS_PREFILL), payloads)
-    context.log(`catch-up-read: ours ${Math.round(ours.perSecond)} events/s, ${ours.missed} missed of ${ours.appended}, ${ours.duplicates} duplicates`)
+    context.log(
+      `catch-up-read: ours ${Math.round(ours.perSecond)} events/s, ${ours.missed} missed of ${ours.appended}, ${ours.duplicates} duplicates`,
+    )
     const peerSizes = catchUpSizes(context, PEER_PREFILL)
     const peer = await catchUpPeer(context, peerSizes, payloads)
-    context.log(`catch-up-read: peer ${Math.round(peer.perSecond)} events/s, ${peer.missed} missed of ${peer.appended}, ${peer.duplicates} duplicates`)
+    context.log(
+      `catch-up-read: peer ${Math.round(peer.perSecond)} events/s, ${peer.missed} missed of ${peer.appended}, ${peer.duplicates} duplicates`,
+    )
     return [
       { metric: 'events/s', value: ours.perSecond, unit: 'events/s', target: { op: '>=', value: 25_000 }, better: 'higher' },
       { metric: 'missed', value: ours.missed, unit: 'events', target: { op: '<=', value: 0 }, better: 'lower' },

@@ -45,14 +45,22 @@ interface Measured {
 async function exportOnce(context: BenchContext, rows: number, gc: () => void, liveHeap: boolean): Promise<Measured> {
   const service = await startService(context)
   try {
-    const clientId = await service.call<number>('add_client', { client: { name: 'Summit Plumbing', website_url: 'https://summit.example.com' } }, service.orgKey)
+    const clientId = await service.call<number>(
+      'add_client',
+      { client: { name: 'Summit Plumbing', website_url: 'https://summit.example.com' } },
+      service.orgKey,
+    )
     await seedRows(service, clientId, rows)
     service.system.startProcessors()
     // A full collection before the baseline, so the peak is the export's and not garbage left from seeding.
     gc()
     const memory = sampleMemory(liveHeap ? { collect: gc } : {})
     const started = performance.now()
-    const accepted = await fetch(`${service.origin}/api/v1/jobs`, { method: 'POST', headers: rpcHeaders(service.orgKey), body: JSON.stringify({ kind: 'export_org' }) })
+    const accepted = await fetch(`${service.origin}/api/v1/jobs`, {
+      method: 'POST',
+      headers: rpcHeaders(service.orgKey),
+      body: JSON.stringify({ kind: 'export_org' }),
+    })
     if (accepted.status !== 202) throw new Error(`export_org answered ${accepted.status}: ${await accepted.text()}`)
     const { job_id } = (await accepted.json()) as { job_id: number }
     let job: any
@@ -112,7 +120,13 @@ const exportOrg: Scenario = {
       { metric: `peak live heap growth (${label(small)})`, value: liveSmall.peakHeapMb, unit: 'MiB', better: 'lower' },
       { metric: `peak live heap growth (${label(large)})`, value: liveLarge.peakHeapMb, unit: 'MiB', better: 'lower' },
       // Flatness: 4× the rows; the large export's peak live heap over the small one's (1 = flat, ~4 = linear).
-      { metric: 'peak live heap, large ÷ small', value: liveLarge.peakHeapMb / Math.max(liveSmall.peakHeapMb, 1), unit: '×', target: { op: '<=', value: 1.5 }, better: 'lower' },
+      {
+        metric: 'peak live heap, large ÷ small',
+        value: liveLarge.peakHeapMb / Math.max(liveSmall.peakHeapMb, 1),
+        unit: '×',
+        target: { op: '<=', value: 1.5 },
+        better: 'lower',
+      },
     ] satisfies Figure[]
   },
 }

@@ -78,14 +78,19 @@ const writeRpc: Scenario = {
       // `{{n}}` is unique per request across the warm-up and the measured run, so no request repeats an
       // earlier value (a no-op).
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id, key: 'last_contact', value: 'call {{n}}' }))
-      const { result, cpu } = await measureWithCpu(context, 'write-rpc', {
-        url: `${service.origin}/api/v1/rpc/set_client_setting`,
-        connections: 16,
-        seconds: seconds(context),
-        headers: rpcHeaders(service.orgKey),
-        bodies,
-        countHeaders: ['x-read-your-writes'],
-      }, service.database.url)
+      const { result, cpu } = await measureWithCpu(
+        context,
+        'write-rpc',
+        {
+          url: `${service.origin}/api/v1/rpc/set_client_setting`,
+          connections: 16,
+          seconds: seconds(context),
+          headers: rpcHeaders(service.orgKey),
+          bodies,
+          countHeaders: ['x-read-your-writes'],
+        },
+        service.database.url,
+      )
       // Every response is counted by the value of its header ('(absent)' when it has none).
       const header = result.headerValues.get('x-read-your-writes') ?? new Map<string, number>()
       context.log(`write-rpc: x-read-your-writes ${JSON.stringify(Object.fromEntries(header))}`)
@@ -102,7 +107,13 @@ const writeRpc: Scenario = {
           target: { op: '>=', value: 100 },
           better: 'higher',
         },
-        { metric: 'non-2xx or failed', value: result.non2xx + result.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
+        {
+          metric: 'non-2xx or failed',
+          value: result.non2xx + result.errors,
+          unit: 'responses',
+          target: { op: '<=', value: 0 },
+          better: 'lower',
+        },
         ...cpu,
       ] satisfies Figure[]
     } finally {
@@ -148,7 +159,12 @@ const readRpcGetClient: Scenario = {
       const clientIds = await addClients(service, 256)
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id }))
       const load = { connections: 64, seconds: seconds(context), headers: rpcHeaders(service.orgKey), bodies }
-      const { result: rpc, cpu } = await measureWithCpu(context, 'read-rpc-get-client', { ...load, url: `${service.origin}/api/v1/rpc/get_client` }, service.database.url)
+      const { result: rpc, cpu } = await measureWithCpu(
+        context,
+        'read-rpc-get-client',
+        { ...load, url: `${service.origin}/api/v1/rpc/get_client` },
+        service.database.url,
+      )
       const hello = await measureServer(context, 'bare fastify', await startBareFastify(), load)
       const oneRead = await measureServer(context, 'fastify + one PostgreSQL read', await startFastifyWithRead(service.database.url), load)
       return [
@@ -166,7 +182,12 @@ const readRpcGetClient: Scenario = {
         // The same ratio for the plainest route that reads PostgreSQL once: the floor the 0.40 target is set against.
         { metric: 'fastify + one read requests/s', value: oneRead.requestsPerSecond, unit: 'req/s', better: 'higher' },
         { metric: 'fastify + one read p99', value: oneRead.p99, unit: 'ms', better: 'lower' },
-        { metric: 'fastify + one read, ratio to bare', value: oneRead.requestsPerSecond / hello.requestsPerSecond, unit: 'x', better: 'higher' },
+        {
+          metric: 'fastify + one read, ratio to bare',
+          value: oneRead.requestsPerSecond / hello.requestsPerSecond,
+          unit: 'x',
+          better: 'higher',
+        },
         { metric: 'non-2xx or failed', value: rpc.non2xx + rpc.errors, unit: 'responses', target: { op: '<=', value: 0 }, better: 'lower' },
         ...cpu,
       ] satisfies Figure[]

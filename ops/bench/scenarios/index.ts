@@ -8,4 +8,12 @@ import { rebuildScenarios } from './rebuild.js'
 import { webhookScenarios } from './webhook-dispatch.js'
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const scenarios: readonly Scenario[] = [...eventStoreScenarios, ...rebuildScenarios, ...httpScenarios, ...aeoClaimScenarios, ...aeoSummaryScenarios, ...webhookScenarios, ...exportScenarios]
+export const scenarios: readonly Scenario[] = [
+  ...eventStoreScenarios,
+  ...rebuildScenarios,
+  ...httpScenarios,
+  ...aeoClaimScenarios,
+  ...aeoSummaryScenarios,
+  ...webhookScenarios,
+  ...exportScenarios,
+]

@@ -81,7 +81,9 @@ const rebuild: Scenario = {
         const before = writer.events
         const { seconds } = await timed(() => writer.writeUntil(until))
         const written = writer.events - before
-        context.log(`rebuild: wrote ${written} events (${writer.events} in all) in ${seconds.toFixed(1)} s (${Math.round(written / seconds)}/s)`)
+        context.log(
+          `rebuild: wrote ${written} events (${writer.events} in all) in ${seconds.toFixed(1)} s (${Math.round(written / seconds)}/s)`,
+        )
       }
 
       await write(log, total / 4)

@@ -72,7 +72,8 @@ const webhookDispatch: Scenario = {
       }
       const orgId = await call<number>('create_organization', { name: 'Bench Agency' })
       for (const url of receivers.urls) {
-        for (let i = 0; i < WEBHOOKS_PER_RECEIVER; i++) await call('register_webhook', { url: `${url}/${i}`, events: ['job.completed'], org_id: orgId })
+        for (let i = 0; i < WEBHOOKS_PER_RECEIVER; i++)
+          await call('register_webhook', { url: `${url}/${i}`, events: ['job.completed'], org_id: orgId })
       }
       const { events } = shape(context)
       for (let job = 1; job <= events; job++) {
@@ -82,7 +83,15 @@ const webhookDispatch: Scenario = {
             {
               type: 'JobCompleted',
               data: { job_id: job, kind: 'audit', client_id: null, result: { pages: job } },
-              metadata: { org_id: orgId, actor: { kind: 'system', id: 'bench' }, correlation_id: randomUUID(), causation_id: null, request_id: null, occurred_at: new Date().toISOString(), schema_version: 1 },
+              metadata: {
+                org_id: orgId,
+                actor: { kind: 'system', id: 'bench' },
+                correlation_id: randomUUID(),
+                causation_id: null,
+                request_id: null,
+                occurred_at: new Date().toISOString(),
+                schema_version: 1,
+              },
             },
           ],
           'no_stream',
@@ -92,18 +101,30 @@ const webhookDispatch: Scenario = {
       const started = performance.now()
       system.startProcessors()
       for (;;) {
-        const { rows } = await database.pool.query<{ n: number }>(`select count(*)::int as n from webhook_deliveries where status = 'succeeded'`)
+        const { rows } = await database.pool.query<{ n: number }>(
+          `select count(*)::int as n from webhook_deliveries where status = 'succeeded'`,
+        )
         if (rows[0]!.n >= expected) break
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       const seconds = (performance.now() - started) / 1000
       const received = await receivers.received()
-      const { rows } = await database.pool.query<{ n: number }>(`select count(*)::int as n from es_events where type = 'WebhookDeliveryAttempted'`)
-      context.log(`webhook_dispatch: ${expected} deliveries in ${seconds.toFixed(2)} s (${Math.round(expected / seconds)}/s); ${received} requests received, ${rows[0]!.n} attempts recorded`)
+      const { rows } = await database.pool.query<{ n: number }>(
+        `select count(*)::int as n from es_events where type = 'WebhookDeliveryAttempted'`,
+      )
+      context.log(
+        `webhook_dispatch: ${expected} deliveries in ${seconds.toFixed(2)} s (${Math.round(expected / seconds)}/s); ${received} requests received, ${rows[0]!.n} attempts recorded`,
+      )
       await app.close()
       return [
         { metric: 'deliveries/s', value: expected / seconds, unit: 'deliveries/s', target: { op: '>=', value: 1000 }, better: 'higher' },
-        { metric: 'extra requests (duplicates)', value: received - expected, unit: 'requests', target: { op: '<=', value: 0 }, better: 'lower' },
+        {
+          metric: 'extra requests (duplicates)',
+          value: received - expected,
+          unit: 'requests',
+          target: { op: '<=', value: 0 },
+          better: 'lower',
+        },
       ] satisfies Figure[]
     } finally {
       await system.close().catch(() => {})

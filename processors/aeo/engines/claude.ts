@@ -99,7 +99,10 @@ export function readAnswer(responses: readonly Message[]): EngineAnswer {
     }
   }
   // Claude splits its answer into text blocks around each citation: they are fragments of one text.
-  const answerText = answerBlocks.map((b) => b.text).join('').trim()
+  const answerText = answerBlocks
+    .map((b) => b.text)
+    .join('')
+    .trim()
   if (answerText === '') {
     throw new EngineError(`Claude returned no answer text (stop_reason ${last.stop_reason ?? 'none'})`, { retryable: true })
   }
@@ -120,7 +123,11 @@ function isTextBlock(block: ContentBlock): block is Extract<ContentBlock, { type
 function isMessage(value: unknown): value is Message {
   if (typeof value !== 'object' || value === null) return false
   const v = value as Record<string, unknown>
-  return typeof v.model === 'string' && Array.isArray(v.content) && v.content.every((b) => typeof b === 'object' && b !== null && typeof (b as { type?: unknown }).type === 'string')
+  return (
+    typeof v.model === 'string' &&
+    Array.isArray(v.content) &&
+    v.content.every((b) => typeof b === 'object' && b !== null && typeof (b as { type?: unknown }).type === 'string')
+  )
 }
 
 function malformed(detail: string): EngineError {

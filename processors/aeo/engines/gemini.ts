@@ -57,7 +57,9 @@ export function createGeminiAdapter(settings: EngineSettings, options: GeminiAda
           contents: prompt,
           config: {
             tools: [{ googleSearch: {} }],
-            ...(location ? { systemInstruction: `The user is located in ${[location.region, location.country].filter(Boolean).join(', ')}.` } : {}),
+            ...(location
+              ? { systemInstruction: `The user is located in ${[location.region, location.country].filter(Boolean).join(', ')}.` }
+              : {}),
             ...(askOptions.signal ? { abortSignal: askOptions.signal } : {}),
           },
         })
@@ -67,7 +69,10 @@ export function createGeminiAdapter(settings: EngineSettings, options: GeminiAda
       const answer = readAnswer(response, settings.model)
       if (prefixes.length === 0) return answer
       const resolve = (source: { url: string; title?: string }) => resolveRedirect(source, prefixes, redirectTimeoutMs, askOptions.signal)
-      const [citations, retrieved] = await Promise.all([Promise.all(answer.citations.map(resolve)), Promise.all(answer.retrieved.map(resolve))])
+      const [citations, retrieved] = await Promise.all([
+        Promise.all(answer.citations.map(resolve)),
+        Promise.all(answer.retrieved.map(resolve)),
+      ])
       // Two redirects may lead to the same page: keep one of each, cited first.
       const cited = new SourceSet()
       for (const s of citations) cited.add(s.url, s.title)
@@ -83,7 +88,10 @@ export function readAnswer(response: GenerateContentResponse, requestedModel: st
   if (typeof response !== 'object' || response === null) throw malformed('the response is not an object')
   const blocked = response.promptFeedback?.blockReason
   if (blocked) {
-    throw new EngineError(`Gemini blocked the prompt: ${blocked}${response.promptFeedback?.blockReasonMessage ? ` (${response.promptFeedback.blockReasonMessage})` : ''}`, { retryable: false })
+    throw new EngineError(
+      `Gemini blocked the prompt: ${blocked}${response.promptFeedback?.blockReasonMessage ? ` (${response.promptFeedback.blockReasonMessage})` : ''}`,
+      { retryable: false },
+    )
   }
   const candidates = response.candidates
   if (!Array.isArray(candidates)) throw malformed('no candidates')
@@ -194,7 +202,8 @@ function toEngineError(error: unknown, signal: AbortSignal | undefined): EngineE
   }
   const message = error instanceof Error ? error.message : String(error)
   // A fetch failure (connection refused, timeout) is a TypeError from undici: ask again later.
-  if (error instanceof TypeError && /fetch failed/i.test(message)) return new EngineError(`Gemini: ${message}`, { retryable: true, cause: error })
+  if (error instanceof TypeError && /fetch failed/i.test(message))
+    return new EngineError(`Gemini: ${message}`, { retryable: true, cause: error })
   return malformed(message)
 }
 

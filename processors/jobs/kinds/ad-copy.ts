@@ -37,27 +37,49 @@ export const adCopyHandler: JobHandler<'ad_copy'> = async (ctx) => {
   for (let start = 0; start < total; start += GROUPS_PER_REQUEST) {
     ctx.signal.throwIfAborted()
     const chunk = plan.groups.slice(start, start + GROUPS_PER_REQUEST)
-    const fromModel = modelError === null ? await askModel(ctx, owner, chunk).catch((error: unknown) => {
-      if (!(error instanceof LanguageModelError)) throw error
-      // One failure is enough: the rest is written by the built-in writer rather than failing again per chunk.
-      modelError = error.message
-      ctx.log.warn({ job_id: job.jobId, error: error.message }, 'ad_copy: the language model failed; the built-in writer writes the copy')
-      return null
-    }) : null
+    const fromModel =
+      modelError === null
+        ? await askModel(ctx, owner, chunk).catch((error: unknown) => {
+            if (!(error instanceof LanguageModelError)) throw error
+            // One failure is enough: the rest is written by the built-in writer rather than failing again per chunk.
+            modelError = error.message
+            ctx.log.warn(
+              { job_id: job.jobId, error: error.message },
+              'ad_copy: the language model failed; the built-in writer writes the copy',
+            )
+            return null
+          })
+        : null
     chunk.forEach((group, i) => {
       const lines = fromModel?.[i] ?? null
-      written.push(lines && ctx.languageModel ? { group, lines, writer: ctx.languageModel.name } : { group, lines: builtInLines(owner, group), writer: BUILT_IN_WRITER })
+      written.push(
+        lines && ctx.languageModel
+          ? { group, lines, writer: ctx.languageModel.name }
+          : { group, lines: builtInLines(owner, group), writer: BUILT_IN_WRITER },
+      )
     })
     await ctx.progress(written.length, total)
   }
   ctx.signal.throwIfAborted()
   const outcome = await proposeAdCopySet(ctx.write, ctx.command, { owner, jobId: job.jobId, groups: written })
   await ctx.settle(outcome.position)
-  const groups = outcome.groups.map((g) => ({ ad_group_id: g.ad_group_id, name: g.name, service: g.service, area: g.area, headlines: g.headlines, descriptions: g.descriptions, writer: g.writer }))
+  const groups = outcome.groups.map((g) => ({
+    ad_group_id: g.ad_group_id,
+    name: g.name,
+    service: g.service,
+    area: g.area,
+    headlines: g.headlines,
+    descriptions: g.descriptions,
+    writer: g.writer,
+  }))
   return resultOf(outcome.setId, owner.id, 'proposed', groups, plan.omitted, modelError)
 }
 
-async function askModel(ctx: JobContext<'ad_copy'>, owner: ClientState, groups: readonly PlannedGroup[]): Promise<(AdLines | null)[] | null> {
+async function askModel(
+  ctx: JobContext<'ad_copy'>,
+  owner: ClientState,
+  groups: readonly PlannedGroup[],
+): Promise<(AdLines | null)[] | null> {
   if (!ctx.languageModel) return null
   const request = adCopyRequest({ name: owner.name, websiteUrl: owner.websiteUrl }, groups)
   const text = await ctx.languageModel.complete({ ...request, maxTokens: MAX_TOKENS, signal: ctx.signal })
@@ -79,7 +101,14 @@ interface GroupSummary {
  * themselves, which is what a reader of a finished job looks for) beside the counts the result always had.
  * get_ad_copy_set has the rest (final URL, keywords, approval).
  */
-function resultOf(setId: number, clientId: number, status: string, groups: readonly GroupSummary[], omitted: number, modelError: string | null): Record<string, unknown> {
+function resultOf(
+  setId: number,
+  clientId: number,
+  status: string,
+  groups: readonly GroupSummary[],
+  omitted: number,
+  modelError: string | null,
+): Record<string, unknown> {
   const writers = [...new Set(groups.map((g) => g.writer))]
   return {
     set_id: setId,

@@ -29,7 +29,11 @@ export const keywordGenerationHandler: JobHandler<'keyword_generation'> = async 
   let modelError: string | null = null
   if (ctx.languageModel && services.length > 0) {
     try {
-      const text = await ctx.languageModel.complete({ ...keywordRequest({ services, locations, max }), maxTokens: MAX_TOKENS, signal: ctx.signal })
+      const text = await ctx.languageModel.complete({
+        ...keywordRequest({ services, locations, max }),
+        maxTokens: MAX_TOKENS,
+        signal: ctx.signal,
+      })
       fromModel = readKeywordAnswer(text, { services, locations })
     } catch (error) {
       if (!(error instanceof LanguageModelError)) throw error
@@ -39,7 +43,11 @@ export const keywordGenerationHandler: JobHandler<'keyword_generation'> = async 
   }
   const candidates = rankAndCap([...builtIn, ...fromModel], max)
   if (candidates.length === 0) {
-    throw new DomainError('keyword_no_services', 'The client has no services or AI Visibility questions to build keywords from', `client ${owner.id}`)
+    throw new DomainError(
+      'keyword_no_services',
+      'The client has no services or AI Visibility questions to build keywords from',
+      `client ${owner.id}`,
+    )
   }
   ctx.signal.throwIfAborted()
   await ctx.progress(1, 2, `adding ${candidates.length} candidates`)

@@ -51,7 +51,8 @@ export function resolvePages(pages: readonly PageRow[], refs: readonly Ref[]): {
     const page =
       typeof ref === 'number'
         ? pages.find((p) => p.wp_post_id === ref)
-        : (pages.find((p) => pageUrlKey(p.url) === pageUrlKey(ref)) ?? pages.find((p) => p.slug !== '' && p.slug === ref.replace(/^\/+|\/+$/g, '')))
+        : (pages.find((p) => pageUrlKey(p.url) === pageUrlKey(ref)) ??
+          pages.find((p) => p.slug !== '' && p.slug === ref.replace(/^\/+|\/+$/g, '')))
     if (!page) unknown.push(ref)
     else if (!found.includes(page)) found.push(page)
   }
@@ -77,11 +78,15 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
   let targets: PageRow[]
   if (job.payload.pages) {
     const { found, unknown } = resolvePages(all, job.payload.pages)
-    if (unknown.length > 0) throw new Error(`unknown pages for client ${clientId}: ${unknown.map((r) => JSON.stringify(r)).join(', ')} (get_pages_for_client lists its pages)`)
+    if (unknown.length > 0)
+      throw new Error(
+        `unknown pages for client ${clientId}: ${unknown.map((r) => JSON.stringify(r)).join(', ')} (get_pages_for_client lists its pages)`,
+      )
     targets = found
   } else {
     targets = all.filter((p) => p.active)
-    if (targets.length === 0) throw new Error(`client ${clientId} has no active pages: add them with add_page (and their content with add_snapshot) first`)
+    if (targets.length === 0)
+      throw new Error(`client ${clientId} has no active pages: add them with add_page (and their content with add_snapshot) first`)
   }
 
   const results: PageResult[] = []
@@ -91,17 +96,41 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
     const base = { page_id: page.id, url: page.url, slug: page.slug, wp_post_id: page.wp_post_id }
     const already = dryRun ? undefined : await editOfJobForPage(ctx.read, job.jobId, page.id)
     if (already) {
-      results.push({ ...base, status: 'staged', edit_id: already.id, summary: 'staged by an earlier attempt of this job', writer: null, before_excerpt: '', proposed_content: null })
+      results.push({
+        ...base,
+        status: 'staged',
+        edit_id: already.id,
+        summary: 'staged by an earlier attempt of this job',
+        writer: null,
+        before_excerpt: '',
+        proposed_content: null,
+      })
       continue
     }
     const before = await latestSnapshot(ctx.read, page.id)
     if (!before) {
-      results.push({ ...base, status: 'skipped', edit_id: null, summary: 'the page has no content yet (add_snapshot)', writer: null, before_excerpt: '', proposed_content: null })
+      results.push({
+        ...base,
+        status: 'skipped',
+        edit_id: null,
+        summary: 'the page has no content yet (add_snapshot)',
+        writer: null,
+        before_excerpt: '',
+        proposed_content: null,
+      })
       continue
     }
     const written = await rewrite(ctx.languageModel, before.content, before.title, instruction, ctx.signal)
     if (written.content === before.content) {
-      results.push({ ...base, status: 'unchanged', edit_id: null, summary: written.summary, writer: written.writer, before_excerpt: written.excerpt, proposed_content: null })
+      results.push({
+        ...base,
+        status: 'unchanged',
+        edit_id: null,
+        summary: written.summary,
+        writer: written.writer,
+        before_excerpt: written.excerpt,
+        proposed_content: null,
+      })
       continue
     }
     const payload: RewritePayload = {

@@ -6,7 +6,6 @@ import { inChunks, inStretches } from '../../stretches.js'
 import { refreshSummaryMonths, type TouchedMonth } from './summary-months.js'
 import { addToSummary, dropEmptyTotals, subtractFromSummary } from './summary-totals.js'
 
-
 /** Rows per insert: 18 parameters each (see inChunks), and few enough that a statement's report texts stay a few MB. */
 const INGEST_CHUNK = 500
 
@@ -110,7 +109,12 @@ export const aeoCapturesProjector: Projector = {
   standalone: true,
   handles: ['AeoCaptureIngested', ...typesOf(changes)],
   async apply(db, events) {
-    const touched = await inStretches(events, 'AeoCaptureIngested', (stretch) => ingest(db, stretch), async (event) => (await handlerOf(changes, event)?.(db, event)) ?? [])
+    const touched = await inStretches(
+      events,
+      'AeoCaptureIngested',
+      (stretch) => ingest(db, stretch),
+      async (event) => (await handlerOf(changes, event)?.(db, event)) ?? [],
+    )
     await refreshSummaryMonths(db, touched.flat())
   },
 }

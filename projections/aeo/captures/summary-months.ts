@@ -78,7 +78,11 @@ export async function refreshSummaryMonths(db: ReadDb, touched: readonly Touched
             'c.counts',
             eb
               .selectFrom(competitors)
-              .select(sql<string>`coalesce(json_agg(json_build_object('name', x.name, 'mentions', x.mentions) order by x.mentions desc, x.name_key), '[]')`.as('list'))
+              .select(
+                sql<string>`coalesce(json_agg(json_build_object('name', x.name, 'mentions', x.mentions) order by x.mentions desc, x.name_key), '[]')`.as(
+                  'list',
+                ),
+              )
               .$asScalar()
               .as('competitors'),
           ])

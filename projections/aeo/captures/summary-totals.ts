@@ -12,7 +12,9 @@ import { elementsOf, entityName, isTrue, mentioned, scorecardOnce } from './repo
  */
 
 /** The captures a change touches: some captures by id (ingests, a re-analysis), or a client's captures of some questions (a merge). */
-export type CaptureSelection = { readonly captureIds: readonly number[] } | { readonly clientId: number; readonly queryIds: readonly number[] }
+export type CaptureSelection =
+  | { readonly captureIds: readonly number[] }
+  | { readonly clientId: number; readonly queryIds: readonly number[] }
 
 type Captures = SelectQueryBuilder<ReadModels & { c: ReadModels['aeo_captures'] }, 'c', object>
 
@@ -61,20 +63,35 @@ async function apply(db: ReadDb, sign: 1 | -1, selection: CaptureSelection): Pro
     .columns(['client_id', 'month', 'name_key', 'answers'])
     .expression(
       named
-        .select(['c.client_id', 'c.month', sql<string>`lower(${entityName})`.as('name_key'), times(sql`count(distinct c.id)`).as('answers')])
+        .select([
+          'c.client_id',
+          'c.month',
+          sql<string>`lower(${entityName})`.as('name_key'),
+          times(sql`count(distinct c.id)`).as('answers'),
+        ])
         .groupBy(['c.client_id', 'c.month', sql`lower(${entityName})`]),
     )
-    .onConflict((oc) => oc.columns(['client_id', 'month', 'name_key']).doUpdateSet({ answers: sql`aeo_summary_competitors.answers + excluded.answers` }))
+    .onConflict((oc) =>
+      oc.columns(['client_id', 'month', 'name_key']).doUpdateSet({ answers: sql`aeo_summary_competitors.answers + excluded.answers` }),
+    )
     .execute()
   await db
     .insertInto('aeo_summary_spellings')
     .columns(['client_id', 'month', 'name_key', 'spelling', 'n'])
     .expression(
       named
-        .select(['c.client_id', 'c.month', sql<string>`lower(${entityName})`.as('name_key'), entityName.as('spelling'), times(sql`count(*)`).as('n')])
+        .select([
+          'c.client_id',
+          'c.month',
+          sql<string>`lower(${entityName})`.as('name_key'),
+          entityName.as('spelling'),
+          times(sql`count(*)`).as('n'),
+        ])
         .groupBy(['c.client_id', 'c.month', sql`lower(${entityName})`, entityName]),
     )
-    .onConflict((oc) => oc.columns(['client_id', 'month', 'name_key', 'spelling']).doUpdateSet({ n: sql`aeo_summary_spellings.n + excluded.n` }))
+    .onConflict((oc) =>
+      oc.columns(['client_id', 'month', 'name_key', 'spelling']).doUpdateSet({ n: sql`aeo_summary_spellings.n + excluded.n` }),
+    )
     .execute()
 }
 

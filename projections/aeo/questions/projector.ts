@@ -41,7 +41,11 @@ async function insertQuestions(db: ReadDb, events: readonly EventOf<'AeoQuestion
 /** The writes of the other events, one at a time. */
 const otherWrites: EventHandlers = {
   async AeoQuestionUpdated(db, event) {
-    const { client_id: _client, query_id, ...changes } = event.data as {
+    const {
+      client_id: _client,
+      query_id,
+      ...changes
+    } = event.data as {
       client_id: number
       query_id: number
       active?: boolean
@@ -78,6 +82,11 @@ export const aeoQuestionsProjector: Projector = {
   handles: ['AeoQuestionAdded', 'AeoQuestionUpdated', 'AeoQuestionDeleted', 'AeoQuestionsMerged'],
   // A question set is added many questions at a time: each stretch of additions is one insert (stretches.ts).
   async apply(db, events) {
-    await inStretches(events, 'AeoQuestionAdded', (stretch) => addQuestions(db, stretch), (event) => applyHandler(otherWrites, db, event))
+    await inStretches(
+      events,
+      'AeoQuestionAdded',
+      (stretch) => addQuestions(db, stretch),
+      (event) => applyHandler(otherWrites, db, event),
+    )
   },
 }

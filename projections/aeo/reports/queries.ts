@@ -97,7 +97,9 @@ export function toQueueCounts(rows: readonly { status: string; n: number }[]): Q
   return counts
 }
 
-export type CadenceView = { enabled: boolean; samples_per_month: number; engines: string[]; geo_state: string | null } | Record<string, never>
+export type CadenceView =
+  | { enabled: boolean; samples_per_month: number; engines: string[]; geo_state: string | null }
+  | Record<string, never>
 
 export function cadenceQuery(db: ReadDb, clientId: number | Expression<number>) {
   return db.selectFrom('aeo_cadences').select(['enabled', 'samples_per_month', 'engines', 'geo_state']).where('client_id', '=', clientId)

@@ -54,7 +54,17 @@ export async function loadReportInput(
     const rows = counts.filter((r) => r.month === m)
     const sum = (pick: (r: (typeof rows)[number]) => number) => rows.reduce((acc, r) => acc + pick(r), 0)
     const captures = sum((r) => r.captures)
-    return { month: m, presence: proportion(sum((r) => r.present), captures), named_first: proportion(sum((r) => r.namedFirst), captures) }
+    return {
+      month: m,
+      presence: proportion(
+        sum((r) => r.present),
+        captures,
+      ),
+      named_first: proportion(
+        sum((r) => r.namedFirst),
+        captures,
+      ),
+    }
   })
   const brandName = org?.branding.name ?? org?.name ?? 'AI Visibility'
   return {

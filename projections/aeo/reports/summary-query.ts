@@ -48,13 +48,18 @@ interface SummaryRow {
  * and compiling it was the largest share of the request's Node time. `parameters` maps a call's values onto
  * the stand-ins.
  */
-const summaryStatements = new WeakMap<ReadDb, { text: string; parameters: (clientIds: number[], requested: (string | null)[], orgId: number | null, current: string) => unknown[] }>()
+const summaryStatements = new WeakMap<
+  ReadDb,
+  { text: string; parameters: (clientIds: number[], requested: (string | null)[], orgId: number | null, current: string) => unknown[] }
+>()
 function summaryStatement(db: ReadDb) {
   let statement = summaryStatements.get(db)
   if (statement !== undefined) return statement
   const clientId = sql.ref<number>('ask.client_id')
   const month = sql.ref<string>('m.month')
-  const asked = sql<{ client_id: number; requested: string | null }>`unnest(${CLIENT_IDS}::bigint[], ${REQUESTED}::text[])`.as<'ask'>(sql`ask(client_id, requested)`)
+  const asked = sql<{ client_id: number; requested: string | null }>`unnest(${CLIENT_IDS}::bigint[], ${REQUESTED}::text[])`.as<'ask'>(
+    sql`ask(client_id, requested)`,
+  )
   const compiled = db
     .selectFrom(asked)
     .innerJoin('clients as cl', 'cl.id', 'ask.client_id')
@@ -68,8 +73,9 @@ function summaryStatement(db: ReadDb) {
               .whereRef('client_id', '=', 'ask.client_id')
               .as('a'),
           )
-          .innerJoinLateral(sql<{ month: string }>`(select coalesce(ask.requested, a.months[cardinality(a.months)], ${CURRENT}::text) as month)`.as('r'), (join) =>
-            join.onTrue(),
+          .innerJoinLateral(
+            sql<{ month: string }>`(select coalesce(ask.requested, a.months[cardinality(a.months)], ${CURRENT}::text) as month)`.as('r'),
+            (join) => join.onTrue(),
           )
           .select(['a.months', 'r.month', sql<string | null>`(select max(p) from unnest(a.months) as p where p < r.month)`.as('previous')])
           // Kept a subquery of its own (PostgreSQL does not pull up one with an OFFSET): pulled up, its month
@@ -80,7 +86,9 @@ function summaryStatement(db: ReadDb) {
       (join) => join.onTrue(),
     )
     .leftJoin('aeo_summary_months as cur', (join) => join.onRef('cur.client_id', '=', 'ask.client_id').onRef('cur.month', '=', 'm.month'))
-    .leftJoin('aeo_summary_months as prv', (join) => join.onRef('prv.client_id', '=', 'ask.client_id').onRef('prv.month', '=', 'm.previous'))
+    .leftJoin('aeo_summary_months as prv', (join) =>
+      join.onRef('prv.client_id', '=', 'ask.client_id').onRef('prv.month', '=', 'm.previous'),
+    )
     .select((eb) => [
       'ask.requested as asked',
       'cl.id',
@@ -132,7 +140,12 @@ const askKey = (clientId: number, requested: string | null | undefined) => `${cl
  * Asks that are the same share one answer object, and so do later calls while its row stays the same
  * (summary-answers.ts): an answer must not be changed.
  */
-export async function loadVisibleSummaries(db: ReadDb, orgId: number | null, asks: readonly SummaryAsk[], now: Date): Promise<(AeoSummary | undefined)[]> {
+export async function loadVisibleSummaries(
+  db: ReadDb,
+  orgId: number | null,
+  asks: readonly SummaryAsk[],
+  now: Date,
+): Promise<(AeoSummary | undefined)[]> {
   const unique = new Map<string, SummaryAsk>()
   for (const ask of asks) unique.set(askKey(ask.clientId, ask.requested), ask)
   const statement = summaryStatement(db)
@@ -149,11 +162,17 @@ export async function loadVisibleSummaries(db: ReadDb, orgId: number | null, ask
     ) as CompiledQuery<{ asked: string | null; id: number; row: string }>,
   )
   let answers = summaryAnswers.get(db)
-  if (!answers) summaryAnswers.set(db, (answers = new SummaryAnswers()))
+  if (!answers) {
+    answers = new SummaryAnswers()
+    summaryAnswers.set(db, answers)
+  }
   const summaries = new Map<string, AeoSummary>()
   for (const row of rows) {
     const key = askKey(row.id, row.asked)
-    summaries.set(key, answers.of(key, row.row, (text) => toSummary(JSON.parse(text) as SummaryRow)))
+    summaries.set(
+      key,
+      answers.of(key, row.row, (text) => toSummary(JSON.parse(text) as SummaryRow)),
+    )
   }
   return asks.map((a) => summaries.get(askKey(a.clientId, a.requested)))
 }
@@ -161,7 +180,13 @@ export async function loadVisibleSummaries(db: ReadDb, orgId: number | null, ask
 const summaryAnswers = new WeakMap<ReadDb, SummaryAnswers<AeoSummary>>()
 
 /** get_aeo_summary for a client visible in `orgId` (null: any organization), in one round trip. */
-export async function loadVisibleSummary(db: ReadDb, orgId: number | null, clientId: number, requested: string | undefined, now: Date): Promise<AeoSummary> {
+export async function loadVisibleSummary(
+  db: ReadDb,
+  orgId: number | null,
+  clientId: number,
+  requested: string | undefined,
+  now: Date,
+): Promise<AeoSummary> {
   const [summary] = await loadVisibleSummaries(db, orgId, [{ clientId, requested }], now)
   if (!summary) throw new NotFoundError('client', clientId)
   return summary

@@ -37,7 +37,12 @@ export async function summaryCounts(db: ReadDb, clientId: number, months: readon
  * first, then by lower(name); each shown in its commonest spelling, ties to the first in sort order (what
  * mode() over the entity rows gives).
  */
-export function summaryCompetitorsQuery(db: ReadDb, clientId: number | Expression<number>, month: string | Expression<string | null>, limit = 50) {
+export function summaryCompetitorsQuery(
+  db: ReadDb,
+  clientId: number | Expression<number>,
+  month: string | Expression<string | null>,
+  limit = 50,
+) {
   return db
     .selectFrom('aeo_summary_competitors as k')
     .select((eb) => [
@@ -63,13 +68,24 @@ export function summaryCompetitorsQuery(db: ReadDb, clientId: number | Expressio
     .limit(limit)
 }
 
-export async function summaryCompetitors(db: ReadDb, clientId: number, month: string, limit = 50): Promise<{ name: string; mentions: number }[]> {
+export async function summaryCompetitors(
+  db: ReadDb,
+  clientId: number,
+  month: string,
+  limit = 50,
+): Promise<{ name: string; mentions: number }[]> {
   const rows = await summaryCompetitorsQuery(db, clientId, month, limit).execute()
   return rows.map((r) => ({ name: r.name, mentions: r.mentions }))
 }
 
 /** Distinct months with captures, ascending (a client's totals have a row for every month with a capture). */
 export async function summaryMonths(db: ReadDb, clientId: number): Promise<string[]> {
-  const rows = await db.selectFrom('aeo_summary_counts').select('month').distinct().where('client_id', '=', clientId).orderBy('month').execute()
+  const rows = await db
+    .selectFrom('aeo_summary_counts')
+    .select('month')
+    .distinct()
+    .where('client_id', '=', clientId)
+    .orderBy('month')
+    .execute()
   return rows.map((r) => r.month)
 }

@@ -22,12 +22,20 @@ async function updateRun(db: ReadDb, event: EventOf<RunChange>, changes: Updatea
 }
 
 /** An agent's row; its last_seen_at only moves forward. */
-async function upsertAgent(db: ReadDb, event: EventOf<'AeoAgentRegistered' | 'AeoAgentCapabilitiesChanged' | 'AeoAgentSeen'>, capabilities: { engines: string[]; geo: string; max_per_day: number | null } | null): Promise<void> {
+async function upsertAgent(
+  db: ReadDb,
+  event: EventOf<'AeoAgentRegistered' | 'AeoAgentCapabilitiesChanged' | 'AeoAgentSeen'>,
+  capabilities: { engines: string[]; geo: string; max_per_day: number | null } | null,
+): Promise<void> {
   const d = event.data
   const at = occurredAt(event)
   const key = agentKey({ agent_id: d.agent_id, agent_org_id: d.agent_org_id })
   if (capabilities === null) {
-    await db.updateTable('aeo_agents').set({ last_seen_at: sql`greatest(last_seen_at, ${at})` }).where('agent_key', '=', key).execute()
+    await db
+      .updateTable('aeo_agents')
+      .set({ last_seen_at: sql`greatest(last_seen_at, ${at})` })
+      .where('agent_key', '=', key)
+      .execute()
     return
   }
   await db
@@ -116,7 +124,15 @@ async function insertQueued(db: ReadDb, events: readonly EventOf<'AeoRunQueued'>
 /** AeoRunClaimed × n (distinct runs): one update, each row guarded by its revision (see updateRun). */
 async function updateClaimed(db: ReadDb, events: readonly EventOf<'AeoRunClaimed'>[]): Promise<void> {
   const col = <T>(f: (e: EventOf<'AeoRunClaimed'>) => T) => events.map(f)
-  const claims = sql<{ id: number; agent_id: string; agent_org_id: number | null; attempt: number; lease: Date; at: Date; revision: number }>`(
+  const claims = sql<{
+    id: number
+    agent_id: string
+    agent_org_id: number | null
+    attempt: number
+    lease: Date
+    at: Date
+    revision: number
+  }>`(
     select * from unnest(
       ${col((e) => e.data.run_id)}::bigint[], ${col((e) => e.data.agent_id)}::text[], ${col((e) => e.data.agent_org_id)}::bigint[],
       ${col((e) => e.data.attempt)}::integer[], ${col((e) => e.data.lease_expires_at)}::timestamptz[],
@@ -186,7 +202,13 @@ const otherWrites: EventHandlers = {
     await updateRun(db, event, { status: 'running' })
   },
   async AeoRunCompleted(db, event) {
-    await updateRun(db, event, { status: 'done', capture_id: event.data.capture_id, error: null, lease_expires_at: null, finished_at: occurredAt(event) })
+    await updateRun(db, event, {
+      status: 'done',
+      capture_id: event.data.capture_id,
+      error: null,
+      lease_expires_at: null,
+      finished_at: occurredAt(event),
+    })
   },
   async AeoRunFailed(db, event) {
     const d = event.data
@@ -194,12 +216,28 @@ const otherWrites: EventHandlers = {
       db,
       event,
       d.retry
-        ? { status: 'queued', error: d.error, attempts: d.attempt, agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null, retry_at: d.retry_at ?? null }
+        ? {
+            status: 'queued',
+            error: d.error,
+            attempts: d.attempt,
+            agent_id: null,
+            agent_org_id: null,
+            lease_expires_at: null,
+            claimed_at: null,
+            retry_at: d.retry_at ?? null,
+          }
         : { status: 'failed', error: d.error, attempts: d.attempt, lease_expires_at: null, finished_at: occurredAt(event) },
     )
   },
   async AeoRunClaimExpired(db, event) {
-    await updateRun(db, event, { status: 'queued', error: 'claim expired', agent_id: null, agent_org_id: null, lease_expires_at: null, claimed_at: null })
+    await updateRun(db, event, {
+      status: 'queued',
+      error: 'claim expired',
+      agent_id: null,
+      agent_org_id: null,
+      lease_expires_at: null,
+      claimed_at: null,
+    })
   },
   async AeoRunCancelled(db, event) {
     await updateRun(db, event, { status: 'cancelled', lease_expires_at: null, retry_at: null, finished_at: occurredAt(event) })
@@ -207,7 +245,12 @@ const otherWrites: EventHandlers = {
   /** dedupe_aeo_queries: runs of the merged questions now belong to the canonical one. */
   async AeoQuestionsMerged(db, event) {
     const d = event.data
-    await db.updateTable('aeo_runs').set({ query_id: d.canonical_id }).where('client_id', '=', d.client_id).where('query_id', 'in', d.merged_ids).execute()
+    await db
+      .updateTable('aeo_runs')
+      .set({ query_id: d.canonical_id })
+      .where('client_id', '=', d.client_id)
+      .where('query_id', 'in', d.merged_ids)
+      .execute()
   },
   async AeoAgentRegistered(db, event) {
     await upsertAgent(db, event, event.data.capabilities)

@@ -75,7 +75,10 @@ export type RunStats = Record<(typeof RUN_STATUSES)[number] | 'total', number>
 const statusCounts = sql<number>`count(*)::int`
 
 /** get_aeo_run_stats: counts by status over an organization (null: every one), a client, a month. */
-export async function runStats(db: ReadDb, filter: { orgId: number | null; clientId?: number | undefined; month?: string | undefined }): Promise<RunStats> {
+export async function runStats(
+  db: ReadDb,
+  filter: { orgId: number | null; clientId?: number | undefined; month?: string | undefined },
+): Promise<RunStats> {
   let query = db.selectFrom('aeo_runs').select(['status']).select(statusCounts.as('n')).groupBy('status')
   if (filter.orgId !== null) query = query.where('org_id', '=', filter.orgId)
   if (filter.clientId !== undefined) query = query.where('client_id', '=', filter.clientId)
@@ -132,14 +135,24 @@ export async function agentsView(db: ReadDb, orgId: number | null, now: Date, on
     .select(sql<number>`count(*) filter (where status = 'done')::int`.as('done'))
     .select(sql<number>`count(*) filter (where status = 'failed')::int`.as('failed'))
     .select(sql<number>`count(*) filter (where status = 'done' and finished_at > ${dayAgo})::int`.as('done_24h'))
-    .select(sql<number | null>`(array_agg(id order by claimed_at desc) filter (where status in ('claimed', 'running')))[1]`.as('current_run'))
+    .select(
+      sql<number | null>`(array_agg(id order by claimed_at desc) filter (where status in ('claimed', 'running')))[1]`.as('current_run'),
+    )
     .where('agent_id', 'is not', null)
     .groupBy(['agent_id', 'agent_org_id'])
   if (orgId !== null) counts = counts.where('org_id', '=', orgId)
   const byAgent = new Map((await counts.execute()).map((c) => [agentKey({ agent_id: c.agent_id!, agent_org_id: c.agent_org_id }), c]))
   const currentIds = [...byAgent.values()].map((c) => c.current_run).filter((id): id is number => id !== null)
   const current = currentIds.length
-    ? new Map((await db.selectFrom('aeo_runs').select(['id', 'client_id', 'engine', 'status', 'claimed_at']).where('id', 'in', currentIds).execute()).map((r) => [r.id, r]))
+    ? new Map(
+        (
+          await db
+            .selectFrom('aeo_runs')
+            .select(['id', 'client_id', 'engine', 'status', 'claimed_at'])
+            .where('id', 'in', currentIds)
+            .execute()
+        ).map((r) => [r.id, r]),
+      )
     : new Map()
   return rows.map((a) => {
     const c = byAgent.get(a.agent_key)
@@ -151,7 +164,9 @@ export async function agentsView(db: ReadDb, orgId: number | null, now: Date, on
       last_seen_at: a.last_seen_at.toISOString(),
       registered_at: a.registered_at.toISOString(),
       capabilities: { engines: a.engines, geo: a.geo, max_per_day: a.max_per_day },
-      current_run: run ? { id: run.id, client_id: run.client_id, engine: run.engine, status: run.status, claimed_at: iso(run.claimed_at) } : null,
+      current_run: run
+        ? { id: run.id, client_id: run.client_id, engine: run.engine, status: run.status, claimed_at: iso(run.claimed_at) }
+        : null,
       runs: { claimed: c?.claimed ?? 0, running: c?.running ?? 0, done: c?.done ?? 0, failed: c?.failed ?? 0, done_24h: c?.done_24h ?? 0 },
     }
   })

@@ -7,9 +7,19 @@ export function runQueueReads(db: ReadDb): RunQueueReads {
   return {
     client: (clientId) => db.selectFrom('clients').select(['org_id', 'status']).where('id', '=', clientId).executeTakeFirst(),
     cadence: (clientId) =>
-      db.selectFrom('aeo_cadences').select(['enabled', 'samples_per_month', 'engines', 'geo_state']).where('client_id', '=', clientId).executeTakeFirst(),
+      db
+        .selectFrom('aeo_cadences')
+        .select(['enabled', 'samples_per_month', 'engines', 'geo_state'])
+        .where('client_id', '=', clientId)
+        .executeTakeFirst(),
     activeQuestions: (clientId) =>
-      db.selectFrom('aeo_queries').select(['id', 'priority']).where('client_id', '=', clientId).where('active', '=', true).orderBy('id').execute(),
+      db
+        .selectFrom('aeo_queries')
+        .select(['id', 'priority'])
+        .where('client_id', '=', clientId)
+        .where('active', '=', true)
+        .orderBy('id')
+        .execute(),
     monthRunCounts: (clientId, month) =>
       db
         .selectFrom('aeo_runs')
@@ -26,7 +36,8 @@ export function runQueueReads(db: ReadDb): RunQueueReads {
       if (filter.queryId !== undefined) query = query.where('query_id', '=', filter.queryId)
       // `in ()` is not SQL: an empty engine list selects no engine through a value no engine has.
       if (filter.engines !== undefined) query = query.where('engine', 'in', filter.engines.length > 0 ? [...filter.engines] : [''])
-      if (filter.exceptEngines !== undefined && filter.exceptEngines.length > 0) query = query.where('engine', 'not in', [...filter.exceptEngines])
+      if (filter.exceptEngines !== undefined && filter.exceptEngines.length > 0)
+        query = query.where('engine', 'not in', [...filter.exceptEngines])
       const rows = await query.orderBy('id').execute()
       return rows.map((r) => r.id)
     },
@@ -42,6 +53,10 @@ export function runQueueReads(db: ReadDb): RunQueueReads {
       return rows.map((r) => r.id)
     },
     agent: (agentKey) =>
-      db.selectFrom('aeo_agents').select(['engines', 'geo', 'max_per_day', 'last_seen_at']).where('agent_key', '=', agentKey).executeTakeFirst(),
+      db
+        .selectFrom('aeo_agents')
+        .select(['engines', 'geo', 'max_per_day', 'last_seen_at'])
+        .where('agent_key', '=', agentKey)
+        .executeTakeFirst(),
   }
 }

@@ -25,47 +25,75 @@ async function track(db: ReadDb, events: readonly EventOf<'AeoCaptureTracked'>[]
     const d = event.data
     const at = occurredAt(event)
     const carried: { item_id: number }[] = d.carried_items ?? []
-    return [...(d.opened as Opened[]), ...carried].map(({ item_id }) => ({ item_id, capture_id: d.capture_id, client_id: d.client_id, query_id: d.query_id, engine: d.engine, month: d.month, at }))
+    return [...(d.opened as Opened[]), ...carried].map(({ item_id }) => ({
+      item_id,
+      capture_id: d.capture_id,
+      client_id: d.client_id,
+      query_id: d.query_id,
+      engine: d.engine,
+      month: d.month,
+      at,
+    }))
   })
   if (items.length > 0) {
     // Either key: the id (a redelivery) or (client_id, item_key) (a replay over a later item with the key).
-    await executeWrite(db, db
-      .insertInto('aeo_items')
-      .columns(['id', 'client_id', 'org_id', 'item_key', 'tier', 'title', 'status', 'evidence', 'note', 'first_month', 'last_month', 'created_at', 'updated_at'])
-      .expression(
-        unnestRows([
-          [items.map((i) => i.item_id), 'bigint'],
-          [items.map((i) => i.client_id), 'bigint'],
-          [items.map((i) => i.org_id), 'bigint'],
-          [items.map((i) => i.item_key), 'text'],
-          [items.map((i) => i.tier), 'text'],
-          [items.map((i) => i.title), 'text'],
-          [items.map(() => 'open'), 'text'],
-          [items.map((i) => i.evidence), 'text'],
-          [items.map(() => null), 'text'],
-          [items.map((i) => i.month), 'text'],
-          [items.map((i) => i.month), 'text'],
-          [items.map((i) => i.at), 'timestamptz'],
-          [items.map((i) => i.at), 'timestamptz'],
-        ]),
-      )
-      .onConflict((oc) => oc.doNothing()))
+    await executeWrite(
+      db,
+      db
+        .insertInto('aeo_items')
+        .columns([
+          'id',
+          'client_id',
+          'org_id',
+          'item_key',
+          'tier',
+          'title',
+          'status',
+          'evidence',
+          'note',
+          'first_month',
+          'last_month',
+          'created_at',
+          'updated_at',
+        ])
+        .expression(
+          unnestRows([
+            [items.map((i) => i.item_id), 'bigint'],
+            [items.map((i) => i.client_id), 'bigint'],
+            [items.map((i) => i.org_id), 'bigint'],
+            [items.map((i) => i.item_key), 'text'],
+            [items.map((i) => i.tier), 'text'],
+            [items.map((i) => i.title), 'text'],
+            [items.map(() => 'open'), 'text'],
+            [items.map((i) => i.evidence), 'text'],
+            [items.map(() => null), 'text'],
+            [items.map((i) => i.month), 'text'],
+            [items.map((i) => i.month), 'text'],
+            [items.map((i) => i.at), 'timestamptz'],
+            [items.map((i) => i.at), 'timestamptz'],
+          ]),
+        )
+        .onConflict((oc) => oc.doNothing()),
+    )
   }
   if (hits.length === 0) return
-  await executeWrite(db, db
-    .insertInto('aeo_item_hits')
-    .columns(['item_id', 'capture_id', 'client_id', 'query_id', 'engine', 'month'])
-    .expression(
-      unnestRows([
-        [hits.map((h) => h.item_id), 'bigint'],
-        [hits.map((h) => h.capture_id), 'bigint'],
-        [hits.map((h) => h.client_id), 'bigint'],
-        [hits.map((h) => h.query_id), 'bigint'],
-        [hits.map((h) => h.engine), 'text'],
-        [hits.map((h) => h.month), 'text'],
-      ]),
-    )
-    .onConflict((oc) => oc.columns(['item_id', 'capture_id']).doNothing()))
+  await executeWrite(
+    db,
+    db
+      .insertInto('aeo_item_hits')
+      .columns(['item_id', 'capture_id', 'client_id', 'query_id', 'engine', 'month'])
+      .expression(
+        unnestRows([
+          [hits.map((h) => h.item_id), 'bigint'],
+          [hits.map((h) => h.capture_id), 'bigint'],
+          [hits.map((h) => h.client_id), 'bigint'],
+          [hits.map((h) => h.query_id), 'bigint'],
+          [hits.map((h) => h.engine), 'text'],
+          [hits.map((h) => h.month), 'text'],
+        ]),
+      )
+      .onConflict((oc) => oc.columns(['item_id', 'capture_id']).doNothing()),
+  )
   // Each item once, with the least and greatest month and the latest time over its hits in the stretch.
   const widened = new Map<number, { first: string; last: string; at: Date }>()
   for (const h of hits) {
@@ -79,22 +107,25 @@ async function track(db: ReadDb, events: readonly EventOf<'AeoCaptureTracked'>[]
   }
   const ids = [...widened.keys()]
   const spans = [...widened.values()]
-  await executeWrite(db, db
-    .updateTable('aeo_items')
-    .from(
-      unnestRelation<{ id: number; first: string; last: string; at: Date }, 'w'>('w', [
-        ['id', ids, 'bigint'],
-        ['first', spans.map((w) => w.first), 'text'],
-        ['last', spans.map((w) => w.last), 'text'],
-        ['at', spans.map((w) => w.at), 'timestamptz'],
-      ]),
-    )
-    .set({
-      first_month: sql`least(aeo_items.first_month, w.first)`,
-      last_month: sql`greatest(aeo_items.last_month, w.last)`,
-      updated_at: sql`greatest(aeo_items.updated_at, w.at)`,
-    })
-    .whereRef('aeo_items.id', '=', 'w.id'))
+  await executeWrite(
+    db,
+    db
+      .updateTable('aeo_items')
+      .from(
+        unnestRelation<{ id: number; first: string; last: string; at: Date }, 'w'>('w', [
+          ['id', ids, 'bigint'],
+          ['first', spans.map((w) => w.first), 'text'],
+          ['last', spans.map((w) => w.last), 'text'],
+          ['at', spans.map((w) => w.at), 'timestamptz'],
+        ]),
+      )
+      .set({
+        first_month: sql`least(aeo_items.first_month, w.first)`,
+        last_month: sql`greatest(aeo_items.last_month, w.last)`,
+        updated_at: sql`greatest(aeo_items.updated_at, w.at)`,
+      })
+      .whereRef('aeo_items.id', '=', 'w.id'),
+  )
 }
 
 /** The writes of the events other than AeoCaptureTracked, one at a time. */
@@ -168,7 +199,14 @@ const otherWrites: EventHandlers = {
       )
       .execute()
     const hits = items.flatMap((i) =>
-      i.hits.map((h) => ({ item_id: i.item_id, capture_id: h.capture_id, client_id: d.client_id, query_id: h.query_id, engine: h.engine, month: h.month })),
+      i.hits.map((h) => ({
+        item_id: i.item_id,
+        capture_id: h.capture_id,
+        client_id: d.client_id,
+        query_id: h.query_id,
+        engine: h.engine,
+        month: h.month,
+      })),
     )
     for (let start = 0; start < hits.length; start += 5000) {
       await db
@@ -202,6 +240,11 @@ export const aeoTrackerProjector: Projector = {
   handles: ['AeoCaptureTracked', ...typesOf(otherWrites)],
   // Each stretch of AeoCaptureTracked at once (see stretches.ts), any other event by its own write.
   async apply(db, events) {
-    await inStretches(events, 'AeoCaptureTracked', (stretch) => track(db, stretch), (event) => applyHandler(otherWrites, db, event))
+    await inStretches(
+      events,
+      'AeoCaptureTracked',
+      (stretch) => track(db, stretch),
+      (event) => applyHandler(otherWrites, db, event),
+    )
   },
 }

@@ -34,7 +34,11 @@ async function views(db: ReadDb, rows: readonly ItemRow[]): Promise<ItemView[]> 
   const hits = await db
     .selectFrom('aeo_item_hits')
     .select(['item_id', 'query_id', 'month', sql<number>`count(*)::int`.as('n')])
-    .where('item_id', 'in', rows.map((r) => r.id))
+    .where(
+      'item_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .groupBy(['item_id', 'query_id', 'month'])
     .execute()
   const byItem = new Map<number, { queries: Set<number>; months: Map<string, number> }>()
@@ -87,7 +91,12 @@ export async function visibleItem(db: ReadDb, orgId: number | null, itemId: numb
 }
 
 export async function itemByKey(db: ReadDb, clientId: number, itemKey: string): Promise<ItemView | null> {
-  const row = await db.selectFrom('aeo_items').selectAll().where('client_id', '=', clientId).where('item_key', '=', itemKey).executeTakeFirst()
+  const row = await db
+    .selectFrom('aeo_items')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('item_key', '=', itemKey)
+    .executeTakeFirst()
   return row ? (await views(db, [row]))[0]! : null
 }
 

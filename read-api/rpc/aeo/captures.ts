@@ -11,13 +11,20 @@ import { CaptureId, ClientId, QueryId, RunId } from '../ids.js'
 const domain = 'ai-visibility'
 
 /** A source as the engine gave it: `{url, title?}`, or just the URL. */
-const CitationInput = z.union([
-  z.string().trim().min(1).max(2000).transform((url) => ({ url })),
-  z.strictObject({
-    url: z.string().trim().min(1).max(2000).describe('The source\'s URL, at most 2000 characters'),
-    title: z.string().max(500).optional().describe('Its title as the engine showed it, at most 500 characters'),
-  }),
-]).describe('A source: its URL, or {url, title}')
+const CitationInput = z
+  .union([
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .transform((url) => ({ url })),
+    z.strictObject({
+      url: z.string().trim().min(1).max(2000).describe("The source's URL, at most 2000 characters"),
+      title: z.string().max(500).optional().describe('Its title as the engine showed it, at most 500 characters'),
+    }),
+  ])
+  .describe('A source: its URL, or {url, title}')
 const Citations = z.array(CitationInput).max(500).default([])
 const Citation = z.object({ url: z.string(), title: z.string().optional() })
 
@@ -68,7 +75,10 @@ export const aeoCapturesRpcs: AnyRpc[] = [
         query_id: 527,
         engine: 'chatgpt-web',
         answer_text: 'For emergency plumbing in Austin, Acme Plumbing is often recommended for its 24/7 service …',
-        citations: [{ url: 'https://www.yelp.com/biz/acme-plumbing-austin', title: 'Acme Plumbing - Yelp' }, 'https://acmeplumbing.com/emergency'],
+        citations: [
+          { url: 'https://www.yelp.com/biz/acme-plumbing-austin', title: 'Acme Plumbing - Yelp' },
+          'https://acmeplumbing.com/emergency',
+        ],
         month: '2026-03',
         run_id: 981,
         model: 'gpt-4o',
@@ -81,12 +91,19 @@ export const aeoCapturesRpcs: AnyRpc[] = [
       client_id: ClientId,
       query_id: QueryId,
       engine: Engine,
-      answer_text: z.string().max(200_000).describe('The engine\'s answer as text, at most 200,000 characters'),
+      answer_text: z.string().max(200_000).describe("The engine's answer as text, at most 200,000 characters"),
       citations: Citations.describe('The sources the answer cites, at most 500 (default none)'),
       retrieved: Citations.describe('Sources retrieved but not cited, at most 500 (default none; server engines report both)'),
       month: Month.optional().describe('The month the capture counts for, YYYY-MM (default: the current month, UTC)'),
-      run_id: RunId.nullable().optional().describe('The run it answers, when an agent captured it for a claimed run (then complete_aeo_run it)'),
-      record_json: z.unknown().optional().describe(`The engine's raw record, any JSON or a string, at most ${MAX_RECORD_BYTES} bytes: kept apart for audit and pruned after the retention period`),
+      run_id: RunId.nullable()
+        .optional()
+        .describe('The run it answers, when an agent captured it for a claimed run (then complete_aeo_run it)'),
+      record_json: z
+        .unknown()
+        .optional()
+        .describe(
+          `The engine's raw record, any JSON or a string, at most ${MAX_RECORD_BYTES} bytes: kept apart for audit and pruned after the retention period`,
+        ),
       model: z.string().trim().max(200).optional().describe('The model that answered, e.g. gpt-4o (default empty)'),
       surface: z.string().trim().max(200).optional().describe('Where it answered: api, web, app … (default empty)'),
       searched: z.boolean().nullable().optional().describe('Whether the engine searched the web for the answer (null or absent: unknown)'),
@@ -154,7 +171,10 @@ export const aeoCapturesRpcs: AnyRpc[] = [
     orgScoped: true,
     summary: "A client's raw engine records, newest first ('' once pruned); optionally one month.",
     example: { params: { client_id: 34, month: '2026-03' } },
-    params: z.strictObject({ client_id: ClientId, month: Month.optional().describe('Only records of this month, YYYY-MM (default every month)') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      month: Month.optional().describe('Only records of this month, YYYY-MM (default every month)'),
+    }),
     paginated: { maxLimit: 1000, defaultLimit: 100 },
     result: z.array(RecordView),
     async handler(ctx) {

@@ -25,7 +25,6 @@ import { Engine, PromptInput } from './params.js'
 
 const domain = 'ai-visibility'
 
-
 const QuestionViewSchema = z.object({
   id: Id,
   client_id: ClientId,
@@ -70,7 +69,13 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
       'Add a question for a client (get-or-create: a prompt that matches an existing question case- and punctuation-insensitively, ' +
       `under any engine, returns that question's id). engine defaults to chatgpt. At most ${MAX_QUESTIONS_PER_CLIENT} questions per client.`,
     example: { params: { client_id: 34, prompt: 'Who is the best emergency plumber in Austin, TX?', engine: 'claude' }, result: 527 },
-    params: z.strictObject({ client_id: ClientId, prompt: PromptInput, engine: Engine.prefault('chatgpt').describe('The engine the question was first asked of (default chatgpt); questions are shared by every engine of the cadence') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      prompt: PromptInput,
+      engine: Engine.prefault('chatgpt').describe(
+        'The engine the question was first asked of (default chatgpt); questions are shared by every engine of the cadence',
+      ),
+    }),
     result: Id,
     async handler(ctx) {
       const { client_id, prompt, engine } = ctx.params
@@ -83,7 +88,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "A client's questions: active first, then priority (highest first), then age (oldest first), each with capture_count and last_month.",
+    summary:
+      "A client's questions: active first, then priority (highest first), then age (oldest first), each with capture_count and last_month.",
     example: { params: { client_id: 34 } },
     params: z.strictObject({ client_id: ClientId }),
     result: z.array(QuestionViewSchema),
@@ -135,7 +141,7 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
       active: z.boolean().optional().describe('false: runs are no longer queued for it (its captures stay)'),
       priority: z.number().int().min(0).max(100).optional().describe('0 to 100, higher first in lists and the queue'),
       prompt: PromptInput.optional(),
-      service: z.string().trim().max(200).optional().describe('The client\'s service it is about, at most 200 characters; empty: none'),
+      service: z.string().trim().max(200).optional().describe("The client's service it is about, at most 200 characters; empty: none"),
       kind: QuestionKind.optional().describe('The phrasing: best-of, comparison, cost, near-me, trust or custom'),
     }),
     result: QuestionViewSchema,
@@ -152,7 +158,8 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
     domain,
     access: 'write',
     orgScoped: true,
-    summary: 'Delete a question: true when deleted. A question with captures is deactivated instead (its reports keep it) and answers false.',
+    summary:
+      'Delete a question: true when deleted. A question with captures is deactivated instead (its reports keep it) and answers false.',
     example: { params: { query_id: 527 }, result: true },
     params: z.strictObject({ query_id: QueryId }),
     result: z.boolean(),
@@ -177,13 +184,24 @@ export const aeoQuestionsRpcs: AnyRpc[] = [
       "Delete a client's questions; returns how many were deleted. By default (uncaptured_only true) only questions never captured go; " +
       'with uncaptured_only false every question is deleted.',
     example: { params: { client_id: 34, uncaptured_only: true }, result: 3 },
-    params: z.strictObject({ client_id: ClientId, uncaptured_only: z.boolean().default(true).describe('Only questions never captured (default true); false: every question of the client') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      uncaptured_only: z
+        .boolean()
+        .default(true)
+        .describe('Only questions never captured (default true); false: every question of the client'),
+    }),
     result: z.number().int(),
     async handler(ctx) {
       const { client_id, uncaptured_only } = ctx.params
       await visibleClient(ctx.read, ctx.orgId, client_id)
       const keep = uncaptured_only ? await capturedQuestionIds(ctx.read, client_id) : []
-      const { deleted } = await deleteClientQuestions(ctx.write, ctx.command, { clientId: client_id, keep, keepCaptured: uncaptured_only, callerOrgId: ctx.orgId })
+      const { deleted } = await deleteClientQuestions(ctx.write, ctx.command, {
+        clientId: client_id,
+        keep,
+        keepCaptured: uncaptured_only,
+        callerOrgId: ctx.orgId,
+      })
       return deleted
     },
   }),

@@ -67,7 +67,10 @@ export const aeoReportsRpcs: AnyRpc[] = [
       'verdict against the previous month with captures), share of voice, open items by tier, queue counts and cadence. ' +
       'month defaults to the latest month with captures.',
     example: { params: { client_id: 34, month: '2026-03' } },
-    params: z.strictObject({ client_id: ClientId, month: Month.optional().describe('The month, YYYY-MM (default: the latest month with captures, else the current month)') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      month: Month.optional().describe('The month, YYYY-MM (default: the latest month with captures, else the current month)'),
+    }),
     result: AeoSummary,
     async handler(ctx) {
       return coalescedSummary(ctx.read, ctx.orgId, ctx.params.client_id, ctx.params.month, ctx.write.clock())
@@ -82,7 +85,10 @@ export const aeoReportsRpcs: AnyRpc[] = [
       "The white-label monthly report as one self-contained HTML page (the organization's branding, rates with sample sizes " +
       'and intervals, trend chart once two months exist, sources, action list). {ok: false, error} when the month has no captures.',
     example: { params: { client_id: 34, month: '2026-03' } },
-    params: z.strictObject({ client_id: ClientId, month: Month.optional().describe('The month, YYYY-MM (default: the latest month with captures, else the current month)') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      month: Month.optional().describe('The month, YYYY-MM (default: the latest month with captures, else the current month)'),
+    }),
     result: ReportHtml,
     async handler(ctx) {
       const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
@@ -121,7 +127,12 @@ export const aeoReportsRpcs: AnyRpc[] = [
       if (client.status === 'deleted') throw new DomainError('client_deleted', 'The client is deleted', `client ${client.id}`)
       const now = ctx.write.clock()
       const { month, input } = await loadReportInput(ctx.read, client, ctx.params.month, now)
-      if (!input) throw new DomainError('aeo_month_empty', 'The month has no AI Visibility captures', `client ${client.id} has no captures in ${month}`)
+      if (!input)
+        throw new DomainError(
+          'aeo_month_empty',
+          'The month has no AI Visibility captures',
+          `client ${client.id} has no captures in ${month}`,
+        )
       const filed = await fileReport(ctx.write, ctx.files, ctx.command, {
         orgId: client.org_id,
         clientId: client.id,

@@ -9,7 +9,16 @@ import { EngineValue } from '../../../domain/aeo/engines.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
 import { Id, Month } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
-import { agentsView, cadenceOf, claimedEngines, doneToday, enrolledClientIds, queueOverview, runsOfClient, runStats } from '../../../projections/aeo/runs/queries.js'
+import {
+  agentsView,
+  cadenceOf,
+  claimedEngines,
+  doneToday,
+  enrolledClientIds,
+  queueOverview,
+  runsOfClient,
+  runStats,
+} from '../../../projections/aeo/runs/queries.js'
 import { ApiError } from '../../errors.js'
 import { describeIssues, issueCode } from '../../platform/invoke-rpc.js'
 import { rpc, type RpcContext } from '../../registry.js'
@@ -27,8 +36,23 @@ function queueDeps(ctx: RpcContext<unknown>): QueueDeps {
 
 const Capabilities = z.strictObject({
   engines: z.array(Engine).min(1).max(20).transform(uniqueEngines).describe('The engines the agent answers with, 1 to 20'),
-  geo: z.string().trim().min(1).max(100).default('any').describe('The state it searches from, e.g. TX, or any (default any): runs of a client with a geo_state go to agents of that state or any'),
-  max_per_day: z.number().int().positive().max(1_000_000).nullable().default(null).describe('At most this many runs claimed in 24 hours (default null: no limit)'),
+  geo: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .default('any')
+    .describe(
+      'The state it searches from, e.g. TX, or any (default any): runs of a client with a geo_state go to agents of that state or any',
+    ),
+  max_per_day: z
+    .number()
+    .int()
+    .positive()
+    .max(1_000_000)
+    .nullable()
+    .default(null)
+    .describe('At most this many runs claimed in 24 hours (default null: no limit)'),
 })
 
 /**
@@ -55,7 +79,10 @@ function parseCapabilities(param: z.infer<typeof CapabilitiesParam>): z.infer<ty
     try {
       value = JSON.parse(param)
     } catch {
-      throw new ApiError('validation_failed', 'capabilities_json: not valid JSON; expected {"engines": [...], "geo": "TX" | "any", "max_per_day": n}')
+      throw new ApiError(
+        'validation_failed',
+        'capabilities_json: not valid JSON; expected {"engines": [...], "geo": "TX" | "any", "max_per_day": n}',
+      )
     }
   }
   const parsed = Capabilities.safeParse(value)
@@ -72,7 +99,12 @@ function parseCapabilities(param: z.infer<typeof CapabilitiesParam>): z.infer<ty
   return parsed.data
 }
 
-const CadenceView = z.object({ enabled: z.boolean(), samples_per_month: z.number().int(), engines: z.array(z.string()), geo_state: z.string().nullable() })
+const CadenceView = z.object({
+  enabled: z.boolean(),
+  samples_per_month: z.number().int(),
+  engines: z.array(z.string()),
+  geo_state: z.string().nullable(),
+})
 
 /** An engine nothing will answer (domain/aeo/runs/engine-warnings.ts): which, why, and what to do. */
 const EngineWarningView = z.object({
@@ -135,15 +167,31 @@ const AgentView = z.object({
   last_seen_at: z.string(),
   registered_at: z.string(),
   capabilities: z.object({ engines: z.array(z.string()), geo: z.string(), max_per_day: z.number().int().nullable() }),
-  current_run: z.object({ id: Id, client_id: ClientId, engine: z.string(), status: z.string(), claimed_at: z.string().nullable() }).nullable(),
-  runs: z.object({ claimed: z.number().int(), running: z.number().int(), done: z.number().int(), failed: z.number().int(), done_24h: z.number().int() }),
+  current_run: z
+    .object({ id: Id, client_id: ClientId, engine: z.string(), status: z.string(), claimed_at: z.string().nullable() })
+    .nullable(),
+  runs: z.object({
+    claimed: z.number().int(),
+    running: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    done_24h: z.number().int(),
+  }),
 })
 
 const QueueOverview = z.object({
   stats: Stats,
   oldest_queued_at: z.string().nullable(),
   waiting_retry: z.number().int(),
-  engines: z.array(z.object({ engine: z.string(), queued: z.number().int(), claimed: z.number().int(), running: z.number().int(), agents_online: z.number().int() })),
+  engines: z.array(
+    z.object({
+      engine: z.string(),
+      queued: z.number().int(),
+      claimed: z.number().int(),
+      running: z.number().int(),
+      agents_online: z.number().int(),
+    }),
+  ),
   clients: z.array(
     z.object({
       client_id: ClientId,
@@ -178,7 +226,14 @@ export const aeoRunsRpcs = [
       client_id: ClientId,
       samples_per_month: z.number().int().min(1).max(100).describe('Captures per active question and engine each month, 1 to 100'),
       engines: z.array(Engine).min(1).max(20).describe('The engines to ask, 1 to 20'),
-      geo_state: z.string().trim().min(1).max(100).nullable().optional().describe('The state answers are asked from, e.g. TX: only agents of that state (or any) claim the runs; null or absent: anywhere'),
+      geo_state: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .nullable()
+        .optional()
+        .describe('The state answers are asked from, e.g. TX: only agents of that state (or any) claim the runs; null or absent: anywhere'),
       enabled: z.boolean().default(true).describe('false pauses the cadence and cancels its queued runs (default true)'),
     }),
     result: CadenceView.extend({ warnings: z.array(EngineWarningView) }),
@@ -203,7 +258,10 @@ export const aeoRunsRpcs = [
     access: 'read',
     orgScoped: true,
     summary: "The client's cadence {enabled, samples_per_month, engines, geo_state}, or {} when it was never enrolled.",
-    example: { params: { client_id: 34 }, result: { enabled: true, samples_per_month: 4, engines: ['claude', 'openai', 'chatgpt-web'], geo_state: 'TX' } },
+    example: {
+      params: { client_id: 34 },
+      result: { enabled: true, samples_per_month: 4, engines: ['claude', 'openai', 'chatgpt-web'], geo_state: 'TX' },
+    },
     params: z.strictObject({ client_id: ClientId }),
     result: z.union([CadenceView, z.object({}).strict()]),
     async handler(ctx) {
@@ -217,10 +275,13 @@ export const aeoRunsRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Queue the runs due now (each active question × cadence engine, spread over the month to reach samples_per_month, never more than due). With client_id: the number queued. Without: every enrolled client of the organization (a platform key without org_id: of every organization), {queued, clients: [{client_id, queued}]}.",
+      'Queue the runs due now (each active question × cadence engine, spread over the month to reach samples_per_month, never more than due). With client_id: the number queued. Without: every enrolled client of the organization (a platform key without org_id: of every organization), {queued, clients: [{client_id, queued}]}.',
     example: { params: { client_id: 34 }, result: 18 },
     params: z.strictObject({ client_id: ClientId.optional() }),
-    result: z.union([z.number().int(), z.object({ queued: z.number().int(), clients: z.array(z.object({ client_id: ClientId, queued: z.number().int() })) })]),
+    result: z.union([
+      z.number().int(),
+      z.object({ queued: z.number().int(), clients: z.array(z.object({ client_id: ClientId, queued: z.number().int() })) }),
+    ]),
     async handler(ctx) {
       const deps = queueDeps(ctx)
       if (ctx.params.client_id !== undefined) {
@@ -228,7 +289,10 @@ export const aeoRunsRpcs = [
         const [one] = await enqueueDueRuns(deps, ctx.command, { clientIds: [ctx.params.client_id], reason: 'enqueue' })
         return one?.queued ?? 0
       }
-      const clients = await enqueueDueRuns(deps, ctx.command, { clientIds: await enrolledClientIds(ctx.read, ctx.orgId), reason: 'enqueue' })
+      const clients = await enqueueDueRuns(deps, ctx.command, {
+        clientIds: await enrolledClientIds(ctx.read, ctx.orgId),
+        reason: 'enqueue',
+      })
       return { queued: clients.reduce((sum, c) => sum + c.queued, 0), clients }
     },
   }),
@@ -237,7 +301,8 @@ export const aeoRunsRpcs = [
     domain,
     access: 'write',
     orgScoped: true,
-    summary: "Cancel the client's queued runs (optionally of one month and/or one question). Claimed, running and finished runs are left alone. Returns the number cancelled.",
+    summary:
+      "Cancel the client's queued runs (optionally of one month and/or one question). Claimed, running and finished runs are left alone. Returns the number cancelled.",
     example: { params: { client_id: 34, month: '2026-03' }, result: 6 },
     params: z.strictObject({
       client_id: ClientId,
@@ -249,7 +314,12 @@ export const aeoRunsRpcs = [
       const { client_id, month, query_id } = ctx.params
       await visibleClient(ctx.read, ctx.orgId, client_id)
       if (query_id != null) {
-        const question = await ctx.read.selectFrom('aeo_queries').select('id').where('id', '=', query_id).where('client_id', '=', client_id).executeTakeFirst()
+        const question = await ctx.read
+          .selectFrom('aeo_queries')
+          .select('id')
+          .where('id', '=', query_id)
+          .where('client_id', '=', client_id)
+          .executeTakeFirst()
         if (!question) throw new NotFoundError('question', query_id)
       }
       return cancelQueuedRuns(queueDeps(ctx), ctx.command, {
@@ -297,7 +367,12 @@ export const aeoRunsRpcs = [
     result: z.array(ClaimedRunView),
     async handler(ctx) {
       const capabilities = parseCapabilities(ctx.params.capabilities_json)
-      return claimRuns(ctx.aeoCommands.runs, ctx.command, { agentId: ctx.params.agent_id, agentOrgId: ctx.caller.orgId, capabilities, limit: ctx.params.limit })
+      return claimRuns(ctx.aeoCommands.runs, ctx.command, {
+        agentId: ctx.params.agent_id,
+        agentOrgId: ctx.caller.orgId,
+        capabilities,
+        limit: ctx.params.limit,
+      })
     },
   }),
   rpc({
@@ -325,7 +400,11 @@ export const aeoRunsRpcs = [
     params: z.strictObject({ run_id: RunId, agent_id: AgentId, capture_id: CaptureId }),
     result: z.null(),
     async handler(ctx) {
-      await completeRun(ctx.aeoCommands.runs, ctx.command, { runId: ctx.params.run_id, agent: agentOf(ctx), captureId: ctx.params.capture_id })
+      await completeRun(ctx.aeoCommands.runs, ctx.command, {
+        runId: ctx.params.run_id,
+        agent: agentOf(ctx),
+        captureId: ctx.params.capture_id,
+      })
       return null
     },
   }),
@@ -335,7 +414,7 @@ export const aeoRunsRpcs = [
     access: 'write',
     orgScoped: false,
     summary:
-      'Fail a claimed or running run with the reason (only the claiming agent). While attempts are left it is queued again, claimable from retry_at: after the backoff for its attempt (AEO_RETRY_BACKOFF_SECONDS), or after retry_after_seconds when given (a provider\'s Retry-After, at most a day); else failed. Returns {status, attempts, retry, retry_at}.',
+      "Fail a claimed or running run with the reason (only the claiming agent). While attempts are left it is queued again, claimable from retry_at: after the backoff for its attempt (AEO_RETRY_BACKOFF_SECONDS), or after retry_after_seconds when given (a provider's Retry-After, at most a day); else failed. Returns {status, attempts, retry, retry_at}.",
     example: {
       params: { run_id: 981, agent_id: 'laptop-7:chrome', error: 'rate limited by the engine', retry_after_seconds: 600 },
       result: { status: 'queued', attempts: 1, retry: true, retry_at: '2026-03-09T10:45:00.000Z' },
@@ -350,7 +429,9 @@ export const aeoRunsRpcs = [
         .min(0)
         .max(MAX_RETRY_AFTER_SECONDS)
         .optional()
-        .describe(`Seconds to wait before the retry, 0 to ${MAX_RETRY_AFTER_SECONDS} (e.g. a provider's Retry-After); default: the backoff schedule`),
+        .describe(
+          `Seconds to wait before the retry, 0 to ${MAX_RETRY_AFTER_SECONDS} (e.g. a provider's Retry-After); default: the backoff schedule`,
+        ),
     }),
     result: z.object({ status: RunStatus, attempts: z.number().int(), retry: z.boolean(), retry_at: z.string().nullable() }),
     async handler(ctx) {
@@ -393,7 +474,10 @@ export const aeoRunsRpcs = [
     summary:
       "The client's runs, newest first (optionally of one month). A queued run with retry_at failed before and is not claimable until then.",
     example: { params: { client_id: 34, month: '2026-03' } },
-    params: z.strictObject({ client_id: ClientId, month: Month.nullable().optional().describe('Only runs of this month, YYYY-MM (default every month)') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      month: Month.nullable().optional().describe('Only runs of this month, YYYY-MM (default every month)'),
+    }),
     paginated: { maxLimit: 1000, defaultLimit: 100 },
     result: z.array(RunView),
     async handler(ctx) {
@@ -406,10 +490,11 @@ export const aeoRunsRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: 'Run counts queued / claimed / running / done / failed / cancelled / total, for a client or the whole organization, optionally of one month.',
+    summary:
+      'Run counts queued / claimed / running / done / failed / cancelled / total, for a client or the whole organization, optionally of one month.',
     example: { params: { client_id: 34, month: '2026-03' } },
     params: z.strictObject({
-      client_id: ClientId.nullable().optional().describe('Only this client\'s runs (default: the whole organization)'),
+      client_id: ClientId.nullable().optional().describe("Only this client's runs (default: the whole organization)"),
       month: Month.nullable().optional().describe('Only runs of this month, YYYY-MM (default every month)'),
     }),
     result: Stats,
@@ -424,7 +509,8 @@ export const aeoRunsRpcs = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: 'The run queue of the organization (a platform key without org_id: of all): counts by status, by engine with the agents online for it, by client, the oldest queued run, waiting_retry (queued runs that failed and wait for their retry time), and warnings: each engine enrolled or queued that no agent has claimed with, why and what to do.',
+    summary:
+      'The run queue of the organization (a platform key without org_id: of all): counts by status, by engine with the agents online for it, by client, the oldest queued run, waiting_retry (queued runs that failed and wait for their retry time), and warnings: each engine enrolled or queued that no agent has claimed with, why and what to do.',
     example: { params: {} },
     params: z.strictObject({}),
     result: QueueOverview,

@@ -32,7 +32,13 @@ interface Ask extends SummaryAsk {
 
 const summaryReads = new WeakMap<ReadDb, Coalescer<string, Ask, AeoSummary | undefined>>()
 
-export async function coalescedSummary(db: ReadDb, orgId: number | null, clientId: number, requested: string | undefined, now: Date): Promise<AeoSummary> {
+export async function coalescedSummary(
+  db: ReadDb,
+  orgId: number | null,
+  clientId: number,
+  requested: string | undefined,
+  now: Date,
+): Promise<AeoSummary> {
   let coalescer = summaryReads.get(db)
   if (!coalescer) {
     // One key, so one organization and current month: the first ask's stand for all of the batch.

@@ -50,7 +50,10 @@ export const aeoTrackerRpcs: AnyRpc[] = [
       "A client's AI Visibility action list: tracker items ordered tier A→X then title, each with query_ids and hits per month. " +
       'Tiers: A/B website work, C Google Business / directory / review work, X market-driven. Optionally one status.',
     example: { params: { client_id: 34, status: 'open' } },
-    params: z.strictObject({ client_id: ClientId, status: ItemStatus.optional().describe('Only items in this status: open, in_progress, done or dismissed (default all)') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      status: ItemStatus.optional().describe('Only items in this status: open, in_progress, done or dismissed (default all)'),
+    }),
     result: z.array(ItemView),
     async handler(ctx) {
       const { client_id, status } = ctx.params
@@ -76,7 +79,10 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     orgScoped: true,
     summary: 'The tracker item of a client with this item_key (a stable finding identifier such as "listing:yelp.com").',
     example: { params: { client_id: 34, item_key: 'listing:yelp.com' } },
-    params: z.strictObject({ client_id: ClientId, item_key: z.string().trim().min(1).max(200).describe('The finding\'s stable key, e.g. listing:yelp.com') }),
+    params: z.strictObject({
+      client_id: ClientId,
+      item_key: z.string().trim().min(1).max(200).describe("The finding's stable key, e.g. listing:yelp.com"),
+    }),
     result: ItemView,
     async handler(ctx) {
       const { client_id, item_key } = ctx.params
@@ -113,7 +119,7 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     domain,
     access: 'write',
     orgScoped: true,
-    summary: "Remove every tracker item of a client. Returns how many were removed (captures found again open new items).",
+    summary: 'Remove every tracker item of a client. Returns how many were removed (captures found again open new items).',
     example: { params: { client_id: 34 }, result: 15 },
     params: z.strictObject({ client_id: ClientId }),
     result: z.number().int(),
@@ -128,7 +134,7 @@ export const aeoTrackerRpcs: AnyRpc[] = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Re-run the current analysis over every capture of a client and rebuild its tracker items, keeping the status and note of items whose key survives. Returns a summary.",
+      'Re-run the current analysis over every capture of a client and rebuild its tracker items, keeping the status and note of items whose key survives. Returns a summary.',
     example: { params: { client_id: 34 } },
     params: z.strictObject({ client_id: ClientId }),
     result: ReanalyzeSummary,

@@ -9,8 +9,15 @@ t.test('retryAfterMs reads retry-after-ms, seconds and HTTP dates', async (t) =>
   t.equal(retryAfterMs(headers({ 'retry-after': '9' })), 9000)
   t.equal(retryAfterMs(headers({ 'retry-after': '0.5' })), 500)
   const now = Date.parse('2026-11-22T04:00:00Z')
-  t.equal(retryAfterMs(headers({ 'retry-after': 'Sun, 22 Nov 2026 04:00:30 GMT' }), () => now), 30_000)
-  t.equal(retryAfterMs(headers({ 'retry-after': 'Sun, 22 Nov 2026 03:00:00 GMT' }), () => now), 0, 'a date in the past: no wait')
+  t.equal(
+    retryAfterMs(headers({ 'retry-after': 'Sun, 22 Nov 2026 04:00:30 GMT' }), () => now),
+    30_000,
+  )
+  t.equal(
+    retryAfterMs(headers({ 'retry-after': 'Sun, 22 Nov 2026 03:00:00 GMT' }), () => now),
+    0,
+    'a date in the past: no wait',
+  )
   t.equal(retryAfterMs(headers({ 'retry-after': 'soon' })), undefined)
   t.equal(retryAfterMs(headers({})), undefined)
   t.equal(retryAfterMs(undefined), undefined)
@@ -38,7 +45,10 @@ t.test('SourceSet: one source per URL in first-seen order, first title kept, cit
   cited.add('https://b.example/', 'B')
   cited.add('  ')
   cited.add(undefined)
-  t.same(cited.list(), [{ url: 'https://a.example/', title: 'A' }, { url: 'https://b.example/', title: 'B' }])
+  t.same(cited.list(), [
+    { url: 'https://a.example/', title: 'A' },
+    { url: 'https://b.example/', title: 'B' },
+  ])
   const retrieved = new SourceSet()
   retrieved.add('https://b.example/')
   retrieved.add('https://c.example/', '')
@@ -46,10 +56,16 @@ t.test('SourceSet: one source per URL in first-seen order, first title kept, cit
 })
 
 t.test('createEngineAdapters: one adapter per engine with an API key', async (t) => {
-  t.same(createEngineAdapters({}).map((a) => a.engine), [])
+  t.same(
+    createEngineAdapters({}).map((a) => a.engine),
+    [],
+  )
   const engines = createEngineAdapters({
     claude: { apiKey: 'k', baseUrl: 'http://127.0.0.1:9', model: 'm' },
     gemini: { apiKey: 'k', baseUrl: 'http://127.0.0.1:9', model: 'm' },
   })
-  t.same(engines.map((a) => a.engine), ['claude', 'gemini'])
+  t.same(
+    engines.map((a) => a.engine),
+    ['claude', 'gemini'],
+  )
 })

@@ -31,13 +31,23 @@ t.test('a grounded answer: the request, citations kept apart from retrieved sour
   t.equal(server.requests.length, 1, 'one request (no SDK retries)')
   const request = server.requests[0]!
   // This SDK version sends the key as a bearer token (older ones as x-api-key).
-  t.ok(request.headers['x-api-key'] === 'sk-ant-test-key' || request.headers.authorization === 'Bearer sk-ant-test-key', 'sends the API key')
+  t.ok(
+    request.headers['x-api-key'] === 'sk-ant-test-key' || request.headers.authorization === 'Bearer sk-ant-test-key',
+    'sends the API key',
+  )
   t.ok(request.headers['anthropic-version'], 'sends the API version')
   t.equal(request.body.model, DEFAULT_MODELS.claude, 'the configured model')
   t.same(request.body.messages, [{ role: 'user', content: PROMPT }], 'the prompt, as the user turn')
   t.same(
     request.body.tools,
-    [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5, user_location: { type: 'approximate', region: 'Texas', country: 'US' } }],
+    [
+      {
+        type: 'web_search_20250305',
+        name: 'web_search',
+        max_uses: 5,
+        user_location: { type: 'approximate', region: 'Texas', country: 'US' },
+      },
+    ],
     'the web_search server tool, located in the run geo',
   )
   t.ok(request.body.max_tokens > 0)
@@ -51,14 +61,31 @@ t.test('a grounded answer: the request, citations kept apart from retrieved sour
       'For a burst pipe or a sewage backup, call whichever can arrive first and ask for the price before work starts.',
     'the answer is the text after the search, its fragments joined; the narration before it is left out',
   )
-  t.same(answer.citations, [
-    { url: 'https://radiantplumbing.com/emergency-plumber-austin/', title: '24/7 Emergency Plumber Austin | Radiant Plumbing & Air Conditioning' },
-    { url: 'https://www.abacusplumbing.net/austin/', title: 'Austin Plumber | Abacus Plumbing, Air Conditioning & Electrical' },
-  ], 'cited: web_search_result_location citations, one per URL, in order')
-  t.same(answer.retrieved, [
-    { url: 'https://www.yelp.com/search?find_desc=Emergency+Plumbers&find_loc=Austin%2C+TX', title: 'THE BEST 10 Emergency Plumbers in AUSTIN, TX - Updated 2026 - Yelp' },
-    { url: 'https://www.reddit.com/r/Austin/comments/1b2x9zq/recommendations_for_a_plumber/', title: 'Recommendations for a plumber? : r/Austin' },
-  ], 'retrieved: search results that were not cited')
+  t.same(
+    answer.citations,
+    [
+      {
+        url: 'https://radiantplumbing.com/emergency-plumber-austin/',
+        title: '24/7 Emergency Plumber Austin | Radiant Plumbing & Air Conditioning',
+      },
+      { url: 'https://www.abacusplumbing.net/austin/', title: 'Austin Plumber | Abacus Plumbing, Air Conditioning & Electrical' },
+    ],
+    'cited: web_search_result_location citations, one per URL, in order',
+  )
+  t.same(
+    answer.retrieved,
+    [
+      {
+        url: 'https://www.yelp.com/search?find_desc=Emergency+Plumbers&find_loc=Austin%2C+TX',
+        title: 'THE BEST 10 Emergency Plumbers in AUSTIN, TX - Updated 2026 - Yelp',
+      },
+      {
+        url: 'https://www.reddit.com/r/Austin/comments/1b2x9zq/recommendations_for_a_plumber/',
+        title: 'Recommendations for a plumber? : r/Austin',
+      },
+    ],
+    'retrieved: search results that were not cited',
+  )
   t.equal(answer.model, 'claude-sonnet-4-5-20250929', 'the model from the response')
   t.equal(answer.searched, true)
   t.same(answer.record, fixture('claude-grounded.json'), 'the record is the provider response')
@@ -88,7 +115,10 @@ t.test('a paused turn is continued with the assistant content, and the answers f
   t.equal(second.messages.length, 2)
   t.same(second.messages[0], { role: 'user', content: PROMPT })
   t.equal(second.messages[1].role, 'assistant')
-  t.same(second.messages[1].content.map((b: { type: string }) => b.type), ['text', 'server_tool_use', 'web_search_tool_result'])
+  t.same(
+    second.messages[1].content.map((b: { type: string }) => b.type),
+    ['text', 'server_tool_use', 'web_search_tool_result'],
+  )
   t.equal(answer.citations.length, 2)
   t.equal(answer.retrieved.length, 2)
   t.equal(answer.searched, true)

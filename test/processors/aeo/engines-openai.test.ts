@@ -34,20 +34,35 @@ t.test('a grounded answer: the request, url_citation annotations cited, web_sear
   t.equal(request.headers.authorization, 'Bearer sk-proj-test-key')
   t.equal(request.body.model, DEFAULT_MODELS.openai, 'the configured model')
   t.equal(request.body.input, PROMPT, 'the prompt as the input')
-  t.same(request.body.tools, [{ type: 'web_search', user_location: { type: 'approximate', region: 'Texas', country: 'US' } }], 'the web_search tool, located in the run geo')
+  t.same(
+    request.body.tools,
+    [{ type: 'web_search', user_location: { type: 'approximate', region: 'Texas', country: 'US' } }],
+    'the web_search tool, located in the run geo',
+  )
   t.same(request.body.include, ['web_search_call.action.sources'], 'asks for the sources it searched')
 
   t.match(answer.answer_text, /^Here are three well-reviewed options for an emergency plumber in Austin, TX:\n\n1\. \*\*Radiant Plumbing/)
   t.match(answer.answer_text, /shut off your main valve first, then call\.$/)
-  t.same(answer.citations, [
-    { url: 'https://radiantplumbing.com/emergency-plumber-austin/', title: '24/7 Emergency Plumber Austin | Radiant Plumbing & Air Conditioning' },
-    { url: 'https://www.abacusplumbing.net/austin/', title: 'Austin Plumber | Abacus Plumbing, Air Conditioning & Electrical' },
-    { url: 'https://www.reliantplumbing.com/', title: 'Reliant Plumbing | Austin Plumbers' },
-  ], 'cited: url_citation annotations, without the utm_source=openai marker')
-  t.same(answer.retrieved, [
-    { url: 'https://www.bbb.org/us/tx/austin/category/plumber' },
-    { url: 'https://www.angi.com/companylist/us/tx/austin/emergency-plumbing.htm' },
-  ], 'retrieved: searched sources and opened pages that were not cited')
+  t.same(
+    answer.citations,
+    [
+      {
+        url: 'https://radiantplumbing.com/emergency-plumber-austin/',
+        title: '24/7 Emergency Plumber Austin | Radiant Plumbing & Air Conditioning',
+      },
+      { url: 'https://www.abacusplumbing.net/austin/', title: 'Austin Plumber | Abacus Plumbing, Air Conditioning & Electrical' },
+      { url: 'https://www.reliantplumbing.com/', title: 'Reliant Plumbing | Austin Plumbers' },
+    ],
+    'cited: url_citation annotations, without the utm_source=openai marker',
+  )
+  t.same(
+    answer.retrieved,
+    [
+      { url: 'https://www.bbb.org/us/tx/austin/category/plumber' },
+      { url: 'https://www.angi.com/companylist/us/tx/austin/emergency-plumbing.htm' },
+    ],
+    'retrieved: searched sources and opened pages that were not cited',
+  )
   t.equal(answer.model, 'gpt-5-2025-08-07', 'the model from the response')
   t.equal(answer.searched, true)
   const record = answer.record as Record<string, unknown>
@@ -78,7 +93,14 @@ t.test('a 429 is a retryable EngineError with the provider reason and its retry-
 
   server.enqueue(responses, {
     status: 429,
-    body: { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } },
+    body: {
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      },
+    },
   })
   const quota = await rejection(t, adapter.ask(PROMPT))
   t.equal(quota.retryable, false, 'an exhausted quota is not a rate limit: asking again will not help')
@@ -109,7 +131,9 @@ t.test('failed, incomplete, refused and malformed responses fail, never an empty
   t.match(shapeless.reason, /^malformed OpenAI response: /)
   t.equal(shapeless.retryable, true)
 
-  server.enqueue(responses, { body: { ...base, status: 'failed', output: [], error: { code: 'server_error', message: 'The model failed to generate a response.' } } })
+  server.enqueue(responses, {
+    body: { ...base, status: 'failed', output: [], error: { code: 'server_error', message: 'The model failed to generate a response.' } },
+  })
   const failed = await rejection(t, adapter.ask(PROMPT))
   t.equal(failed.reason, 'OpenAI: server_error: The model failed to generate a response.')
   t.equal(failed.retryable, true)

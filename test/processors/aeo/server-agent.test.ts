@@ -6,7 +6,7 @@
 import t, { type Test } from 'tap'
 import { fitRecord, SERVER_AGENT_ID, ServerAgent } from '../../../processors/aeo/server-agent.js'
 import { DEFAULT_MODELS } from '../../../processors/aeo/settings.js'
-import { startTestSystem, type TestSystem } from '../../support/system.js'
+import { startTestSystem } from '../../support/system.js'
 import { orgWithKey, streamEvents } from '../../http/helpers.js'
 import { fixture, fixtureText, startProviderServer, type ProviderServer, type RecordedRequest } from './provider-server.js'
 
@@ -83,7 +83,11 @@ t.test('runs for claude, openai and gemini are claimed, asked, captured and done
   provider.enqueue(gemini, { status: 500, body: fixture('gemini-500.json') })
   serveGrounded(provider)
 
-  await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude', 'openai', 'gemini'], geo_state: 'TX' }, acme.key)
+  await ts.call(
+    'set_aeo_cadence',
+    { client_id: clientId, samples_per_month: 2, engines: ['claude', 'openai', 'gemini'], geo_state: 'TX' },
+    acme.key,
+  )
   await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key)
 
   const stats = await until(
@@ -114,8 +118,11 @@ t.test('runs for claude, openai and gemini are claimed, asked, captured and done
   const openaiFailure = (await streamEvents(ts, `aeo_run-${byEngine.get('openai').id}`)).find((e) => e.type === 'AeoRunFailed')!
   t.match(openaiFailure.data.error, /^OpenAI 429: Rate limit reached for gpt-5/)
   // The retry time is decided a moment before the event's occurred_at is stamped: compare against the delays.
-  const waited = (e: { data: { retry_at: string }; metadata: { occurred_at: string } }) => Date.parse(e.data.retry_at) - Date.parse(e.metadata.occurred_at)
-  t.ok(waited(openaiFailure) > 0 && waited(openaiFailure) <= 200, "the 429's retry-after-ms (200 ms), not the 1 s schedule", { waited: waited(openaiFailure) })
+  const waited = (e: { data: { retry_at: string }; metadata: { occurred_at: string } }) =>
+    Date.parse(e.data.retry_at) - Date.parse(e.metadata.occurred_at)
+  t.ok(waited(openaiFailure) > 0 && waited(openaiFailure) <= 200, "the 429's retry-after-ms (200 ms), not the 1 s schedule", {
+    waited: waited(openaiFailure),
+  })
   t.ok(waited(geminiFailure) > 200 && waited(geminiFailure) <= 1000, 'a 500 waits the schedule (1 s)', { waited: waited(geminiFailure) })
 
   const captures = await ts.call<any[]>('get_aeo_captures', { client_id: clientId }, acme.key)
@@ -129,7 +136,10 @@ t.test('runs for claude, openai and gemini are claimed, asked, captured and done
   t.equal(capture.get('claude').model, 'claude-sonnet-4-5-20250929', 'the model that answered')
   t.equal(capture.get('openai').model, 'gpt-5-2025-08-07')
   t.equal(capture.get('gemini').model, 'gemini-2.5-flash')
-  t.same(capture.get('claude').citations.map((c: { url: string }) => c.url), ['https://radiantplumbing.com/emergency-plumber-austin/', 'https://www.abacusplumbing.net/austin/'])
+  t.same(
+    capture.get('claude').citations.map((c: { url: string }) => c.url),
+    ['https://radiantplumbing.com/emergency-plumber-austin/', 'https://www.abacusplumbing.net/austin/'],
+  )
   t.equal(capture.get('claude').retrieved.length, 2)
   t.equal(capture.get('openai').citations.length, 3)
   t.equal(capture.get('gemini').citations.length, 4)
@@ -148,13 +158,19 @@ t.test('runs for claude, openai and gemini are claimed, asked, captured and done
   const agents = await ts.call<any[]>('get_aeo_agents', {})
   const serverAgent = agents.find((a) => a.agent_id === SERVER_AGENT_ID)
   t.ok(serverAgent, 'registered as an agent')
-  t.same([...serverAgent.capabilities.engines].sort(), ['claude', 'gemini', 'openai'], 'claims for every enabled engine once the rest is over')
+  t.same(
+    [...serverAgent.capabilities.engines].sort(),
+    ['claude', 'gemini', 'openai'],
+    'claims for every enabled engine once the rest is over',
+  )
   t.equal(serverAgent.capabilities.geo, 'any')
 })
 
 t.test('a run whose engine keeps failing ends failed with the last reason, and nothing is captured', async (t) => {
   const { provider, ts, acme, clientId } = await setup(t)
-  provider.route((r) => (claude(r) ? { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } } : undefined))
+  provider.route((r) =>
+    claude(r) ? { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } } : undefined,
+  )
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude'] }, acme.key)
   await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key)
   const stats = await until(
@@ -173,7 +189,9 @@ t.test('a run whose engine keeps failing ends failed with the last reason, and n
 
 t.test('an engine whose key is refused rests: its run fails once and waits in the queue, the other engines go on', async (t) => {
   const { provider, ts, acme, clientId } = await setup(t)
-  provider.route((r) => (claude(r) ? { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } } : undefined))
+  provider.route((r) =>
+    claude(r) ? { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } } : undefined,
+  )
   serveGrounded(provider)
   await ts.call('set_aeo_cadence', { client_id: clientId, samples_per_month: 2, engines: ['claude', 'openai'] }, acme.key)
   await ts.call('enqueue_due_aeo_runs', { client_id: clientId }, acme.key)
@@ -191,7 +209,11 @@ t.test('an engine whose key is refused rests: its run fails once and waits in th
     (list) => list.some((r) => r.engine === 'openai' && r.status === 'done'),
   )
   const claudeRun = runs.find((r) => r.engine === 'claude')
-  t.match(claudeRun, { status: 'queued', attempts: 1, error: 'Anthropic 401: invalid x-api-key' }, 'failed once, back in the queue, not burnt through')
+  t.match(
+    claudeRun,
+    { status: 'queued', attempts: 1, error: 'Anthropic 401: invalid x-api-key' },
+    'failed once, back in the queue, not burnt through',
+  )
   t.equal(provider.requests.filter(claude).length, 1)
 })
 
@@ -234,8 +256,15 @@ t.test('fitRecord keeps a record within the capture limit', async (t) => {
   t.equal(fitRecord(small, 1000), small, 'a record that fits is kept whole')
   const blob = 'x'.repeat(5000)
   const opaque = { id: 'msg', content: [{ type: 'web_search_result', url: 'https://a.example/', encrypted_content: blob }] }
-  t.same(fitRecord(opaque, 1000), { record_trimmed: 'opaque provider fields omitted', id: 'msg', content: [{ type: 'web_search_result', url: 'https://a.example/' }] })
-  t.same(fitRecord([opaque], 1000), { record_trimmed: 'opaque provider fields omitted', responses: [{ id: 'msg', content: [{ type: 'web_search_result', url: 'https://a.example/' }] }] })
+  t.same(fitRecord(opaque, 1000), {
+    record_trimmed: 'opaque provider fields omitted',
+    id: 'msg',
+    content: [{ type: 'web_search_result', url: 'https://a.example/' }],
+  })
+  t.same(fitRecord([opaque], 1000), {
+    record_trimmed: 'opaque provider fields omitted',
+    responses: [{ id: 'msg', content: [{ type: 'web_search_result', url: 'https://a.example/' }] }],
+  })
   const huge = { text: '"é'.repeat(10_000) }
   const fitted = fitRecord(huge, 4000) as { record_trimmed: string; original_bytes: number; head: string }
   t.equal(fitted.record_trimmed, 'truncated')

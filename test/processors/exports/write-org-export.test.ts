@@ -19,7 +19,9 @@ const clientId = await ts.call<number>('add_client', clientPayload('Acme Plumbin
 const ROWS = 2345
 await sql`
   insert into ${sql.id(LIVE_SCHEMA, 'keywords')} (id, client_id, org_id, keyword, keyword_key, source, status, created_at, updated_at)
-  select 5000000 + g, ${clientId}, ${org.orgId}, 'kw, "' || g || '"', 'kw ' || g, 'manual', 'active', now(), now() from generate_series(1, ${ROWS}) g`.execute(ts.system.database.db)
+  select 5000000 + g, ${clientId}, ${org.orgId}, 'kw, "' || g || '"', 'kw ' || g, 'manual', 'active', now(), now() from generate_series(1, ${ROWS}) g`.execute(
+  ts.system.database.db,
+)
 const blobs = new PostgresBlobStore(ts.system.database.db, ts.system.write.clock)
 
 function input(path: string, extra: Partial<WriteOrgExportInput> = {}): WriteOrgExportInput {
@@ -39,7 +41,8 @@ function input(path: string, extra: Partial<WriteOrgExportInput> = {}): WriteOrg
   }
 }
 
-const fileCount = async (path: string) => (await ts.database.pool.query(`select count(*)::int as n from files where path = $1`, [path])).rows[0].n
+const fileCount = async (path: string) =>
+  (await ts.database.pool.query(`select count(*)::int as n from files where path = $1`, [path])).rows[0].n
 
 t.test('page size changes nothing: the same files, byte for byte', async (t) => {
   const big = await writeOrgExport(input('exports/test/a.zip', { pageRows: 1000 }))
@@ -53,7 +56,11 @@ t.test('page size changes nothing: the same files, byte for byte', async (t) => 
   const keywords = JSON.parse(files.get('tables/keywords.json')!.toString('utf8'))
   t.equal(keywords.length, ROWS)
   t.equal(new Set(keywords.map((k: any) => k.id)).size, ROWS, 'no repeats')
-  t.same(keywords.map((k: any) => k.id), [...keywords.map((k: any) => k.id)].sort((a: number, b: number) => a - b), 'in key order')
+  t.same(
+    keywords.map((k: any) => k.id),
+    [...keywords.map((k: any) => k.id)].sort((a: number, b: number) => a - b),
+    'in key order',
+  )
 })
 
 t.test('a cancel between tables, or an abort between pages, leaves no file', async (t) => {

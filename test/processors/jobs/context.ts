@@ -20,7 +20,10 @@ export interface TestJob<K extends JobKind> {
   readonly attempt?: number
 }
 
-export function jobContext<K extends JobKind>(ts: TestSystem, job: TestJob<K>): JobContext<K> & { readonly progressSeen: [number, number][] } {
+export function jobContext<K extends JobKind>(
+  ts: TestSystem,
+  job: TestJob<K>,
+): JobContext<K> & { readonly progressSeen: [number, number][] } {
   const progressSeen: [number, number][] = []
   const controller = new AbortController()
   return {

@@ -20,13 +20,25 @@ export async function writeAeoCapturesLog(ts: TestSystem, log: RealisticLog, key
   const [q1, q2] = (await live(plumbers)).filter((q) => q.active)
   const [qh] = (await live(heaters)).filter((q) => q.active)
   const ingest = (client_id: number, query_id: number, engine: string, answer_text: string, citations: unknown[], month: string) =>
-    call<number>('ingest_aeo_capture', { client_id, query_id, engine, answer_text, citations, month, record_json: { engine, answer_text } }, keys.orgA)
+    call<number>(
+      'ingest_aeo_capture',
+      { client_id, query_id, engine, answer_text, citations, month, record_json: { engine, answer_text } },
+      keys.orgA,
+    )
 
   await ingest(plumbers, q1!.id, 'claude', f.absent, f.absentCitations, '2026-09')
   await ingest(plumbers, q1!.id, 'claude', f.namedLater, f.namedLaterCitations, '2026-10') // carries and resolves
   await ingest(plumbers, q2!.id, 'openai', f.onlyCited, f.onlyCitedCitations, '2026-10')
-  await call('ingest_aeo_capture', { client_id: plumbers, query_id: q2!.id, engine: 'gemini', answer_text: f.table, citations: ['https://www.yelp.com/x'] }, keys.orgA)
-  const foreign = await ts.rpc('ingest_aeo_capture', { client_id: plumbers, query_id: q1!.id, engine: 'claude', answer_text: 'x' }, keys.orgB)
+  await call(
+    'ingest_aeo_capture',
+    { client_id: plumbers, query_id: q2!.id, engine: 'gemini', answer_text: f.table, citations: ['https://www.yelp.com/x'] },
+    keys.orgA,
+  )
+  const foreign = await ts.rpc(
+    'ingest_aeo_capture',
+    { client_id: plumbers, query_id: q1!.id, engine: 'claude', answer_text: 'x' },
+    keys.orgB,
+  )
   if (foreign.statusCode !== 404) throw new Error(`a foreign ingest answered ${foreign.statusCode}`)
 
   const items = await call<{ id: number }[]>('get_aeo_items', { client_id: plumbers }, keys.orgA)

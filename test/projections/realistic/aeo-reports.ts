@@ -12,7 +12,11 @@ export async function writeAeoReportsLog(ts: TestSystem, log: RealisticLog, keys
   const call = ts.call
   const [orgA, orgB] = log.orgIds as [number, number]
   const [plumbers] = log.clientIds as [number]
-  await call('update_organization_branding', { name: 'Acme Reports', accent_color: '#FF0066', logo_url: 'https://cdn.example.com/acme.png' }, keys.orgA)
+  await call(
+    'update_organization_branding',
+    { name: 'Acme Reports', accent_color: '#FF0066', logo_url: 'https://cdn.example.com/acme.png' },
+    keys.orgA,
+  )
   await call('update_organization_branding', { accent_color: '#00aa55', logo_url: null }, keys.orgA)
   await call('update_organization_branding', { accent_color: '#00AA55' }, keys.orgA) // no change
   await call('update_organization_branding', { name: 'Bravo White Label', org_id: orgB })

@@ -25,7 +25,11 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
   const [orgA] = log.orgIds as [number]
 
   await call('set_aeo_cadence', { client_id: plumbers, samples_per_month: 2, engines: ['claude', 'chatgpt'], geo_state: 'TX' }, keys.orgA)
-  await call('set_aeo_cadence', { client_id: plumbers, samples_per_month: 2, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' }, keys.orgA) // same
+  await call(
+    'set_aeo_cadence',
+    { client_id: plumbers, samples_per_month: 2, engines: ['claude', 'chatgpt-web'], geo_state: 'TX' },
+    keys.orgA,
+  ) // same
   await call('set_aeo_cadence', { client_id: heaters, samples_per_month: 3, engines: ['openai'] }, keys.orgA)
   const foreign = await ts.rpc('set_aeo_cadence', { client_id: plumbers, samples_per_month: 9, engines: ['claude'] }, keys.orgB)
   if (foreign.statusCode !== 404) throw new Error(`a foreign cadence answered ${foreign.statusCode}`)
@@ -78,7 +82,14 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
   const [first, second] = device
   if (!first || !second) throw new Error(`the device claimed ${device.length} runs`)
   await call('start_aeo_run', { run_id: first.id, agent_id: 'acme-laptop' }, keys.orgA)
-  const captureId = await recordCapture(ts, { orgId: orgA, clientId: plumbers, queryId: first.query_id, engine: first.engine, month: first.month, runId: first.id })
+  const captureId = await recordCapture(ts, {
+    orgId: orgA,
+    clientId: plumbers,
+    queryId: first.query_id,
+    engine: first.engine,
+    month: first.month,
+    runId: first.id,
+  })
   await call('complete_aeo_run', { run_id: first.id, agent_id: 'acme-laptop', capture_id: captureId }, keys.orgA)
   const refused = await ts.rpc('complete_aeo_run', { run_id: second.id, agent_id: 'someone-else', capture_id: captureId }, keys.orgA)
   if (refused.statusCode !== 409) throw new Error(`another agent's completion answered ${refused.statusCode}`)
@@ -92,14 +103,35 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
     const result = await call<{ retry: boolean }>('fail_aeo_run', { run_id: run.id, agent_id: 'server-api', error: 'rate limited (429)' })
     if (!result.retry) break
   }
-  const [stale] = await call<{ id: number; lease_expires_at: string }[]>('claim_aeo_runs', { agent_id: 'server-api', capabilities_json: caps(['claude']), limit: 1 })
+  const [stale] = await call<{ id: number; lease_expires_at: string }[]>('claim_aeo_runs', {
+    agent_id: 'server-api',
+    capabilities_json: caps(['claude']),
+    limit: 1,
+  })
   if (!stale) throw new Error('no claude run to claim')
   const expireAt = new Date(Date.parse(stale.lease_expires_at) + 1000).toISOString()
-  await handleCommand(ts.system.write, { aggregate: run, id: stale.id, command: { type: 'ExpireClaim', now: expireAt, max_attempts: 3 }, context: systemContext('aeo-scheduler'), visibleTo: null })
+  await handleCommand(ts.system.write, {
+    aggregate: run,
+    id: stale.id,
+    command: { type: 'ExpireClaim', now: expireAt, max_attempts: 3 },
+    context: systemContext('aeo-scheduler'),
+    visibleTo: null,
+  })
 
   // Seen again a few minutes later.
-  const later = { ...ts.system.write, clock: () => new Date(Date.now() + 5 * 60_000), db: ts.system.database.db, reads: runQueueReads(ts.system.read), settings: DEFAULT_AEO_SETTINGS }
-  await checkInAgent(later, systemContext('test'), { agent_id: 'server-api', agent_org_id: null }, { engines: ['claude'], geo: 'any', max_per_day: null })
+  const later = {
+    ...ts.system.write,
+    clock: () => new Date(Date.now() + 5 * 60_000),
+    db: ts.system.database.db,
+    reads: runQueueReads(ts.system.read),
+    settings: DEFAULT_AEO_SETTINGS,
+  }
+  await checkInAgent(
+    later,
+    systemContext('test'),
+    { agent_id: 'server-api', agent_org_id: null },
+    { engines: ['claude'], geo: 'any', max_per_day: null },
+  )
 
   await call('cancel_aeo_runs', { client_id: heaters }, keys.orgA)
   await call('set_aeo_cadence', { client_id: heaters, samples_per_month: 3, engines: ['openai'], enabled: false }, keys.orgA)

@@ -18,7 +18,8 @@ export async function writeJobsLog(ts: TestSystem, log: RealisticLog): Promise<v
   const [plumbers, , , , bravo] = log.clientIds as [number, number, number, number, number]
   const request = (orgId: number, kind: string, clientId: number | null, payload: Record<string, unknown> = {}) =>
     requestJob(write, api, { orgId, kind, clientId, groupId: null, payload, meter: false, sandbox: false }).then((r) => r.jobId)
-  const run = async (jobId: number) => (await handleJobCommand(write, worker, jobId, { type: 'StartJob', worker: 'realistic:1' }, null)).state.attempts
+  const run = async (jobId: number) =>
+    (await handleJobCommand(write, worker, jobId, { type: 'StartJob', worker: 'realistic:1' }, null)).state.attempts
 
   // Done, with progress on the way (twice the same value: each is its own event).
   const done = await request(orgA, 'ad_copy', plumbers, { services: ['Drain cleaning'] })
@@ -30,10 +31,22 @@ export async function writeJobsLog(ts: TestSystem, log: RealisticLog): Promise<v
 
   // Failed by its handler, then by the watchdog after a shutdown interrupted it and it was resumed.
   const failed = await request(orgA, 'ad_copy', plumbers)
-  await handleJobCommand(write, worker, failed, { type: 'FailJob', attempt: await run(failed), error: 'provider refused', reason: 'error' }, null)
+  await handleJobCommand(
+    write,
+    worker,
+    failed,
+    { type: 'FailJob', attempt: await run(failed), error: 'provider refused', reason: 'error' },
+    null,
+  )
   const resumed = await request(orgB, 'keyword_generation', bravo, { max_keywords: 5 })
   await handleJobCommand(write, worker, resumed, { type: 'InterruptJob', attempt: await run(resumed) }, null)
-  await handleJobCommand(write, worker, resumed, { type: 'FailJob', attempt: await run(resumed), error: 'worker stopped', reason: 'watchdog' }, null)
+  await handleJobCommand(
+    write,
+    worker,
+    resumed,
+    { type: 'FailJob', attempt: await run(resumed), error: 'worker stopped', reason: 'watchdog' },
+    null,
+  )
 
   // Cancelled while queued, and while running (asked, then the handler stops).
   await cancelJob(write, api, await request(orgA, 'export_org', null), orgA)

@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { systemContext } from '../../../commands/command-handler.js'
-import { approveOAuthGrant, exchangeOAuthCode, refreshOAuthTokens, registerOAuthClient, revokeOAuthGrant, revokeOAuthToken } from '../../../commands/oauth.js'
+import {
+  approveOAuthGrant,
+  exchangeOAuthCode,
+  refreshOAuthTokens,
+  registerOAuthClient,
+  revokeOAuthGrant,
+  revokeOAuthToken,
+} from '../../../commands/oauth.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
 
@@ -14,13 +21,29 @@ export async function writeOAuthLog(ts: TestSystem, log: RealisticLog): Promise<
   const context = systemContext('realistic-log')
   const [orgA, orgB] = log.orgIds as [number, number]
   const meta = { client_uri: null, logo_uri: null, software_id: null, software_version: null }
-  const { clientId } = await registerOAuthClient(deps, context, { client_name: 'Claude', redirect_uris: ['https://claude.example/cb', 'http://127.0.0.1/cb'], ...meta })
-  const { clientId: other } = await registerOAuthClient(deps, context, { client_name: 'Cursor', redirect_uris: ['http://localhost:3000/cb'], ...meta })
+  const { clientId } = await registerOAuthClient(deps, context, {
+    client_name: 'Claude',
+    redirect_uris: ['https://claude.example/cb', 'http://127.0.0.1/cb'],
+    ...meta,
+  })
+  const { clientId: other } = await registerOAuthClient(deps, context, {
+    client_name: 'Cursor',
+    redirect_uris: ['http://localhost:3000/cb'],
+    ...meta,
+  })
 
   const grant = async (orgId: number, client: number, redirectUri: string, scopes: ('read' | 'write' | 'jobs' | 'offline_access')[]) => {
     const verifier = randomBytes(32).toString('base64url')
     const challenge = createHash('sha256').update(verifier).digest('base64url')
-    const approved = await approveOAuthGrant(deps, context, { orgId, userId: 1, clientId: client, scopes, resource: null, redirectUri, codeChallenge: challenge })
+    const approved = await approveOAuthGrant(deps, context, {
+      orgId,
+      userId: 1,
+      clientId: client,
+      scopes,
+      resource: null,
+      redirectUri,
+      codeChallenge: challenge,
+    })
     const exchanged = await exchangeOAuthCode(deps, context, { code: approved.code, clientId: client, redirectUri, codeVerifier: verifier })
     if (!exchanged.ok) throw new Error(`realistic log: exchange refused: ${exchanged.detail}`)
     return { ...approved, verifier, tokens: exchanged.tokens }
@@ -34,7 +57,12 @@ export async function writeOAuthLog(ts: TestSystem, log: RealisticLog): Promise<
   await refreshOAuthTokens(deps, context, { refreshToken: a.tokens.refreshToken!, clientId }) // replay: revokes
 
   const b = await grant(orgB, other, 'http://localhost:3000/cb', ['read'])
-  await exchangeOAuthCode(deps, context, { code: b.code, clientId: other, redirectUri: 'http://localhost:3000/cb', codeVerifier: b.verifier }) // reuse: revokes
+  await exchangeOAuthCode(deps, context, {
+    code: b.code,
+    clientId: other,
+    redirectUri: 'http://localhost:3000/cb',
+    codeVerifier: b.verifier,
+  }) // reuse: revokes
 
   const c = await grant(orgA, clientId, 'http://127.0.0.1:4444/cb', ['read', 'offline_access'])
   await revokeOAuthToken(deps, context, c.tokens.accessToken)

@@ -1,5 +1,14 @@
 import { systemContext } from '../../../commands/command-handler.js'
-import { acceptInvite, confirmTotp, createUserWithCredentials, requestPasswordReset, signIn, signOut, usePasswordReset, type PeopleDeps } from '../../../commands/people.js'
+import {
+  acceptInvite,
+  confirmTotp,
+  createUserWithCredentials,
+  requestPasswordReset,
+  signIn,
+  signOut,
+  usePasswordReset,
+  type PeopleDeps,
+} from '../../../commands/people.js'
 import { ephemeralServiceKey } from '../../../commands/secrets/service-key.js'
 import { secretOfOtpauthUri, totp } from '../../../commands/secrets/totp.js'
 import type { TestSystem } from '../../support/system.js'
@@ -17,7 +26,11 @@ export async function writePeopleLog(ts: TestSystem, log: RealisticLog, keys: { 
   const context = systemContext('realistic-log')
   const password = 'a realistic password'
 
-  const invited = await call<{ user_id: number; invite_token: string }>('invite_org_member', { email: 'dana@acme.example', role: 'seo_editor' }, keys.orgA)
+  const invited = await call<{ user_id: number; invite_token: string }>(
+    'invite_org_member',
+    { email: 'dana@acme.example', role: 'seo_editor' },
+    keys.orgA,
+  )
   const issued = await acceptInvite(deps, context, { userId: invited.user_id, token: invited.invite_token, password })
   const secret = secretOfOtpauthUri(issued.otpauthUri)
   await confirmTotp(deps, context, { userId: invited.user_id, token: invited.invite_token, code: totp(secret, Date.now()) })
@@ -36,7 +49,12 @@ export async function writePeopleLog(ts: TestSystem, log: RealisticLog, keys: { 
   const reset = await requestPasswordReset(deps, context, { email: 'dana@acme.example' })
   if (!reset) throw new Error('realistic log: no reset issued')
   await usePasswordReset(deps, context, { userId: invited.user_id, token: reset.token, password: 'another realistic password' })
-  const again = await signIn(deps, { email: 'dana@acme.example', password: 'another realistic password', code: issued.recoveryCodes[2]!, requestId: null })
+  const again = await signIn(deps, {
+    email: 'dana@acme.example',
+    password: 'another realistic password',
+    code: issued.recoveryCodes[2]!,
+    requestId: null,
+  })
   if (!again.ok) throw new Error('realistic log: dana could not sign in after the reset')
   await requestPasswordReset(deps, { ...context, correlationId: 'later' }, { email: 'owner@acme.example' })
   await call('remove_org_member', { user_id: invited.user_id }, keys.orgA)

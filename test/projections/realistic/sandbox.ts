@@ -7,7 +7,13 @@ import type { TestSystem } from '../../support/system.js'
  * the projection tests apply a reset twice, rebuild through it, and redeliver suffixes across it.
  */
 export async function writeSandboxLog(ts: TestSystem): Promise<void> {
-  const deps = { write: ts.system.write, read: ts.system.read, db: ts.system.database.db, watermark: ts.system.watermark, log: ts.system.log }
+  const deps = {
+    write: ts.system.write,
+    read: ts.system.read,
+    db: ts.system.database.db,
+    watermark: ts.system.watermark,
+    log: ts.system.log,
+  }
   await resetSandbox(deps)
   await resetSandbox(deps)
 }

@@ -28,7 +28,13 @@ export async function writeSsoLog(ts: TestSystem, log: RealisticLog): Promise<vo
     allow_signup: false,
   }
   const added = await addSsoProvider(deps, context, { orgId: orgA, manager, settings })
-  await updateSsoProvider(deps, context, { providerId: added.providerId, callerOrgId: orgA, manager, settings: { ...settings, default_role: 'seo_editor' }, active: true })
+  await updateSsoProvider(deps, context, {
+    providerId: added.providerId,
+    callerOrgId: orgA,
+    manager,
+    settings: { ...settings, default_role: 'seo_editor' },
+    active: true,
+  })
   const spare = await addSsoProvider(deps, context, { orgId: orgA, manager, settings: { ...settings, label: 'Spare' } })
   await deleteSsoProvider(deps, context, { providerId: spare.providerId, callerOrgId: orgA, manager })
 
@@ -39,7 +45,12 @@ export async function writeSsoLog(ts: TestSystem, log: RealisticLog): Promise<vo
   if (!first.ok) throw new Error(`realistic log: SSO provisioning refused (${first.reason})`)
   const second = await completeSsoSignIn(deps, { provider, subject: 'sam', identity, requestId: null })
   if (!second.ok) throw new Error('realistic log: the second SSO sign-in was refused')
-  await completeSsoSignIn(deps, { provider, subject: 'eve', identity: { email: 'eve@elsewhere.example', emailVerified: true, hostedDomain: undefined }, requestId: null })
+  await completeSsoSignIn(deps, {
+    provider,
+    subject: 'eve',
+    identity: { email: 'eve@elsewhere.example', emailVerified: true, hostedDomain: undefined },
+    requestId: null,
+  })
 
   // SAML: a provider added, updated, a spare deleted, and a sign-in that provisions (the protocol checks are
   // the routes'; the verified email goes straight to the command).
@@ -56,7 +67,13 @@ export async function writeSsoLog(ts: TestSystem, log: RealisticLog): Promise<vo
     allow_signup: false,
   }
   const saml = await addSamlProvider(deps, context, { orgId: orgA, manager, settings: samlSettings })
-  await updateSamlProvider(deps, context, { providerId: saml.providerId, callerOrgId: orgA, manager, settings: { ...samlSettings, allow_unsolicited: true }, active: true })
+  await updateSamlProvider(deps, context, {
+    providerId: saml.providerId,
+    callerOrgId: orgA,
+    manager,
+    settings: { ...samlSettings, allow_unsolicited: true },
+    active: true,
+  })
   const spareSaml = await addSamlProvider(deps, context, { orgId: orgA, manager, settings: { ...samlSettings, label: 'Spare' } })
   await deleteSamlProvider(deps, context, { providerId: spareSaml.providerId, callerOrgId: orgA, manager })
   const loadedSaml = await loadSamlProvider(deps, saml.providerId)

@@ -13,7 +13,11 @@ import type { RealisticLog } from '../helpers.js'
 export async function writeWebhooksLog(ts: TestSystem, log: RealisticLog, keys: { orgA: string; orgB: string }): Promise<void> {
   const call = ts.call
   const [, orgB] = log.orgIds as [number, number]
-  const first = await call<{ id: number }>('register_webhook', { url: 'https://93.184.216.34/hooks', events: ['job.completed'], description: 'CRM' }, keys.orgA)
+  const first = await call<{ id: number }>(
+    'register_webhook',
+    { url: 'https://93.184.216.34/hooks', events: ['job.completed'], description: 'CRM' },
+    keys.orgA,
+  )
   const second = await call<{ id: number }>('register_webhook', { url: 'https://93.184.216.35/b', org_id: orgB })
   await call('update_webhook', { webhook_id: first.id, active: false }, keys.orgA)
   await call('update_webhook', { webhook_id: first.id, active: true, events: null }, keys.orgA)
@@ -36,10 +40,37 @@ export async function writeWebhooksLog(ts: TestSystem, log: RealisticLog, keys: 
     ...data,
   })
   const orgA = (log.orgIds as number[])[0]!
-  await ts.system.store.append('webhook_delivery-900001', toNewEvents(ts.system.write, systemContext('webhook-dispatcher'), [{ type: 'WebhookDeliveryAttempted', data: attempt({ attempt: 1 }) }], orgA), 'no_stream')
   await ts.system.store.append(
     'webhook_delivery-900001',
-    toNewEvents(ts.system.write, systemContext('webhook-dispatcher'), [{ type: 'WebhookDeliveryAttempted', data: attempt({ attempt: 2, succeeded: true, status_code: 200, error: null, final: true, next_attempt_at: null, consecutive_failures: 0 }) }], orgA),
+    toNewEvents(
+      ts.system.write,
+      systemContext('webhook-dispatcher'),
+      [{ type: 'WebhookDeliveryAttempted', data: attempt({ attempt: 1 }) }],
+      orgA,
+    ),
+    'no_stream',
+  )
+  await ts.system.store.append(
+    'webhook_delivery-900001',
+    toNewEvents(
+      ts.system.write,
+      systemContext('webhook-dispatcher'),
+      [
+        {
+          type: 'WebhookDeliveryAttempted',
+          data: attempt({
+            attempt: 2,
+            succeeded: true,
+            status_code: 200,
+            error: null,
+            final: true,
+            next_attempt_at: null,
+            consecutive_failures: 0,
+          }),
+        },
+      ],
+      orgA,
+    ),
     0n,
   )
   await disableWebhook(ts.system.write, systemContext('webhook-dispatcher'), { webhookId: second.id, consecutiveFailures: 100 })

@@ -24,10 +24,7 @@ export function uuidFrom(next: () => number): string {
   const b = next()
   const c = next()
   const d = next()
-  return (
-    `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-` +
-    `${hex(0x8000 | (c >>> 18), 4)}-${hex(c & 0xffff, 4)}${hex(d, 8)}`
-  )
+  return `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-` + `${hex(0x8000 | (c >>> 18), 4)}-${hex(c & 0xffff, 4)}${hex(d, 8)}`
 }
 
 const ENGINES = ['chatgpt', 'perplexity', 'gemini', 'copilot'] as const
@@ -93,8 +90,8 @@ export interface WindowResult {
   readonly seconds: number
   readonly perSecond: number
   /** Per event, over the contender's slices, when a probe was given (null where it could not tell). */
-  readonly postgresCpuUsPerEvent?: number | null
-  readonly walBytesPerEvent?: number | null
+  readonly postgresCpuUsPerEvent?: number | null | undefined
+  readonly walBytesPerEvent?: number | null | undefined
 }
 
 /** What one slice cost the database server: CPU ms of every server process, and WAL bytes written. */
@@ -149,10 +146,16 @@ export interface Interleaving {
  * with a probe, its server CPU and WAL per event. Events per second swing with whatever shares the machine;
  * CPU and WAL per event much less, so they are what shows a change that does less work.
  */
-export async function compareInterleaved(contenders: readonly Contender[], options: Interleaving, probe?: SliceProbe): Promise<Map<string, WindowResult>> {
+export async function compareInterleaved(
+  contenders: readonly Contender[],
+  options: Interleaving,
+  probe?: SliceProbe,
+): Promise<Map<string, WindowResult>> {
   const run = (c: Contender, seconds: number) => measureWindow(c.steps, 0, seconds)
   for (const c of contenders) await run(c, options.warmupSeconds)
-  const totals = new Map(contenders.map((c) => [c.label, { events: 0, seconds: 0, postgresMs: 0 as number | null, walBytes: 0 as number | null }]))
+  const totals = new Map(
+    contenders.map((c) => [c.label, { events: 0, seconds: 0, postgresMs: 0 as number | null, walBytes: 0 as number | null }]),
+  )
   for (let round = 0; round < options.rounds; round++) {
     for (const c of round % 2 === 0 ? contenders : [...contenders].reverse()) {
       const probing = await probe?.()
@@ -165,7 +168,8 @@ export async function compareInterleaved(contenders: readonly Contender[], optio
       total.walBytes = total.walBytes === null || cost?.walBytes == null ? null : total.walBytes + cost.walBytes
     }
   }
-  const perEvent = (value: number | null, events: number, scale: number) => (probe === undefined ? undefined : value === null || events === 0 ? null : (value * scale) / events)
+  const perEvent = (value: number | null, events: number, scale: number) =>
+    probe === undefined ? undefined : value === null || events === 0 ? null : (value * scale) / events
   return new Map(
     [...totals].map(([label, t]) => [
       label,

@@ -34,11 +34,33 @@ export interface AeoClientFacts {
 
 const ENGINES: readonly Engine[] = ['claude', 'openai', 'gemini']
 const MODELS: Readonly<Record<string, string>> = { claude: 'claude-sonnet-4-5', openai: 'gpt-5', gemini: 'gemini-2.5-pro' }
-const COMPETITORS = ['Ace Plumbing & Rooter', 'Reliable Drain Pros', 'Capital City Plumbers', 'Lone Star Water Heaters', 'Blue Ribbon Home Services',
-  'Mr. Rooter', 'Roto-Rooter', 'Benjamin Franklin Plumbing', 'ARS Rescue Rooter', 'Radiant Plumbing & Air']
-const PRAISE = ['well reviewed, licensed and insured', 'same-day service and upfront pricing', 'family owned since 1998', 'known for fast emergency response',
-  'strong Google reviews', 'free estimates', 'BBB accredited']
-const SOURCES = ['https://www.yelp.com/search?find_desc=', 'https://www.bbb.org/search?find_text=', 'https://www.angi.com/companylist/', 'https://www.reddit.com/r/']
+const COMPETITORS = [
+  'Ace Plumbing & Rooter',
+  'Reliable Drain Pros',
+  'Capital City Plumbers',
+  'Lone Star Water Heaters',
+  'Blue Ribbon Home Services',
+  'Mr. Rooter',
+  'Roto-Rooter',
+  'Benjamin Franklin Plumbing',
+  'ARS Rescue Rooter',
+  'Radiant Plumbing & Air',
+]
+const PRAISE = [
+  'well reviewed, licensed and insured',
+  'same-day service and upfront pricing',
+  'family owned since 1998',
+  'known for fast emergency response',
+  'strong Google reviews',
+  'free estimates',
+  'BBB accredited',
+]
+const SOURCES = [
+  'https://www.yelp.com/search?find_desc=',
+  'https://www.bbb.org/search?find_text=',
+  'https://www.angi.com/companylist/',
+  'https://www.reddit.com/r/',
+]
 /** Questions a client's set starts with, and the most captured per monthly round. */
 const QUESTIONS = { min: 2, max: 6 }
 const CAPTURES_PER_ROUND = 12
@@ -88,18 +110,35 @@ export class AeoClientLog {
     const city = (client.locations[0] ?? 'Austin, TX').split(',')[0]!
     const questions: NewQuestion[] = Array.from({ length: count }, (_, i) => {
       const service = client.services[i % Math.max(1, client.services.length)] ?? 'Plumbing'
-      const prompt = [`best ${service.toLowerCase()} company in ${city}`, `who should I hire for ${service.toLowerCase()} near ${city}`,
-        `how much does ${service.toLowerCase()} cost in ${city}`][Math.floor(i / Math.max(1, client.services.length)) % 3]!
-      return { query_id: this.#ids.query(), prompt, engine: 'chatgpt', service, location: city, kind: 'best-of', priority: 50, active: true, source: 'generated' }
+      const prompt = [
+        `best ${service.toLowerCase()} company in ${city}`,
+        `who should I hire for ${service.toLowerCase()} near ${city}`,
+        `how much does ${service.toLowerCase()} cost in ${city}`,
+      ][Math.floor(i / Math.max(1, client.services.length)) % 3]!
+      return {
+        query_id: this.#ids.query(),
+        prompt,
+        engine: 'chatgpt',
+        service,
+        location: city,
+        kind: 'best-of',
+        priority: 50,
+        active: true,
+        source: 'generated',
+      }
     })
     const events = questionSet.decide({ type: 'AddQuestions', client_id: client.id, questions, overflow: 'truncate' }, this.#questions)
     for (const event of events) this.#questions = questionSet.evolve(this.#questions, event)
-    return [{ stream: questionSetStream(client.id), drafts: events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown> })) }]
+    return [
+      { stream: questionSetStream(client.id), drafts: events.map((e) => ({ type: e.type, data: e.data as Record<string, unknown> })) },
+    ]
   }
 
   /** An answer as an engine writes one: a numbered list of businesses, the client in about half, a few sources. */
   #answer(client: AeoClientFacts, question: AnalysisQuestion) {
-    const names = Array.from({ length: 2 + Math.floor(this.#random() * 3) }, () => this.#pick(COMPETITORS)).filter((n, i, all) => all.indexOf(n) === i)
+    const names = Array.from({ length: 2 + Math.floor(this.#random() * 3) }, () => this.#pick(COMPETITORS)).filter(
+      (n, i, all) => all.indexOf(n) === i,
+    )
     if (this.#random() < 0.5) names.splice(Math.floor(this.#random() * (names.length + 1)), 0, client.name)
     const list = names.map((name, i) => `${i + 1}. **${name}**: ${this.#pick(PRAISE)}.`).join('\n')
     const answerText = `For ${question.prompt}, these are well-regarded options:\n\n${list}\n\nCheck recent reviews and ask for a written quote before you book.`

@@ -22,13 +22,60 @@ function prng(seed: number): () => number {
   }
 }
 
-const SERVICES = ['Drain cleaning', 'Water heaters', 'Emergency plumbing', 'Roof repair', 'Gutter cleaning', 'HVAC install', 'AC repair',
-  'Furnace tune-up', 'Leak detection', 'Sewer line repair', 'Bathroom remodel', 'Kitchen remodel', 'Tree removal', 'Pest control']
-const CITIES: readonly (readonly [string, string])[] = [['Austin', 'TX'], ['Dallas', 'TX'], ['Houston', 'TX'], ['Denver', 'CO'], ['Phoenix', 'AZ'],
-  ['Reno', 'NV'], ['Boise', 'ID'], ['Tampa', 'FL'], ['Miami', 'FL'], ['Atlanta', 'GA'], ['Chicago', 'IL'], ['Portland', 'OR'], ['Seattle', 'WA']]
+const SERVICES = [
+  'Drain cleaning',
+  'Water heaters',
+  'Emergency plumbing',
+  'Roof repair',
+  'Gutter cleaning',
+  'HVAC install',
+  'AC repair',
+  'Furnace tune-up',
+  'Leak detection',
+  'Sewer line repair',
+  'Bathroom remodel',
+  'Kitchen remodel',
+  'Tree removal',
+  'Pest control',
+]
+const CITIES: readonly (readonly [string, string])[] = [
+  ['Austin', 'TX'],
+  ['Dallas', 'TX'],
+  ['Houston', 'TX'],
+  ['Denver', 'CO'],
+  ['Phoenix', 'AZ'],
+  ['Reno', 'NV'],
+  ['Boise', 'ID'],
+  ['Tampa', 'FL'],
+  ['Miami', 'FL'],
+  ['Atlanta', 'GA'],
+  ['Chicago', 'IL'],
+  ['Portland', 'OR'],
+  ['Seattle', 'WA'],
+]
 const SETTING_KEYS = ['tier', 'attention_flag', 'report_day', 'contact_email', 'cadence', 'last_contact', 'notes', 'brand_voice']
-const WORDS = ['call', 'back', 'monday', 'gold', 'silver', 'weekly', 'monthly', 'review', 'rankings', 'dropped', 'owner', 'prefers', 'email',
-  'updated', 'citations', 'photos', 'hours', 'holiday', 'promo', 'budget']
+const WORDS = [
+  'call',
+  'back',
+  'monday',
+  'gold',
+  'silver',
+  'weekly',
+  'monthly',
+  'review',
+  'rankings',
+  'dropped',
+  'owner',
+  'prefers',
+  'email',
+  'updated',
+  'citations',
+  'photos',
+  'hours',
+  'holiday',
+  'promo',
+  'budget',
+]
 const BASE_TIME = Date.parse('2023-01-02T08:00:00.000Z')
 
 interface ClientSim {
@@ -218,17 +265,33 @@ class Writer {
     const slug = this.#random() < 0.8 ? `client-${id}` : ''
     const status: ClientStatus = this.#random() < 0.85 ? 'active' : this.#pick(['paused', 'staging'] as const)
     const websiteUrl = `https://client-${id}.example.com`
-    const client: ClientSim = { id, orgId: org.id, name: `Client ${id}`, websiteUrl, slug, status, services: [], locations: [], locationNames: 0 }
+    const client: ClientSim = {
+      id,
+      orgId: org.id,
+      name: `Client ${id}`,
+      websiteUrl,
+      slug,
+      status,
+      services: [],
+      locations: [],
+      locationNames: 0,
+    }
     this.#clients.push(client)
     const metadata = this.#command(org.id, org.keyIds[0] ?? 1)
-    if (slug) await this.#append(clientSlugStream(org.id, slug), [this.#event({ type: 'ClientSlugClaimed', data: { org_id: org.id, slug, client_id: id } }, metadata)])
+    if (slug)
+      await this.#append(clientSlugStream(org.id, slug), [
+        this.#event({ type: 'ClientSlugClaimed', data: { org_id: org.id, slug, client_id: id } }, metadata),
+      ])
     const drafts: Draft[] = [
       { type: 'ClientAdded', data: { client_id: id, org_id: org.id, name: client.name, website_url: websiteUrl, slug, status } },
     ]
     for (let i = 1 + Math.floor(this.#random() * 3); i > 0; i--) drafts.push(this.#serviceDraft(client))
     for (let i = Math.floor(this.#random() * 3); i > 0; i--) drafts.push(this.#locationDraft(client))
     for (let i = Math.floor(this.#random() * 3); i > 0; i--) drafts.push(this.#settingDraft(client))
-    await this.#append(clientStream(id), drafts.map((d) => this.#event(d, metadata)))
+    await this.#append(
+      clientStream(id),
+      drafts.map((d) => this.#event(d, metadata)),
+    )
   }
 
   #serviceDraft(client: ClientSim): Draft {
@@ -246,7 +309,10 @@ class Writer {
     const locationId = this.#id('location')
     const name = `${city}${suffix}, ${state}, US`
     client.locations.push({ id: locationId, name })
-    return { type: 'ClientLocationAdded', data: { client_id: client.id, location_id: locationId, name, city: `${city}${suffix}`, state, country: 'US' } }
+    return {
+      type: 'ClientLocationAdded',
+      data: { client_id: client.id, location_id: locationId, name, city: `${city}${suffix}`, state, country: 'US' },
+    }
   }
 
   #settingDraft(client: ClientSim): Draft {
@@ -262,7 +328,11 @@ class Writer {
    */
   async #aeoRound(client: ClientSim): Promise<void> {
     if (client.status === 'deleted') return this.#session(client)
-    client.aeo ??= new AeoClientLog(this.#random, { query: () => this.#id('query'), capture: () => this.#id('capture'), item: () => this.#id('item') })
+    client.aeo ??= new AeoClientLog(this.#random, {
+      query: () => this.#id('query'),
+      capture: () => this.#id('capture'),
+      item: () => this.#id('item'),
+    })
     const commands = client.aeo.round({
       id: client.id,
       name: client.name,
@@ -275,7 +345,11 @@ class Writer {
 
   async #appendCommand(client: ClientSim, command: CommandAppends): Promise<void> {
     const metadata = this.#command(client.orgId, this.#actor(client))
-    for (const { stream, drafts } of command) await this.#append(stream, drafts.map((d) => this.#event(d, metadata)))
+    for (const { stream, drafts } of command)
+      await this.#append(
+        stream,
+        drafts.map((d) => this.#event(d, metadata)),
+      )
   }
 
   /**
@@ -313,7 +387,10 @@ class Writer {
     if (r < 0.66) return add(this.#serviceDraft(client))
     if (r < 0.71) return add(this.#locationDraft(client))
     if (r < 0.74 && client.locations.length > 0) {
-      return add({ type: 'ClientLocationsRemoved', data: { client_id: client.id, location_ids: client.locations.splice(0).map((l) => l.id) } })
+      return add({
+        type: 'ClientLocationsRemoved',
+        data: { client_id: client.id, location_ids: client.locations.splice(0).map((l) => l.id) },
+      })
     }
     if (r < 0.8) {
       client.name = `${client.name.split(' (')[0]} (${this.#pick(WORDS)})`
@@ -335,7 +412,8 @@ class Writer {
       if (old) session.releases.push(slugEvent('ClientSlugReleased', old))
       return
     }
-    const to: ClientStatus = client.status === 'active' ? (this.#random() < 0.3 ? 'deleted' : this.#pick(['paused', 'staging'] as const)) : 'active'
+    const to: ClientStatus =
+      client.status === 'active' ? (this.#random() < 0.3 ? 'deleted' : this.#pick(['paused', 'staging'] as const)) : 'active'
     add(this.#statusDraft(client, to))
     if (to === 'deleted' && client.slug) session.releases.push(slugEvent('ClientSlugReleased', client.slug))
   }

@@ -13,11 +13,17 @@ const ROWS = 1000
 export async function startFastifyWithRead(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 })
   await pool.query('create table if not exists bench_floor (id int primary key, name text not null, data jsonb not null)')
-  await pool.query(`insert into bench_floor select g, 'Bench Client ' || g, '{"tier": "gold"}' from generate_series(1, ${ROWS}) g on conflict do nothing`)
+  await pool.query(
+    `insert into bench_floor select g, 'Bench Client ' || g, '{"tier": "gold"}' from generate_series(1, ${ROWS}) g on conflict do nothing`,
+  )
   const app = Fastify()
   let next = 0
   app.post('/read', async () => {
-    const { rows } = await pool.query({ name: 'bench-floor-read', text: 'select id, name, data from bench_floor where id = $1', values: [1 + (next++ % ROWS)] })
+    const { rows } = await pool.query({
+      name: 'bench-floor-read',
+      text: 'select id, name, data from bench_floor where id = $1',
+      values: [1 + (next++ % ROWS)],
+    })
     return { result: rows[0] }
   })
   await app.listen({ port: 0, host: '127.0.0.1' })

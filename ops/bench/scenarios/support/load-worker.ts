@@ -31,7 +31,12 @@ const instance = autocannon(
         setupRequest: (request) => ({ ...request, body: body(n++) }),
         ...(counted.size > 0
           ? {
-              onResponse: (_status: number, _body: string, _context: object, headers: Record<string, string | string[] | undefined> | undefined) => {
+              onResponse: (
+                _status: number,
+                _body: string,
+                _context: object,
+                headers: Record<string, string | string[] | undefined> | undefined,
+              ) => {
                 const lower = new Map(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]))
                 for (const [name, values] of counted) {
                   const value = lower.get(name) ?? '(absent)'

@@ -34,7 +34,11 @@ export async function startService(context: BenchContext): Promise<RunningServic
   const database = await context.createDatabase()
   // The limiter still counts every request (its cost is part of what is measured); the limit is set out of
   // reach so that the load itself is never answered 429.
-  const system = await openSystem({ databaseUrl: database.url, log: pino({ level: 'silent' }), rateLimits: { defaultPerMinute: 1_000_000 } })
+  const system = await openSystem({
+    databaseUrl: database.url,
+    log: pino({ level: 'silent' }),
+    rateLimits: { defaultPerMinute: 1_000_000 },
+  })
   let app: FastifyInstance | undefined
   try {
     system.runner.start()
@@ -49,7 +53,11 @@ export async function startService(context: BenchContext): Promise<RunningServic
     }
     const platformKey = created.key
     const call = async <T>(method: string, params: unknown, key: string = platformKey): Promise<T> => {
-      const response = await fetch(`${origin}/api/v1/rpc/${method}`, { method: 'POST', headers: rpcHeaders(key), body: JSON.stringify(params) })
+      const response = await fetch(`${origin}/api/v1/rpc/${method}`, {
+        method: 'POST',
+        headers: rpcHeaders(key),
+        body: JSON.stringify(params),
+      })
       const text = await response.text()
       if (response.status !== 200) throw new Error(`${method} answered ${response.status}: ${text}`)
       return (JSON.parse(text) as { result: T }).result

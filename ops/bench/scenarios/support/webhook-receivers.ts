@@ -35,7 +35,9 @@ const urls = await Promise.all(
 port.on('message', (message: unknown) => {
   if (message === 'close') {
     for (const server of servers) server.closeAllConnections()
-    Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => port.postMessage(received))
+    Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() =>
+      port.postMessage(received),
+    )
   } else port.postMessage(received)
 })
 port.postMessage(urls)
