@@ -247,7 +247,9 @@ export const aeoRunsRpcs = [
         geoState: p.geo_state ?? null,
         enabled: p.enabled,
       })
-      // A disabled cadence queues nothing, so there is nothing to warn about.
+      // The agents are read after the read models show this write, and so every check-in logged before it
+      // (a claim answers without waiting for them). A disabled cadence queues nothing: nothing to warn about.
+      await ctx.settle()
       const warnings = cadence.enabled ? engineWarnings(cadence.engines, await claimedEngines(ctx.read, orgId)) : []
       return { ...cadence, warnings }
     },
