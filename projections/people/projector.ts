@@ -67,18 +67,7 @@ export const peopleProjector: Projector = eachEvent({
     async UserSignedIn(db, event) {
       const d = event.data
       const at = occurredAt(event)
-      await db
-        .insertInto('user_sessions')
-        .values({
-          session_hash: d.session_hash,
-          user_id: d.user_id,
-          org_id: d.org_id,
-          created_at: at,
-          expires_at: d.expires_at,
-          ended_at: null,
-        })
-        .onConflict((oc) => oc.column('session_hash').doNothing())
-        .execute()
+      await startSession(db, d, at)
       // A sign-in ends a lockout that had run out by then (none can succeed during one); a redelivered older
       // sign-in leaves a later lockout in place.
       await db
@@ -112,18 +101,7 @@ export const peopleProjector: Projector = eachEvent({
     async UserSignedInWithSso(db, event) {
       const d = event.data
       const at = occurredAt(event)
-      await db
-        .insertInto('user_sessions')
-        .values({
-          session_hash: d.session_hash,
-          user_id: d.user_id,
-          org_id: d.org_id,
-          created_at: at,
-          expires_at: d.expires_at,
-          ended_at: null,
-        })
-        .onConflict((oc) => oc.column('session_hash').doNothing())
-        .execute()
+      await startSession(db, d, at)
       // The provider proved the address: an invited member is in (and their invite link is used up).
       await db
         .updateTable('org_members')
@@ -207,3 +185,23 @@ export const peopleProjector: Projector = eachEvent({
     },
   },
 })
+
+/** A session begun at `at` (by password or SSO); applied twice, the same row. */
+async function startSession(
+  db: ReadDb,
+  d: { session_hash: string; user_id: number; org_id: number; expires_at: string },
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto('user_sessions')
+    .values({
+      session_hash: d.session_hash,
+      user_id: d.user_id,
+      org_id: d.org_id,
+      created_at: at,
+      expires_at: d.expires_at,
+      ended_at: null,
+    })
+    .onConflict((oc) => oc.column('session_hash').doNothing())
+    .execute()
+}
