@@ -21,6 +21,7 @@ import { webhookDeliveryEventSchemas, webhookEventSchemas } from './webhooks/eve
 import { userEmailEventSchemas, userEventSchemas } from './people/events.js'
 import { ssoProviderEventSchemas, ssoSignInEventSchemas, ssoUserEventSchemas } from './sso/events.js'
 import { samlProviderEventSchemas } from './sso/saml-events.js'
+import { searchEventSchemas } from './search/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data at the type's current
@@ -62,6 +63,7 @@ export const eventSchemas = {
   ...ssoUserEventSchemas,
   ...samlProviderEventSchemas,
   ...oauthEventSchemas,
+  ...searchEventSchemas,
 } as const
 
 /** The name of every event type the domain records. */

@@ -16,6 +16,14 @@ import {
   type AeoProcessorSettings,
   type EngineSettings,
 } from '../processors/aeo/settings.js'
+import {
+  DATAFORSEO_DEFAULT_BASE_URL,
+  DEFAULT_SEARCH_PROVIDER_SETTINGS,
+  GOOGLE_TOKEN_URL,
+  GSC_DEFAULT_BASE_URL,
+  SERPAPI_DEFAULT_BASE_URL,
+  type SearchProviderSettings,
+} from '../processors/search/settings.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModelSettings } from '../processors/language-model/settings.js'
 
@@ -144,6 +152,22 @@ const Env = z.object({
     .string()
     .regex(/^\S{16,}$/, 'expected 16 or more characters without spaces (openssl rand -hex 32)')
     .optional(),
+  // Search data providers (processors/search/settings.ts): DataForSEO (ranks and keyword metrics) and
+  // SerpApi (ranks, when DataForSEO is not configured); Search Console credentials are per client.
+  DATAFORSEO_LOGIN: z.string().optional(),
+  DATAFORSEO_PASSWORD: z.string().optional(),
+  DATAFORSEO_BASE_URL: z.url().default(DATAFORSEO_DEFAULT_BASE_URL),
+  SERPAPI_KEY: z.string().optional(),
+  SERPAPI_BASE_URL: z.url().default(SERPAPI_DEFAULT_BASE_URL),
+  GSC_BASE_URL: z.url().default(GSC_DEFAULT_BASE_URL),
+  GSC_TOKEN_URL: z.url().default(GOOGLE_TOKEN_URL),
+  SEARCH_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.timeoutMs),
+  SEARCH_PROVIDER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.maxAttempts),
+  SEARCH_PROVIDER_BACKOFF_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.backoffBaseMs),
+  SEARCH_PROVIDER_REQUESTS_PER_SECOND: z.coerce.number().min(0.01).max(10_000).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.requestsPerSecond),
+  RANK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.rankConcurrency),
+  KEYWORD_METRICS_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.metricsMaxAgeDays),
+  SEARCH_POLL_MS: z.coerce.number().int().min(100).max(86_400_000).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.pollMs),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url()
     .regex(/^https?:\/\//, 'expected an http:// or https:// URL, e.g. http://otel-collector:4318')
@@ -180,6 +204,8 @@ export interface Config {
   readonly sso: { readonly allowList: AllowList; readonly publicSignup: boolean }
   /** METRICS_TOKEN and OTEL_EXPORTER_OTLP_ENDPOINT (undefined: not set). */
   readonly observability: ObservabilityConfig
+  /** The search data providers and their limits (DATAFORSEO_*, SERPAPI_*, GSC_*, SEARCH_*, RANK_CHECK_CONCURRENCY). */
+  readonly search: SearchProviderSettings
 }
 
 export interface ObservabilityConfig {
@@ -261,6 +287,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: { serviceKey: e.SERVICE_ENCRYPTION_KEY, allowList: e.WEBHOOK_ALLOWED_HOSTS, backoffBaseMs: e.WEBHOOK_BACKOFF_BASE_MS },
     sso: { allowList: e.SSO_ALLOWED_HOSTS, publicSignup: e.SSO_PUBLIC_SIGNUP },
     observability: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
+    search: searchSettings(e),
+  }
+}
+
+/** A provider is on when its credentials are set; half a DataForSEO login is a mistake worth stopping for. */
+function searchSettings(e: z.infer<typeof Env>): SearchProviderSettings {
+  if ((e.DATAFORSEO_LOGIN === undefined) !== (e.DATAFORSEO_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD: set both or neither')
+  }
+  return {
+    dataforseo:
+      e.DATAFORSEO_LOGIN && e.DATAFORSEO_PASSWORD
+        ? { login: e.DATAFORSEO_LOGIN, password: e.DATAFORSEO_PASSWORD, baseUrl: e.DATAFORSEO_BASE_URL.replace(/\/+$/, '') }
+        : null,
+    serpapi: e.SERPAPI_KEY ? { apiKey: e.SERPAPI_KEY, baseUrl: e.SERPAPI_BASE_URL.replace(/\/+$/, '') } : null,
+    gsc: { baseUrl: e.GSC_BASE_URL, tokenUrl: e.GSC_TOKEN_URL },
+    timeoutMs: e.SEARCH_PROVIDER_TIMEOUT_MS,
+    maxAttempts: e.SEARCH_PROVIDER_MAX_ATTEMPTS,
+    backoffBaseMs: e.SEARCH_PROVIDER_BACKOFF_BASE_MS,
+    requestsPerSecond: e.SEARCH_PROVIDER_REQUESTS_PER_SECOND,
+    rankConcurrency: e.RANK_CHECK_CONCURRENCY,
+    metricsMaxAgeDays: e.KEYWORD_METRICS_MAX_AGE_DAYS,
+    pollMs: e.SEARCH_POLL_MS,
   }
 }
 

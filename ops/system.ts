@@ -38,6 +38,7 @@ import { systemResolver, type Resolver, type WebhookPolicy } from '../commands/w
 import type { PasswordResetDelivery } from '../read-api/people/settings.js'
 import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.js'
 import { DEFAULT_WEBHOOK_TUNING, type WebhookProcessorSettings } from '../processors/webhooks/settings.js'
+import { DEFAULT_SEARCH_PROVIDER_SETTINGS, type SearchProviderSettings } from '../processors/search/settings.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -63,6 +64,8 @@ export interface SystemOptions {
   /** Text generation for jobs; null (the default) until a provider adapter is configured. */
   readonly languageModel?: LanguageModel | null
   readonly webhooks?: WebhookOptions
+  /** The search data providers (DATAFORSEO_*, SERPAPI_*, GSC_*) and their limits; default: none configured. */
+  readonly search?: SearchProviderSettings
   /** Sign-in: where password-reset links go (no email adapter ships; tests capture them). */
   readonly people?: { readonly deliverPasswordReset?: PasswordResetDelivery }
   /** Single sign-on: the identity-provider address allow-list (SSO_ALLOWED_HOSTS), resolver and SSO_PUBLIC_SIGNUP; defaults: none, DNS, off. */
@@ -166,6 +169,8 @@ export async function openSystem(options: SystemOptions): Promise<System> {
         languageModel: options.languageModel ?? null,
         blobs,
         webhooks,
+        search: options.search ?? DEFAULT_SEARCH_PROVIDER_SETTINGS,
+        serviceKey: webhookPolicy.serviceKey,
       }),
       ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),
     ]
@@ -201,6 +206,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
             aeo,
             rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
             webhooks: webhookPolicy,
+            serviceKey: webhookPolicy.serviceKey,
             sitePublisher: builtInSitePublisher({ write, read }),
             // One service key for everything sealed: webhook secrets and TOTP secrets.
             people: {

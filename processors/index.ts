@@ -3,8 +3,15 @@ import { exportExpiryProcessor } from './exports/expiry.js'
 import { jobProcessors } from './jobs/index.js'
 import type { Processor, ProcessorDeps } from './runtime.js'
 import { webhookProcessors } from './webhooks/index.js'
+import { searchProcessors } from './search/index.js'
 
 /** Every processor the processors role runs. */
 export function createProcessors(deps: ProcessorDeps): Processor[] {
-  return [...aeoProcessors(deps), ...jobProcessors(deps), ...webhookProcessors(deps), exportExpiryProcessor(deps)]
+  return [
+    ...aeoProcessors(deps),
+    ...jobProcessors(deps),
+    ...webhookProcessors(deps),
+    exportExpiryProcessor(deps),
+    ...searchProcessors(deps),
+  ]
 }

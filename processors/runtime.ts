@@ -12,6 +12,8 @@ import type { JobHandlers } from './jobs/handler.js'
 import type { JobSettings } from './jobs/settings.js'
 import type { WebhookProcessorSettings } from './webhooks/settings.js'
 import type { WorkTables } from '../migrations/work-tables.js'
+import type { ServiceKey } from '../commands/secrets/service-key.js'
+import type { SearchProviderSettings } from './search/settings.js'
 
 /** A process manager or worker: started by the processors role (and `all`), stopped on shutdown. */
 export interface Processor {
@@ -42,4 +44,8 @@ export interface ProcessorDeps {
   readonly blobs: BlobStore
   /** The webhook dispatcher's settings; absent: no dispatcher in this process. */
   readonly webhooks?: WebhookProcessorSettings
+  /** The search data providers (ranks, keyword metrics, Search Console) and their limits. */
+  readonly search: SearchProviderSettings
+  /** The service key: unseals credentials stored sealed in the log (Search Console keys and grants). */
+  readonly serviceKey: ServiceKey
 }

@@ -15,6 +15,7 @@ import { ssoProjector } from './sso/projector.js'
 import { webhooksProjector } from './webhooks/projector.js'
 import { exportsProjector } from './exports/projector.js'
 import { oauthProjector } from './oauth/projector.js'
+import { searchProjectors } from './search/index.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -32,6 +33,7 @@ export const projectors: readonly Projector[] = [
   peopleProjector,
   ssoProjector,
   oauthProjector,
+  ...searchProjectors,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

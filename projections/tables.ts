@@ -11,6 +11,7 @@ import type { SiteEditReadModels } from './site-edits/tables.js'
 import type { WebhookReadModels } from './webhooks/tables.js'
 import type { ExportReadModels } from './exports/tables.js'
 import type { OAuthReadModels } from './oauth/tables.js'
+import type { SearchReadModels } from './search/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -109,6 +110,7 @@ export interface ClientSettingsTable {
 
 export interface ReadModels
   extends AeoReadModels,
+    SearchReadModels,
     JobReadModels,
     PageReadModels,
     SiteEditReadModels,

@@ -3,6 +3,7 @@ import type { SitePublisher } from '../commands/site-edits-publisher.js'
 import type { WebhookPolicy } from '../commands/webhooks.js'
 import type { PeopleSettings } from './people/settings.js'
 import type { SsoSettings } from './sso/settings.js'
+import type { ServiceKey } from '../commands/secrets/service-key.js'
 
 /**
  * Operator settings the read API's handlers and platform need (built by ops/config.ts). A module of its own,
@@ -20,6 +21,8 @@ export interface ServiceSettings {
   readonly people?: PeopleSettings
   /** Single sign-on: the service key, the identity-provider address policy, BASE_URL; absent: SSO RPCs answer 503 and the pages are not served. */
   readonly sso?: SsoSettings
+  /** The service key that seals credentials the service stores for later use (Search Console keys and grants). */
+  readonly serviceKey?: ServiceKey
 }
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */

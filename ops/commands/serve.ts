@@ -80,6 +80,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     sandbox: config.sandbox,
     rateLimits: config.rateLimits,
     jobs: config.jobs,
+    search: config.search,
     languageModel: createLanguageModel(config.languageModel),
     ...extras,
     webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },

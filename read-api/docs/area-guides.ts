@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 /**
  * The areas' references (domain/<area>/README.md) as sections of the served guide. The READMEs are the one
  * text: a reader of the repository and a reader of /developers.md see the same words, so they cannot drift.
- * Every area folder with a README is included, so a new area's reference is served without touching code.
+ * Every area folder with a README is included, so a new area's reference is served without touching code;
+ * an area cut into sub-areas (domain/search/ranks/…) has each sub-area's README after its own, one level down.
  */
 export interface AreaGuide {
   /** The area's folder name under domain/. */
@@ -31,9 +32,47 @@ function readAreaGuides(): AreaGuide[] {
       } catch {
         return []
       }
-      const heading = /^# (.+)\n/.exec(text)
-      if (!heading) throw new Error(`domain/${area}/README.md must start with a "# " heading`)
-      return [{ area, title: heading[1]!.trim(), body: text.slice(heading[0].length).trim() }]
+      const { title, body } = splitHeading(text, `domain/${area}/README.md`)
+      const parts = subAreaReadmes(area).map((sub) => {
+        const section = splitHeading(sub.text, `domain/${area}/${sub.name}/README.md`)
+        // One level down: the sub-area's headings sit under the area's.
+        return [`## ${section.title}`, demoted(section.body)].join('\n\n')
+      })
+      return [{ area, title, body: [body, ...parts].join('\n\n') }]
+    })
+}
+
+/** Headings one level deeper, outside fenced code (a shell comment is not a heading). */
+function demoted(body: string): string {
+  let fenced = false
+  return body
+    .split('\n')
+    .map((line) => {
+      if (/^```/.test(line)) fenced = !fenced
+      else if (!fenced && /^#{1,3} /.test(line)) return `#${line}`
+      return line
+    })
+    .join('\n')
+}
+
+function splitHeading(text: string, file: string): { title: string; body: string } {
+  const heading = /^# (.+)\n/.exec(text)
+  if (!heading) throw new Error(`${file} must start with a "# " heading`)
+  return { title: heading[1]!.trim(), body: text.slice(heading[0].length).trim() }
+}
+
+/** The READMEs of an area's sub-folders, in folder order. */
+function subAreaReadmes(area: string): { name: string; text: string }[] {
+  return readdirSync(new URL(`${area}/`, DOMAIN), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .flatMap((name) => {
+      try {
+        return [{ name, text: readFileSync(new URL(`${area}/${name}/README.md`, DOMAIN), 'utf8') }]
+      } catch {
+        return []
+      }
     })
 }
 

@@ -16,6 +16,7 @@ import { ssoRpcs } from './sso.js'
 import { samlRpcs } from './saml.js'
 import { usageRpcs } from './usage.js'
 import { webhookRpcs } from './webhooks.js'
+import { searchRpcs } from './search/index.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
@@ -37,5 +38,6 @@ export function createRegistry(): RpcRegistry {
     ...oauthRpcs,
     ...ssoRpcs,
     ...samlRpcs,
+    ...searchRpcs,
   ] as AnyRpc[])
 }

@@ -16,6 +16,8 @@ import { addQuestion, enrolAcme, f } from './aeo-captures-support.js'
 import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
+import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settings.js'
+import { ephemeralServiceKey } from '../../commands/secrets/service-key.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -368,6 +370,8 @@ t.test('raw records older than the retention period are pruned to empty; reports
     jobs: DEFAULT_JOB_SETTINGS,
     languageModel: null,
     blobs: new PostgresBlobStore(ts.system.database.db),
+    search: DEFAULT_SEARCH_PROVIDER_SETTINGS,
+    serviceKey: ephemeralServiceKey(),
   })
   pruner!.start()
   await pruner!.stop()

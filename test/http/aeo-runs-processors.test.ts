@@ -10,6 +10,8 @@ import { CANCELLER_NAME, cancelForEvent, sweepDueRuns } from '../../processors/a
 import type { ProcessorDeps } from '../../processors/runtime.js'
 import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
+import { ephemeralServiceKey } from '../../commands/secrets/service-key.js'
+import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settings.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey, streamEvents } from './helpers.js'
 import { caps, clientWithQuestions, eventually, handClock, readModelsCaughtUp } from './aeo-runs-helpers.js'
@@ -31,6 +33,8 @@ function processorDeps(ts: TestSystem): ProcessorDeps {
     jobs: DEFAULT_JOB_SETTINGS,
     languageModel: null,
     blobs: new PostgresBlobStore(s.database.db),
+    search: DEFAULT_SEARCH_PROVIDER_SETTINGS,
+    serviceKey: ephemeralServiceKey(),
   }
 }
 

@@ -26,6 +26,7 @@ import { writeExportsLog } from './realistic/exports.js'
 import { writePeopleLog } from './realistic/people.js'
 import { writeOAuthLog } from './realistic/oauth.js'
 import { writeSsoLog } from './realistic/sso.js'
+import { writeSearchLog } from './realistic/search.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -379,6 +380,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writePeopleLog(ts, log, keys)
   await writeOAuthLog(ts, log)
   await writeSsoLog(ts, log)
+  await writeSearchLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }

@@ -48,6 +48,8 @@ export interface TestSystemOptions {
   readonly languageModel?: LanguageModel | null
   /** Webhook settings (allow-list, resolver, backoff, dispatcher tuning); defaults as openSystem's. */
   readonly webhooks?: WebhookOptions
+  /** The search data providers (tests point them at their local stand-ins); default: none configured. */
+  readonly search?: SystemOptions['search']
   /** Sign-in: where password-reset links go (tests capture them). */
   readonly people?: SystemOptions['people']
   /** The public documents' settings (BASE_URL: an https one makes sign-in cookies Secure). */
@@ -77,6 +79,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
     ...(options.languageModel ? { languageModel: options.languageModel } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.search ? { search: options.search } : {}),
     ...(options.people ? { people: options.people } : {}),
     ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
     ...(options.sso ? { sso: options.sso } : {}),

@@ -6,6 +6,7 @@ import { exportScenarios } from './export-org.js'
 import { httpScenarios } from './http.js'
 import { rebuildScenarios } from './rebuild.js'
 import { webhookScenarios } from './webhook-dispatch.js'
+import { rankScenarios } from './ranks.js'
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
 export const scenarios: readonly Scenario[] = [
@@ -16,4 +17,5 @@ export const scenarios: readonly Scenario[] = [
   ...aeoSummaryScenarios,
   ...webhookScenarios,
   ...exportScenarios,
+  ...rankScenarios,
 ]

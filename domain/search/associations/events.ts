@@ -1,0 +1,2 @@
+/** The associations events (domain/search/associations): filled in by the area. */
+export const associationsEventSchemas = {} as const

@@ -1,0 +1,2 @@
+/** The gsc events (domain/search/gsc): filled in by the area. */
+export const gscEventSchemas = {} as const

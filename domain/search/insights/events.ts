@@ -1,0 +1,2 @@
+/** The insights events (domain/search/insights): filled in by the area. */
+export const insightsEventSchemas = {} as const

@@ -1,0 +1,6 @@
+import type { Processor, ProcessorDeps } from '../../runtime.js'
+
+/** The metrics processors. */
+export function keywordMetricsProcessors(_deps: ProcessorDeps): Processor[] {
+  return []
+}

@@ -1,0 +1,4 @@
+import type { Projector } from '../../projector.js'
+
+/** The insights projectors. */
+export const insightsProjectors: readonly Projector[] = []

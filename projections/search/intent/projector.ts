@@ -1,0 +1,4 @@
+import type { Projector } from '../../projector.js'
+
+/** The intent projectors. */
+export const intentProjectors: readonly Projector[] = []

@@ -1,0 +1,4 @@
+import type { Projector } from '../../projector.js'
+
+/** The rank-checks projectors. */
+export const rankChecksProjectors: readonly Projector[] = []

@@ -1,0 +1,4 @@
+import type { Projector } from '../../projector.js'
+
+/** The surveys projectors. */
+export const surveysProjectors: readonly Projector[] = []

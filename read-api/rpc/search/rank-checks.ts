@@ -1,0 +1,4 @@
+import type { AnyRpc } from '../../registry.js'
+
+/** The rank-checks methods. */
+export const rankChecksRpcs: readonly AnyRpc[] = []

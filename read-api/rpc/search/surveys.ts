@@ -1,0 +1,4 @@
+import type { AnyRpc } from '../../registry.js'
+
+/** The surveys methods. */
+export const surveysRpcs: readonly AnyRpc[] = []
