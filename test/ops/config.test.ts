@@ -11,6 +11,7 @@ import { DEFAULT_AEO_PROCESSOR_SETTINGS, DEFAULT_MODELS } from '../../processors
 import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
 import { parseServiceKey } from '../../commands/secrets/service-key.js'
 import { EMPTY_ALLOW_LIST, parseAllowList } from '../../domain/webhooks/url-policy.js'
+import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settings.js'
 
 const KEY = `rrk_${'a1B2c3D4e5'.repeat(4)}`
 const SERVICE_KEY = Buffer.alloc(32, 3).toString('base64')
@@ -40,6 +41,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     webhooks: { serviceKey: undefined, allowList: EMPTY_ALLOW_LIST, backoffBaseMs: 60_000 },
     sso: { allowList: EMPTY_ALLOW_LIST, publicSignup: false },
     observability: { metricsToken: undefined, otlpEndpoint: undefined },
+    search: DEFAULT_SEARCH_PROVIDER_SETTINGS,
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -71,6 +73,20 @@ t.test('every setting is read and typed', async (t) => {
     SSO_PUBLIC_SIGNUP: 'true',
     METRICS_TOKEN: 'scrape-token-0123456789abcdef',
     OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+    DATAFORSEO_LOGIN: 'agency@example.com',
+    DATAFORSEO_PASSWORD: 'dfs-password',
+    DATAFORSEO_BASE_URL: 'http://127.0.0.1:9001/',
+    SERPAPI_KEY: 'serp-key',
+    SERPAPI_BASE_URL: 'http://127.0.0.1:9002',
+    GSC_BASE_URL: 'http://127.0.0.1:9003/',
+    GSC_TOKEN_URL: 'http://127.0.0.1:9003/token',
+    SEARCH_PROVIDER_TIMEOUT_MS: '5000',
+    SEARCH_PROVIDER_MAX_ATTEMPTS: '2',
+    SEARCH_PROVIDER_BACKOFF_BASE_MS: '10',
+    SEARCH_PROVIDER_REQUESTS_PER_SECOND: '2.5',
+    RANK_CHECK_CONCURRENCY: '8',
+    KEYWORD_METRICS_MAX_AGE_DAYS: '14',
+    SEARCH_POLL_MS: '500',
   })
   t.same(config, {
     port: 9090,
@@ -99,7 +115,20 @@ t.test('every setting is read and typed', async (t) => {
     },
     sso: { allowList: parseAllowList('127.0.0.1,idp.internal'), publicSignup: true },
     observability: { metricsToken: 'scrape-token-0123456789abcdef', otlpEndpoint: 'http://otel-collector:4318' },
+    search: {
+      dataforseo: { login: 'agency@example.com', password: 'dfs-password', baseUrl: 'http://127.0.0.1:9001' },
+      serpapi: { apiKey: 'serp-key', baseUrl: 'http://127.0.0.1:9002' },
+      gsc: { baseUrl: 'http://127.0.0.1:9003/', tokenUrl: 'http://127.0.0.1:9003/token' },
+      timeoutMs: 5000,
+      maxAttempts: 2,
+      backoffBaseMs: 10,
+      requestsPerSecond: 2.5,
+      rankConcurrency: 8,
+      metricsMaxAgeDays: 14,
+      pollMs: 500,
+    },
   })
+  t.throws(() => loadConfig({ DATAFORSEO_LOGIN: 'only-half' }), /DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD/, 'half a DataForSEO login is refused')
   t.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN/, 'a guessable metrics token is refused')
   t.throws(
     () => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }),
