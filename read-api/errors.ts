@@ -269,6 +269,27 @@ export const ERRORS = {
     message: 'The ad copy breaks the Google Ads limits',
     hint: 'Headlines: 3 to 15, each at most 30 characters; descriptions: 2 to 4, each at most 90; at most 100 ad groups per set',
   },
+  // Search: rank rows (domain/search/ranks, record_keyword_ranks)
+  rank_keyword_unknown: {
+    status: 400,
+    message: 'A rank names a keyword the client does not track',
+    hint: "Use ids from get_keywords_for_client for this client (add_keyword adds one); detail names the rank refused",
+  },
+  rank_keyword_deleted: {
+    status: 400,
+    message: 'A rank names a deleted keyword',
+    hint: 'add_keyword with the same phrase brings it back (same id); then record its ranks again',
+  },
+  rank_location_unknown: {
+    status: 400,
+    message: 'A rank names a location the client does not have',
+    hint: 'Use location ids from get_locations_for_client, or leave location_id out (null) for a national rank',
+  },
+  rank_page_unknown: {
+    status: 400,
+    message: 'A rank names a page that is not the client’s',
+    hint: 'Use page ids from get_pages_for_client, or leave page_id out to have it matched by the ranking URL',
+  },
   // MCP server (read-api/mcp/)
   mcp_post_only: {
     status: 405,

@@ -5,6 +5,11 @@ import { Id } from '../../shared/values.js'
  * One rank observation: where a client stood for one keyword, at one of its locations, on one device, on
  * one day. The key is keyword × location × device × date: recording the same key again never adds a row.
  * Rank checks (processors/search/rank-checks) and callers of record_keyword_ranks both write this shape.
+ *
+ * Note for rank checks (helper C): write rows through `recordKeywordRanks(deps, context, { clientId, rows,
+ * checkId, overwrite: false })` in commands/search/ranks.ts, a day's rows in one call (or hundreds at a time):
+ * each call folds the client's day. It answers `{ recorded, updated, unchanged, position }`; with overwrite
+ * false a key the day already has is left as it is (`unchanged`), so a retried check records nothing twice.
  */
 export const RankDevice = z.enum(['desktop', 'mobile']).describe('The device the results were fetched for')
 export type RankDevice = z.infer<typeof RankDevice>
