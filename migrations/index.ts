@@ -18,6 +18,7 @@ import * as sso from './0020-sso.js'
 import * as oauth from './0017-oauth.js'
 import * as saml from './0022-saml.js'
 import * as logOrderPrimaryKey from './0026-log-order-primary-key.js'
+import * as seoInsightIds from './0031-seo-insight-ids.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0017-oauth': oauth,
   '0022-saml': saml,
   '0026-log-order-primary-key': logOrderPrimaryKey,
+  '0031-seo-insight-ids': seoInsightIds,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */
