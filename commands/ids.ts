@@ -8,6 +8,7 @@ import type { WEBHOOK_ID_KINDS } from '../migrations/0014-webhooks.js'
 import type { PEOPLE_ID_KINDS } from '../migrations/0016-people.js'
 import type { SSO_ID_KINDS } from '../migrations/0020-sso.js'
 import type { OAUTH_ID_KINDS } from '../migrations/0017-oauth.js'
+import type { SURVEY_ID_KINDS } from '../migrations/0027-survey-ids.js'
 import type { RANK_CHECK_ID_KINDS } from '../migrations/0029-rank-check-ids.js'
 import type { SEO_INSIGHT_ID_KINDS } from '../migrations/0031-seo-insight-ids.js'
 
@@ -21,6 +22,7 @@ export type IdKind =
   | (typeof PEOPLE_ID_KINDS)[number]
   | (typeof SSO_ID_KINDS)[number]
   | (typeof OAUTH_ID_KINDS)[number]
+  | (typeof SURVEY_ID_KINDS)[number]
   | (typeof RANK_CHECK_ID_KINDS)[number]
   | (typeof SEO_INSIGHT_ID_KINDS)[number]
 

@@ -18,6 +18,7 @@ import * as sso from './0020-sso.js'
 import * as oauth from './0017-oauth.js'
 import * as saml from './0022-saml.js'
 import * as logOrderPrimaryKey from './0026-log-order-primary-key.js'
+import * as surveyIds from './0027-survey-ids.js'
 import * as rankCheckIds from './0029-rank-check-ids.js'
 import * as seoInsightIds from './0031-seo-insight-ids.js'
 
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0017-oauth': oauth,
   '0022-saml': saml,
   '0026-log-order-primary-key': logOrderPrimaryKey,
+  '0027-survey-ids': surveyIds,
   '0029-rank-check-ids': rankCheckIds,
   '0031-seo-insight-ids': seoInsightIds,
 }

@@ -248,6 +248,37 @@ export const ERRORS = {
     message: 'The client has no services or AI Visibility questions to build keywords from',
     hint: 'Add services (add_service) and locations (add_location) to the client, then run keyword_generation again',
   },
+  // Search: keyword ↔ page associations and onboarding surveys (domain/search/associations, domain/search/surveys)
+  association_client_mismatch: {
+    status: 400,
+    message: 'The keyword and the page belong to different clients',
+    hint: "Link a keyword to a page of its own client: get_keywords_for_client and get_pages_for_client list each client's",
+  },
+  keyword_deleted: {
+    status: 409,
+    message: 'The keyword is deleted',
+    hint: 'add_keyword with the same phrase brings it back (same id); then associate it again',
+  },
+  page_inactive: {
+    status: 409,
+    message: 'The page is inactive',
+    hint: 'add_page with its URL and active: true makes it active again; then associate it',
+  },
+  association_limit: {
+    status: 409,
+    message: 'The keyword is linked to the most pages allowed',
+    hint: 'Dissociate pages that no longer serve the keyword (dissociate_keyword_page), then associate again',
+  },
+  survey_limit: {
+    status: 409,
+    message: 'The client has the most surveys allowed',
+    hint: 'Answer the surveys the client has (get_surveys_for_client lists them) instead of starting new ones',
+  },
+  survey_answer_invalid: {
+    status: 400,
+    message: 'A survey answer does not fit its question',
+    hint: 'get_survey lists each question with its id, kind, options and limits; detail names the answer refused',
+  },
   // Ad copy (domain/ad-copy)
   ad_copy_set_not_proposed: {
     status: 409,

@@ -31,6 +31,8 @@ export const CLIENT_TABLES = [
   'page_snapshots',
   'site_edits',
   'site_edit_attempts',
+  'keyword_pages',
+  'surveys',
 ] as const
 
 /**
