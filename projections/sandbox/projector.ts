@@ -33,6 +33,7 @@ export const CLIENT_TABLES = [
   'site_edit_attempts',
   'keyword_pages',
   'surveys',
+  'keyword_ranks',
 ] as const
 
 /**

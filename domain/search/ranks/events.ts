@@ -11,9 +11,11 @@ import { RankDate, RankRow } from './rank-row.js'
 
 /**
  * The most rows one KeywordRanksRecorded holds. A command with more appends several events at once (one
- * append, so they are recorded together or not at all). 500 rows of a full SERP are about 250 KB of JSON.
+ * append, so they are recorded together or not at all). A row with ten competitors is about 500 bytes of
+ * JSON, so an event stays near 25 KB, the size of a long AI Visibility capture: a rebuild reads the log in
+ * pages of thousands of events, and a page of 500-row events would hold over a gigabyte.
  */
-export const MAX_ROWS_PER_EVENT = 500
+export const MAX_ROWS_PER_EVENT = 50
 
 /**
  * Rows recorded as the client's ranks of `date`: each row is new for its key, or replaces the row recorded

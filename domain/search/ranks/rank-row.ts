@@ -18,6 +18,8 @@ export type RankDevice = z.infer<typeof RankDevice>
 export const RankDate = z
   .string()
   .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'expected a date as YYYY-MM-DD')
+  // A day the calendar has (no 2026-02-30): the same day back from a UTC date.
+  .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), 'expected a day of the calendar')
   .describe('The day the rank was observed, YYYY-MM-DD (UTC)')
 
 /** The deepest result a check reads: a client not in the top 100 has no position. */
