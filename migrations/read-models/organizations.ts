@@ -43,4 +43,6 @@ export async function createOrganizationTables(db: Kysely<any>, schema: string):
   await sql`
     create index ${sql.id('org_activity_org_time')} on ${t('org_activity')} (org_id, occurred_at desc)
   `.execute(db)
+  // get_client_activity: one client's feed, newest first, without walking the rest of its organization's.
+  await sql`create index ${sql.id('org_activity_client_time')} on ${t('org_activity')} (client_id, occurred_at desc)`.execute(db)
 }

@@ -241,3 +241,61 @@ export async function visibleClient(db: ReadDb, orgId: number | null, clientId: 
   if (!row) throw new NotFoundError('client', clientId)
   return row
 }
+
+/** One event of a client's activity feed, as get_client_activity shows it (the shape of get_org_activity's entries). */
+export interface ClientActivityView {
+  event_id: string
+  type: string
+  stream: string
+  client_id: number | null
+  actor: { kind: string; id: string | null }
+  occurred_at: string
+}
+
+/** The client's recent activity from org_activity (events naming the client), newest first. */
+export async function clientActivity(
+  db: ReadDb,
+  client: Pick<ClientRow, 'id' | 'org_id'>,
+  page: { limit: number; offset: number },
+): Promise<ClientActivityView[]> {
+  const rows = await db
+    .selectFrom('org_activity')
+    .select(['event_id', 'event_type', 'stream', 'client_id', 'actor_kind', 'actor_id', 'occurred_at'])
+    .where('org_id', '=', client.org_id)
+    .where('client_id', '=', client.id)
+    .orderBy('occurred_at', 'desc')
+    .orderBy('stream_revision', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+  return rows.map((r) => ({
+    event_id: r.event_id,
+    type: r.event_type,
+    stream: r.stream,
+    client_id: r.client_id,
+    actor: { kind: r.actor_kind, id: r.actor_id },
+    occurred_at: r.occurred_at.toISOString(),
+  }))
+}
+
+/** The name an agency shows its clients: the organization's brand name, else its name. */
+export async function agencyNameOf(db: ReadDb, orgId: number): Promise<string> {
+  const row = await db.selectFrom('organizations').select(['name', 'brand_name']).where('id', '=', orgId).executeTakeFirst()
+  if (!row) throw new NotFoundError('organization', orgId)
+  return row.brand_name || row.name
+}
+
+/**
+ * When the client's data was last captured: the latest finish of its completed jobs (audits, keyword
+ * generation, content work…), null when none. Rank checks and Search Console captures join this once their
+ * tables land.
+ */
+export async function lastAuditAt(db: ReadDb, clientId: number): Promise<Date | null> {
+  const row = await db
+    .selectFrom('jobs')
+    .select(sql<Date | null>`max(finished_at)`.as('at'))
+    .where('client_id', '=', clientId)
+    .where('status', '=', 'done')
+    .executeTakeFirst()
+  return row?.at ?? null
+}

@@ -24,11 +24,14 @@ import {
 import { NotFoundError } from '../../domain/shared/errors.js'
 import { Id, Name } from '../../domain/shared/values.js'
 import {
+  agencyNameOf,
   attentionFlags,
+  clientActivity,
   clientSettings,
   clientViews,
   clientWithSlug,
   countActiveClients,
+  lastAuditAt,
   listClients,
   locationsForClient,
   servicesForClient,
@@ -507,6 +510,79 @@ export const clientRpcs = [
   clientRead('get_services_for_client', "A client's services.", z.array(ServiceView), (db, client) => servicesForClient(db, client.id)),
   clientRead('get_locations_for_client', "A client's current locations.", z.array(LocationView), (db, client) =>
     locationsForClient(db, client.id),
+  ),
+  rpc({
+    name: 'get_client_activity',
+    domain,
+    access: 'read',
+    orgScoped: true,
+    summary:
+      "A client's recent activity from the log, newest first: every event that names the client (its record, keywords, pages, " +
+      'ranks, captures, surveys…), with its actor and time. get_org_activity is the same feed for the whole organization.',
+    example: {
+      params: { client_id: 34 },
+      result: [
+        {
+          event_id: '01956f3c-7a44-7c1e-9d0b-5c2f3e8a1b20',
+          type: 'KeywordPageAssociated',
+          stream: 'keyword_pages-34',
+          client_id: 34,
+          actor: { kind: 'user', id: '9' },
+          occurred_at: '2026-03-09T10:20:00.000Z',
+        },
+        {
+          event_id: '01956f3b-11d2-7a90-8c4e-2b7d9f6e0c13',
+          type: 'KeywordAdded',
+          stream: 'keywords-34',
+          client_id: 34,
+          actor: { kind: 'api_key', id: '21' },
+          occurred_at: '2026-03-09T10:18:41.000Z',
+        },
+      ],
+    },
+    params: z.strictObject({ client_id: ClientId }),
+    paginated: { maxLimit: 1000, defaultLimit: 50 },
+    result: z.array(
+      z.object({
+        event_id: z.string().describe("The event's id in the log"),
+        type: z.string().describe('The event type, e.g. KeywordAdded'),
+        stream: z.string().describe('The stream it belongs to, e.g. keywords-34'),
+        client_id: ClientId.nullable().describe('The client (always this one here)'),
+        actor: z
+          .object({
+            kind: z.string().describe('user, api_key, oauth, system…'),
+            id: z.string().nullable().describe('Which one of that kind (null for the system)'),
+          })
+          .describe('Who made the change'),
+        occurred_at: z.string().describe('When it happened (ISO 8601)'),
+      }),
+    ),
+    async handler(ctx) {
+      const client = await visibleClient(ctx.read, ctx.orgId, ctx.params.client_id)
+      return clientActivity(ctx.read, client, ctx.page!)
+    },
+  }),
+  clientRead(
+    'get_client_deactivated_at',
+    'When the client stopped being active (paused, staging or deleted), as an ISO 8601 time; null while it is active.',
+    z.string().nullable().describe('The time, or null for an active client'),
+    async (_db, client) => (client.deactivated_at === null ? null : client.deactivated_at.toISOString()),
+    '2026-04-30T17:00:00.000Z',
+  ),
+  clientRead(
+    'get_agency_name_for_client',
+    "The name of the agency the client belongs to, as the client should see it: the organization's brand name " +
+      '(update_organization_branding), else its name.',
+    z.string().describe('The brand name, else the organization name'),
+    (db, client) => agencyNameOf(db, client.org_id),
+    'Northwind Digital',
+  ),
+  clientRead(
+    'get_last_audit_at',
+    "When the client's data was last captured, as an ISO 8601 time: the latest finish of its completed jobs; null when none.",
+    z.string().nullable().describe('The time, or null when nothing was captured yet'),
+    async (db, client) => (await lastAuditAt(db, client.id))?.toISOString() ?? null,
+    '2026-03-09T06:00:12.000Z',
   ),
   rpc({
     name: 'delete_locations_for_client',

@@ -149,6 +149,16 @@ const CLIENT_CASES: ClientCase[] = [
     body: (id) => ({ client_id: id, set_id: NO_SET, rejected_by: 'mallory' }),
     missingDetail: `ad copy set ${NO_SET} not found`,
   },
+  // Search: keyword ↔ page associations, onboarding surveys and the client extras.
+  { label: 'get_all_associations_for_client', method: 'get_all_associations_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_keywords_without_pages', method: 'get_keywords_without_pages', body: (id) => ({ client_id: id }) },
+  { label: 'get_pages_without_keywords', method: 'get_pages_without_keywords', body: (id) => ({ client_id: id }) },
+  { label: 'create_client_survey', method: 'create_client_survey', body: (id) => ({ client_id: id }) },
+  { label: 'get_surveys_for_client', method: 'get_surveys_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_activity', method: 'get_client_activity', body: (id) => ({ client_id: id, limit: 5 }) },
+  { label: 'get_client_deactivated_at', method: 'get_client_deactivated_at', body: (id) => ({ client_id: id }) },
+  { label: 'get_agency_name_for_client', method: 'get_agency_name_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_last_audit_at', method: 'get_last_audit_at', body: (id) => ({ client_id: id }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
