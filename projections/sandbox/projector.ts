@@ -31,6 +31,8 @@ export const CLIENT_TABLES = [
   'page_snapshots',
   'site_edits',
   'site_edit_attempts',
+  'page_intents',
+  'page_intent_cache',
   'keyword_pages',
   'surveys',
   'keyword_ranks',
