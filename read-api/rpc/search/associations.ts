@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { associateKeywordPage, dissociateKeywordPage } from '../../../commands/search/associations.js'
 import { MAX_PAGES_PER_KEYWORD } from '../../../domain/search/associations/keyword-pages.js'
+import { NotFoundError } from '../../../domain/shared/errors.js'
 import { Id } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { visibleKeyword } from '../../../projections/keywords/queries.js'
@@ -17,6 +18,9 @@ import { rpc, type AnyRpc } from '../../registry.js'
 import { ClientId, KeywordId, PageId } from '../ids.js'
 
 const domain = 'search'
+
+/** How long associate_keyword_page waits for the read models to show a link it did not write itself. */
+const LINK_WAIT_MS = 5_000
 
 const AssociationSchema = z
   .object({
@@ -111,7 +115,15 @@ export const associationsRpcs: readonly AnyRpc[] = [
         primary,
       })
       await ctx.settle()
-      return visibleAssociation(ctx.read, ctx.orgId, keyword.id, page.id)
+      try {
+        return await visibleAssociation(ctx.read, ctx.orgId, keyword.id, page.id)
+      } catch (error) {
+        // A repeat appends nothing, so settle did not wait: the link may be a concurrent request's, not shown yet.
+        if (!(error instanceof NotFoundError)) throw error
+        const head = await ctx.write.store.headPosition()
+        if (head) await ctx.waitForReadModels(head, LINK_WAIT_MS)
+        return visibleAssociation(ctx.read, ctx.orgId, keyword.id, page.id)
+      }
     },
   }),
   rpc({
