@@ -4,10 +4,12 @@
  * page whose content comes back to something classified is not classified again); a person's override
  * outlives content changes until cleared; classify_page_intents catches up or, with force, classifies
  * again, once per page; inactive and other clients' pages; another organization's ids answer like missing
- * ones; a deleted client takes no writes.
+ * ones; a deleted client takes no writes; the sandbox's pages have their intents.
  */
 import t from 'tap'
+import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import { pageIntentStream } from '../../domain/search/intent/page-intent.js'
+import { resetSandbox } from '../../ops/sandbox/seed.js'
 import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settings.js'
 import { startTestSystem } from '../support/system.js'
 import { clientPayload, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
@@ -242,4 +244,28 @@ t.test("another organization's ids answer like missing ones; a deleted client ta
   expectError(t, await ts.rpc('set_page_intent', { page_id: home, intent: 'local' }, org.key), 409, 'client_deleted')
   expectError(t, await ts.rpc('classify_page_intents', { client_id: clientId }, org.key), 409, 'client_deleted')
   t.equal((await cacheOf(home)).page_id, home, 'reads still answer')
+})
+
+t.test("the sandbox: its client's pages have intents, and the agency's override", async (t) => {
+  const seeded = await resetSandbox({
+    write: ts.system.write,
+    read: ts.system.read,
+    db: ts.system.database.db,
+    watermark: ts.system.watermark,
+    log: ts.system.log,
+  })
+  const rows = await ts.call<PageIntent[]>('get_active_pages_with_intent', { client_id: seeded.clientId }, SANDBOX_KEY)
+  t.ok(rows.length >= 2, `${rows.length} pages`)
+  t.ok(
+    rows.every((r) => r.up_to_date && r.intent !== null),
+    'every page classified',
+  )
+  t.match(
+    rows.find((r) => r.url.endsWith('/services/drain-cleaning')),
+    { intent: 'transactional', source: 'override', classifier: 'rules' },
+  )
+  t.match(
+    rows.find((r) => new URL(r.url).pathname === '/'),
+    { intent: 'navigational', source: 'rules' },
+  )
 })

@@ -153,6 +153,8 @@ t.test('OpenAI: retries, fallbacks, classify requests once, the sandbox and a st
     for await (const recorded of ts.system.store.readStream(stream)) last = decode(recorded)
     return last!
   }
+  /** The read models show every event recorded so far (the classifier records without waiting for them). */
+  const settled = async () => ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
   const handle = (event: DecodedEvent, stop = signal) => handleIntentEvent(classifier, ts.system.watermark, event, stop)
   const asked = () => server.requests.filter(responses).length
 
@@ -180,7 +182,7 @@ t.test('OpenAI: retries, fallbacks, classify requests once, the sandbox and a st
     t.match(fallback, { intent: 'local', classifier: 'rules', model: 'openai:gpt-test', request_id: null })
     t.match(fallback.fallback_reason, /^OpenAI 401: Incorrect API key provided/)
     t.ok(fallback.signals.length > 0, "the rules' evidence is recorded")
-    await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+    await settled()
     t.match(await ts.call('get_page_intent_cache', { page_id: page }, org.key), { source: 'rules', up_to_date: true })
 
     // A catch-up request: the fallback page is asked again (the others are classified already).
@@ -195,6 +197,7 @@ t.test('OpenAI: retries, fallbacks, classify requests once, the sandbox and a st
     const calls = asked()
     t.same(await handle(request), ['unchanged', 'unchanged'], 'the request delivered again: nothing recorded')
     t.equal(asked(), calls, 'nor asked')
+    await settled()
     t.match(
       await ts.call('get_page_intent_cache', { page_id: page }, org.key),
       { source: 'model', confidence: 0.88 },
@@ -258,7 +261,7 @@ t.test('OpenAI: retries, fallbacks, classify requests once, the sandbox and a st
     )
     server.enqueue(responses, { body: openAiAnswer('{"intent":"transactional","confidence":0.8}') })
     await handle(await lastOf(`page-${page}`))
-    await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+    await settled()
     t.match(await ts.call('get_page_intent_cache', { page_id: page }, org.key), {
       intent: 'transactional',
       up_to_date: true,
