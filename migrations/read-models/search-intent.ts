@@ -12,14 +12,14 @@ export async function createIntentTables(db: Kysely<any>, schema: string): Promi
       page_id bigint primary key,
       client_id bigint not null,
       org_id bigint not null,
-      content_hash text not null,
+      content_sha256 text not null,
       snapshot_id bigint,
       intent text,
       source text,
       classified_intent text,
       classifier text,
       confidence double precision,
-      classified_hash text,
+      classified_sha256 text,
       up_to_date boolean not null,
       override_intent text,
       override_note text,
@@ -30,7 +30,7 @@ export async function createIntentTables(db: Kysely<any>, schema: string): Promi
   await sql`
     create table ${t('page_intent_cache')} (
       page_id bigint not null,
-      content_hash text not null,
+      content_sha256 text not null,
       client_id bigint not null,
       org_id bigint not null,
       snapshot_id bigint,
@@ -43,7 +43,7 @@ export async function createIntentTables(db: Kysely<any>, schema: string): Promi
       request_id text,
       revision bigint not null,
       classified_at timestamptz not null,
-      primary key (page_id, content_hash)
+      primary key (page_id, content_sha256)
     )`.execute(db)
   await sql`create index ${sql.id('page_intent_cache_newest')} on ${t('page_intent_cache')} (page_id, revision desc)`.execute(db)
 }

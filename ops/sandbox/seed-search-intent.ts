@@ -49,7 +49,7 @@ export async function seedSandboxIntent(write: WriteDeps, ctx: CommandContext, o
       classification: {
         page_id: page.id,
         client_id: clientId,
-        content_hash: intentContentHash(title, content),
+        content_sha256: intentContentHash(title, content),
         snapshot_id: snapshot?.id ?? null,
         ...rules,
         classifier: 'rules',

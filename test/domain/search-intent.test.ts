@@ -6,7 +6,14 @@
  * language model's request and answer.
  */
 import t from 'tap'
-import { MAX_SIGNAL_DETAIL, MAX_SIGNALS, type PageIntentClassifiedData, type PageIntentEvent } from '../../domain/search/intent/events.js'
+import { isSecretField } from '../../domain/exports/secret-columns.js'
+import {
+  intentEventSchemas,
+  MAX_SIGNAL_DETAIL,
+  MAX_SIGNALS,
+  type PageIntentClassifiedData,
+  type PageIntentEvent,
+} from '../../domain/search/intent/events.js'
 import { intentRequest, readIntentAnswer } from '../../domain/search/intent/model-answer.js'
 import { pageIntent, REMEMBERED_REQUESTS } from '../../domain/search/intent/page-intent.js'
 import { cut, MAX_HEADINGS, readPageText, storableText } from '../../domain/search/intent/page-text.js'
@@ -19,7 +26,7 @@ const HASH_B = 'b'.repeat(64)
 const classification = (hash: string, extra: Partial<PageIntentClassifiedData> = {}): PageIntentClassifiedData => ({
   page_id: 9,
   client_id: 7,
-  content_hash: hash,
+  content_sha256: hash,
   snapshot_id: 31,
   intent: 'local',
   confidence: 0.8,
@@ -298,5 +305,18 @@ t.test("the model's request and answer", async (t) => {
     reasons.signals.map((s) => s.detail.length),
     [3, MAX_SIGNAL_DETAIL, 1, 1, 1],
     'at most five reasons, each cleaned and bounded',
+  )
+})
+
+t.test('exports and replays carry every intent field (none is named like a secret)', async (t) => {
+  for (const [type, schema] of Object.entries(intentEventSchemas)) {
+    const secret = Object.keys(schema.shape).filter((field) => isSecretField(type, field))
+    t.same(secret, [], `${type}: no field left out`)
+  }
+  const columns = ['content_sha256', 'classified_sha256', 'override_note', 'fallback_reason', 'signals', 'request_id', 'confidence']
+  t.same(
+    columns.filter((c) => isSecretField('page_intents', c) || isSecretField('page_intent_cache', c)),
+    [],
+    'nor any column',
   )
 })

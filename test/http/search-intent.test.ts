@@ -26,13 +26,13 @@ interface PageIntent {
   classifier: string | null
   confidence: number | null
   up_to_date: boolean
-  content_hash: string | null
+  content_sha256: string | null
   snapshot_id: number | null
   override: { intent: string; note: string; set_at: string } | null
 }
 
 interface CacheEntry {
-  content_hash: string
+  content_sha256: string
   current: boolean
   snapshot_id: number | null
   intent: string
@@ -110,7 +110,7 @@ t.test('pages are classified by the rules as their content arrives', async (t) =
 
   const cache = await cacheOf(austin)
   t.match(cache.entries[0], {
-    content_hash: cache.content_hash,
+    content_sha256: cache.content_sha256,
     current: true,
     snapshot_id: cache.snapshot_id,
     intent: 'local',
@@ -142,16 +142,16 @@ t.test('the cache: new content is classified once; content seen before is not cl
   t.equal(after.intent, 'transactional')
   t.match(after.entries[0], { intent: 'transactional', current: true }, 'newest first, the current one marked')
   t.match(
-    after.entries.find((e) => e.content_hash === before.content_hash),
+    after.entries.find((e) => e.content_sha256 === before.content_sha256),
     { intent: 'informational', current: false },
     'the earlier content keeps its classification',
   )
-  t.equal(new Set(after.entries.map((e) => e.content_hash)).size, after.entries.length, 'one entry per content')
+  t.equal(new Set(after.entries.map((e) => e.content_sha256)).size, after.entries.length, 'one entry per content')
   // Back to the earlier content (a rolled-back edit does this): its classification is reused at once.
   const classifiedBefore = (await classifications(guide)).length
   await snapshot(guide, '<h1>How to unclog a drain</h1><h2>Why do drains clog?</h2><h2>What tools do I need?</h2><p>Tips.</p>')
   const back = await cacheOf(guide)
-  t.equal(back.content_hash, before.content_hash, 'the same content, the same hash')
+  t.equal(back.content_sha256, before.content_sha256, 'the same content, the same hash')
   t.match(back, { up_to_date: true, intent: 'informational' }, 'classified already: shown without a new record')
   // Let the processor see the snapshot event, then check it recorded nothing for it.
   await snapshot(home, '<h1>Acme Plumbing</h1><p>Family plumbers.</p>', 'Acme Plumbing')

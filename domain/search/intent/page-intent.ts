@@ -45,7 +45,7 @@ function evolve(state: PageIntentState, event: PageIntentEvent): PageIntentState
     case 'PageIntentClassified': {
       const d = event.data
       const classified = new Map(state.classified)
-      classified.set(d.content_hash, { intent: d.intent, classifier: d.classifier, fellBack: d.fallback_reason !== null })
+      classified.set(d.content_sha256, { intent: d.intent, classifier: d.classifier, fellBack: d.fallback_reason !== null })
       const requests = d.request_id === null ? state.requests : [...state.requests, d.request_id].slice(-REMEMBERED_REQUESTS)
       return { ...state, clientId: d.client_id, classified, requests }
     }
@@ -59,9 +59,9 @@ function evolve(state: PageIntentState, event: PageIntentEvent): PageIntentState
 }
 
 /** Whether recording this classification would repeat one the page already has (see RecordClassification). */
-export function alreadyAnswered(state: PageIntentState, classification: { content_hash: string; request_id: string | null }): boolean {
+export function alreadyAnswered(state: PageIntentState, classification: { content_sha256: string; request_id: string | null }): boolean {
   return classification.request_id === null
-    ? state.classified.has(classification.content_hash)
+    ? state.classified.has(classification.content_sha256)
     : state.requests.includes(classification.request_id)
 }
 

@@ -58,7 +58,7 @@ export async function classifyPage(
   const contentHash = intentContentHash(title, content)
   const state = await loadPageIntent(deps.write.store, pageId)
   const model = options.useModel && page.snapshot !== null ? deps.languageModel : null
-  if (alreadyAnswered(state, { content_hash: contentHash, request_id: options.requestId })) return 'unchanged'
+  if (alreadyAnswered(state, { content_sha256: contentHash, request_id: options.requestId })) return 'unchanged'
   const known = state.classified.get(contentHash)
   if (known && options.mode === 'missing') return 'unchanged'
   if (known && options.mode === 'missing_or_fallback' && !(known.fellBack && model !== null)) return 'unchanged'
@@ -87,7 +87,7 @@ export async function classifyPage(
     classification: {
       page_id: pageId,
       client_id: page.client_id,
-      content_hash: contentHash,
+      content_sha256: contentHash,
       snapshot_id: page.snapshot?.id ?? null,
       ...answer,
       request_id: options.requestId,

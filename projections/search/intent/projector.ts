@@ -22,14 +22,14 @@ export const intentProjector: Projector = eachEvent({
           page_id: d.page_id,
           client_id: d.client_id,
           org_id: orgIdOf(event),
-          content_hash: intentContentHash(d.title, ''),
+          content_sha256: intentContentHash(d.title, ''),
           snapshot_id: null,
           intent: null,
           source: null,
           classified_intent: null,
           classifier: null,
           confidence: null,
-          classified_hash: null,
+          classified_sha256: null,
           up_to_date: false,
           override_intent: null,
           override_note: null,
@@ -45,7 +45,7 @@ export const intentProjector: Projector = eachEvent({
       // Only a page without a snapshot is read by its title; once it has content, the snapshot's title counts.
       await db
         .updateTable('page_intents')
-        .set({ content_hash: intentContentHash(title, ''), updated_at: sql`greatest(updated_at, ${occurredAt(event)})` })
+        .set({ content_sha256: intentContentHash(title, ''), updated_at: sql`greatest(updated_at, ${occurredAt(event)})` })
         .where('page_id', '=', page_id)
         .where('snapshot_id', 'is', null)
         .execute()
@@ -58,7 +58,7 @@ export const intentProjector: Projector = eachEvent({
         .updateTable('page_intents')
         .set({
           snapshot_id: d.snapshot_id,
-          content_hash: intentContentHash(d.title, d.content),
+          content_sha256: intentContentHash(d.title, d.content),
           updated_at: sql`greatest(updated_at, ${occurredAt(event)})`,
         })
         .where('page_id', '=', d.page_id)
@@ -84,8 +84,8 @@ export const intentProjector: Projector = eachEvent({
       }
       await db
         .insertInto('page_intent_cache')
-        .values({ page_id: d.page_id, content_hash: d.content_hash, ...row })
-        .onConflict((oc) => oc.columns(['page_id', 'content_hash']).doUpdateSet(row))
+        .values({ page_id: d.page_id, content_sha256: d.content_sha256, ...row })
+        .onConflict((oc) => oc.columns(['page_id', 'content_sha256']).doUpdateSet(row))
         .execute()
       await refresh(db, d.page_id, occurredAt(event))
     },
@@ -119,16 +119,16 @@ export const intentProjector: Projector = eachEvent({
 async function refresh(db: ReadDb, pageId: number, at?: Date): Promise<void> {
   const page = await db
     .selectFrom('page_intents')
-    .select(['content_hash', 'override_intent'])
+    .select(['content_sha256', 'override_intent'])
     .where('page_id', '=', pageId)
     .executeTakeFirst()
   if (!page) return
   const cached = db
     .selectFrom('page_intent_cache')
-    .select(['content_hash', 'intent', 'classifier', 'confidence'])
+    .select(['content_sha256', 'intent', 'classifier', 'confidence'])
     .where('page_id', '=', pageId)
   const classification =
-    (await cached.where('content_hash', '=', page.content_hash).executeTakeFirst()) ??
+    (await cached.where('content_sha256', '=', page.content_sha256).executeTakeFirst()) ??
     (await cached.orderBy('revision', 'desc').limit(1).executeTakeFirst())
   await db
     .updateTable('page_intents')
@@ -138,8 +138,8 @@ async function refresh(db: ReadDb, pageId: number, at?: Date): Promise<void> {
       classified_intent: classification?.intent ?? null,
       classifier: classification?.classifier ?? null,
       confidence: classification?.confidence ?? null,
-      classified_hash: classification?.content_hash ?? null,
-      up_to_date: classification?.content_hash === page.content_hash,
+      classified_sha256: classification?.content_sha256 ?? null,
+      up_to_date: classification?.content_sha256 === page.content_sha256,
       ...(at ? { updated_at: sql`greatest(updated_at, ${at})` } : {}),
     })
     .where('page_id', '=', pageId)

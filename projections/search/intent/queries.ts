@@ -15,14 +15,14 @@ export interface PageIntentView {
   classifier: 'rules' | 'model' | null
   confidence: number | null
   up_to_date: boolean
-  content_hash: string | null
+  content_sha256: string | null
   snapshot_id: number | null
   override: { intent: PageIntentValue; note: string; set_at: string } | null
 }
 
 /** One cached classification (get_page_intent_cache). */
 export interface IntentCacheEntryView {
-  content_hash: string
+  content_sha256: string
   current: boolean
   snapshot_id: number | null
   intent: PageIntentValue
@@ -51,7 +51,7 @@ function pagesWithIntent(read: ReadDb) {
       'i.classifier',
       'i.confidence',
       'i.up_to_date',
-      'i.content_hash',
+      'i.content_sha256',
       'i.snapshot_id',
       'i.override_intent',
       'i.override_note',
@@ -74,7 +74,7 @@ function view(row: Row): PageIntentView {
     classifier: row.classifier ?? null,
     confidence: row.confidence ?? null,
     up_to_date: row.up_to_date ?? false,
-    content_hash: row.content_hash ?? null,
+    content_sha256: row.content_sha256 ?? null,
     snapshot_id: row.snapshot_id ?? null,
     override:
       row.override_intent && row.override_at
@@ -120,8 +120,8 @@ export async function intentCacheEntries(
     .limit(limit)
     .execute()
   return rows.map((r) => ({
-    content_hash: r.content_hash,
-    current: r.content_hash === currentHash,
+    content_sha256: r.content_sha256,
+    current: r.content_sha256 === currentHash,
     snapshot_id: r.snapshot_id,
     intent: r.intent,
     confidence: r.confidence,

@@ -13,7 +13,7 @@ export interface PageIntentsTable {
   client_id: number
   org_id: number
   /** The hash of the page's current content (newest snapshot, or its title alone before one). */
-  content_hash: string
+  content_sha256: string
   /** The newest snapshot (null: none yet). */
   snapshot_id: number | null
   /** The intent to use: the override, else the classification below; null when neither exists. */
@@ -23,7 +23,7 @@ export interface PageIntentsTable {
   classified_intent: PageIntentValue | null
   classifier: 'rules' | 'model' | null
   confidence: number | null
-  classified_hash: string | null
+  classified_sha256: string | null
   /** Whether the page's current content has been classified. */
   up_to_date: boolean
   override_intent: PageIntentValue | null
@@ -35,7 +35,7 @@ export interface PageIntentsTable {
 /** One row per page × content hash: the cache. */
 export interface PageIntentCacheTable {
   page_id: number
-  content_hash: string
+  content_sha256: string
   client_id: number
   org_id: number
   snapshot_id: number | null

@@ -41,7 +41,7 @@ const PageIntentViewSchema = z.object({
   up_to_date: z
     .boolean()
     .describe("Whether the page's current content is classified; false: the classification shown is of earlier content (or none)"),
-  content_hash: ContentHashValue.nullable(),
+  content_sha256: ContentHashValue.nullable(),
   snapshot_id: Id.nullable().describe('The newest snapshot, whose content is classified (null: none yet; URL and title are read)'),
   override: z
     .object({
@@ -54,7 +54,7 @@ const PageIntentViewSchema = z.object({
 })
 
 const CacheEntrySchema = z.object({
-  content_hash: ContentHashValue,
+  content_sha256: ContentHashValue,
   current: z.boolean().describe("Whether this is the page's current content"),
   snapshot_id: Id.nullable().describe('The snapshot read (null: the page had none)'),
   intent: IntentValue,
@@ -92,7 +92,7 @@ const EXAMPLE_PAGE = {
   classifier: 'rules' as const,
   confidence: 0.72,
   up_to_date: true,
-  content_hash: EXAMPLE_HASH,
+  content_sha256: EXAMPLE_HASH,
   snapshot_id: 5120,
   override: null,
 }
@@ -136,7 +136,7 @@ export const intentRpcs: readonly AnyRpc[] = [
         ...EXAMPLE_PAGE,
         entries: [
           {
-            content_hash: EXAMPLE_HASH,
+            content_sha256: EXAMPLE_HASH,
             current: true,
             snapshot_id: 5120,
             intent: 'local',
@@ -162,7 +162,7 @@ export const intentRpcs: readonly AnyRpc[] = [
     async handler(ctx) {
       const page = await visiblePage(ctx.read, ctx.orgId, ctx.params.page_id)
       const current = await intentOf(ctx.read, page.id)
-      return { ...current, entries: await intentCacheEntries(ctx.read, page.id, current.content_hash, ctx.params.limit) }
+      return { ...current, entries: await intentCacheEntries(ctx.read, page.id, current.content_sha256, ctx.params.limit) }
     },
   }),
   rpc({
