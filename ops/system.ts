@@ -207,6 +207,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
             rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
             webhooks: webhookPolicy,
             serviceKey: webhookPolicy.serviceKey,
+            keywordMetricsMaxAgeDays: (options.search ?? DEFAULT_SEARCH_PROVIDER_SETTINGS).metricsMaxAgeDays,
             sitePublisher: builtInSitePublisher({ write, read }),
             // One service key for everything sealed: webhook secrets and TOTP secrets.
             people: {

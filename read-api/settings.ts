@@ -23,6 +23,8 @@ export interface ServiceSettings {
   readonly sso?: SsoSettings
   /** The service key that seals credentials the service stores for later use (Search Console keys and grants). */
   readonly serviceKey?: ServiceKey
+  /** KEYWORD_METRICS_MAX_AGE_DAYS: keyword metrics older than this read as stale; absent: 30, the processors' default. */
+  readonly keywordMetricsMaxAgeDays?: number
 }
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */
