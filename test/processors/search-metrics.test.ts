@@ -298,3 +298,20 @@ t.test('the public sandbox is never fetched for', async (t) => {
   t.same(report.skippedOrgs, [outcome.orgId], 'stale, and still left alone')
   t.equal(standIn.calls.length, 0, 'no provider call spent on fiction')
 })
+
+t.test('a slow answer is abandoned at the timeout and retried', async (t) => {
+  const standIn = await startDataForSeoKeywords(t)
+  const search = settingsFor(standIn, { timeoutMs: 200 })
+  const ts = await startTestSystem(t, { search })
+  const acme = await agency(ts, 'Acme')
+  const id = await acme.keyword(await acme.client('Plumbers'), 'tankless water heater austin')
+  standIn.script('search_volume', { slowMs: 2000 })
+  t.match(await passWith(ts, search)(), { fetches: 1, failed: 0 })
+  const [fetch] = await acme.call<any[]>('list_keyword_metrics_fetches', {})
+  t.match(fetch, {
+    status: 'succeeded',
+    attempts: 2,
+    error: { code: 'metrics_provider_unavailable', message: 'No answer before the timeout', http_status: null, provider_status: null },
+  })
+  t.match(await acme.call('get_keyword_metrics', { keyword_id: id }), { status: 'fresh' })
+})
