@@ -286,16 +286,23 @@ export async function agencyNameOf(db: ReadDb, orgId: number): Promise<string> {
 }
 
 /**
- * When the client's data was last captured: the latest finish of its completed jobs (audits, keyword
- * generation, content work…), null when none. Rank checks and Search Console captures join this once their
- * tables land.
+ * When the client's data was last captured: the latest finish of its completed jobs (keyword generation,
+ * content work…) and completed rank checks; null when none. Failed and cancelled work captured nothing.
  */
 export async function lastAuditAt(db: ReadDb, clientId: number): Promise<Date | null> {
-  const row = await db
+  const rows = await db
     .selectFrom('jobs')
     .select(sql<Date | null>`max(finished_at)`.as('at'))
     .where('client_id', '=', clientId)
     .where('status', '=', 'done')
-    .executeTakeFirst()
-  return row?.at ?? null
+    .unionAll(
+      db
+        .selectFrom('rank_checks')
+        .select(sql<Date | null>`max(finished_at)`.as('at'))
+        .where('client_id', '=', clientId)
+        .where('status', '=', 'completed'),
+    )
+    .execute()
+  const times = rows.flatMap((r) => (r.at === null ? [] : [r.at.getTime()]))
+  return times.length === 0 ? null : new Date(Math.max(...times))
 }

@@ -1,13 +1,17 @@
 /**
  * The client extras beside search tracking: a client's activity feed (newest first, paged, only its own
  * events), when it stopped being active, the agency name it should see (brand name, else the organization's
- * name), and when its data was last captured (completed jobs; failed ones do not count), with another
- * organization's client answering exactly like a missing one.
+ * name), and when its data was last captured (completed jobs and rank checks, the latter against a local
+ * DataForSEO stand-in; failed ones do not count), with another organization's client answering exactly like a
+ * missing one.
  */
 import t from 'tap'
+import { startDataForSeoSerpStandIn } from '../support/stand-ins/dataforseo-serp.js'
 import { startTestSystem } from '../support/system.js'
 import { clientPayload, eventCount, expectError, orgWithKey, withoutIds } from './helpers.js'
+import { eventually } from './aeo-runs-helpers.js'
 import { postJob, QUICK_JOBS, waitForJob } from './jobs-helpers.js'
+import { searchSettings } from './search-rank-checks-helpers.js'
 
 interface Activity {
   event_id: string
@@ -131,8 +135,9 @@ t.test("another organization's client answers exactly like a missing one", async
   )
 })
 
-t.test('get_last_audit_at: the latest finish of the completed jobs; failed ones do not count', async (t) => {
-  const jobs = await startTestSystem(t, { runProcessors: true, jobs: QUICK_JOBS })
+t.test('get_last_audit_at: the latest finish of the completed jobs and rank checks; failed ones do not count', async (t) => {
+  const serp = await startDataForSeoSerpStandIn(t)
+  const jobs = await startTestSystem(t, { runProcessors: true, jobs: QUICK_JOBS, search: searchSettings({ dataforseo: serp }) })
   const agency = await orgWithKey(jobs, 'Audit Agency')
   const served = await jobs.call<number>(
     'add_client',
@@ -140,18 +145,37 @@ t.test('get_last_audit_at: the latest finish of the completed jobs; failed ones 
     agency.key,
   )
   const bare = await jobs.call<number>('add_client', clientPayload('Acme Roofing'), agency.key)
-  t.equal(await jobs.call('get_last_audit_at', { client_id: served }, agency.key), null, 'nothing captured yet')
-  // A client without services: keyword_generation fails (keyword_no_services).
+  const lastAudit = (clientId: number) => jobs.call<string | null>('get_last_audit_at', { client_id: clientId }, agency.key)
+  t.equal(await lastAudit(served), null, 'nothing captured yet')
+
+  // Jobs: a client without services fails keyword_generation (keyword_no_services); one with services completes it.
   const failing = await postJob(jobs.app, agency.key, { kind: 'keyword_generation', client_id: bare })
   t.equal(failing.statusCode, 202, failing.body)
   const failed = await waitForJob(jobs.app, agency.key, failing.json().job_id, (job) => ['done', 'failed'].includes(job.status))
   t.equal(failed.status, 'failed')
-  t.equal(await jobs.call('get_last_audit_at', { client_id: bare }, agency.key), null, 'a failed job captured nothing')
-
+  t.equal(await lastAudit(bare), null, 'a failed job captured nothing')
   const created = await postJob(jobs.app, agency.key, { kind: 'keyword_generation', client_id: served })
   t.equal(created.statusCode, 202, created.body)
   const done = await waitForJob(jobs.app, agency.key, created.json().job_id, (job) => ['done', 'failed'].includes(job.status))
   t.equal(done.status, 'done', JSON.stringify(done.error))
-  t.equal(await jobs.call('get_last_audit_at', { client_id: served }, agency.key), done.finished_at)
-  t.equal(await jobs.call('get_last_audit_at', { client_id: bare }, agency.key), null, "another client's job is not this one's")
+  t.equal(await lastAudit(served), done.finished_at)
+  t.equal(await lastAudit(bare), null, "another client's job is not this one's")
+
+  // Rank checks: one the provider refuses (402) fails and counts for nothing; the next completes and counts.
+  await jobs.call('add_keyword', { keyword: { client_id: bare, keyword: 'roof repair austin' } }, agency.key)
+  await jobs.call('set_rank_cadence', { client_id: bare, frequency: 'off', devices: ['desktop'] }, agency.key)
+  const checked = async () => {
+    const { id } = await jobs.call<{ id: number }>('run_rank_check', { client_id: bare }, agency.key)
+    return eventually(async () => {
+      const check = await jobs.call<{ status: string; finished_at: string | null }>('get_rank_check', { check_id: id }, agency.key)
+      return check.status === 'completed' || check.status === 'failed' ? check : undefined
+    }, `rank check ${id} to finish`)
+  }
+  serp.script({ kind: 'http', status: 402 })
+  t.equal((await checked()).status, 'failed')
+  t.equal(await lastAudit(bare), null, 'a failed rank check captured nothing')
+  const check = await checked()
+  t.equal(check.status, 'completed')
+  t.equal(await lastAudit(bare), check.finished_at, "the rank check's finish")
+  t.equal(await lastAudit(served), done.finished_at, 'each client its own')
 })
