@@ -5,7 +5,10 @@
  * locations), validation, and another organization's records answering like missing ones.
  */
 import t from 'tap'
+import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
+import { writeOrgExport } from '../../processors/exports/write-org-export.js'
 import { startTestSystem } from '../support/system.js'
+import { unzip } from '../support/zip.js'
 import { handClock } from './aeo-runs-helpers.js'
 import { orgWithKey } from './helpers.js'
 
@@ -280,5 +283,42 @@ t.test('keyword metrics, recorded by a caller and read back', async (t) => {
     await call('set_client_status', { client_id: deleted, status: 'deleted' })
     const response = await ts.rpc('refresh_keyword_metrics', { client_id: deleted }, acme.key)
     t.equal(response.json().code, 'client_deleted', 'a deleted client takes no refresh')
+  })
+
+  t.test("the organization's export holds its metrics and fetches, and nothing of another organization", async (t) => {
+    const blobs = new PostgresBlobStore(ts.system.database.db, clock.now)
+    const written = await writeOrgExport({
+      db: ts.system.database.db,
+      blobs,
+      orgId: acme.orgId,
+      jobId: 1,
+      path: `exports/${acme.orgId}/metrics-test.zip`,
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 7 * DAY),
+      signal: new AbortController().signal,
+      progress: async () => {},
+      cancelRequested: async () => false,
+    })
+    const opened = await blobs.open(written.info.path)
+    const chunks: Buffer[] = []
+    for await (const chunk of opened!.body) chunks.push(chunk as Buffer)
+    const files = await unzip(Buffer.concat(chunks))
+    const rows = (name: string) => JSON.parse(files.get(`tables/${name}.json`)!.toString('utf8')) as Record<string, unknown>[]
+    const metrics = rows('keyword_metrics')
+    t.same(
+      metrics.map((m) => [m.org_id, m.keyword_key, m.location_code]).sort(),
+      [
+        [acme.orgId, 'drain cleaning austin', 2840],
+        [acme.orgId, 'plumber near me', 2840],
+        [acme.orgId, 'roof repair leeds', 2372],
+      ],
+      "the organization's rows only",
+    )
+    t.match(
+      metrics.find((m) => m.keyword_key === 'drain cleaning austin'),
+      { search_volume: 900, source: 'recorded', monthly_searches: [] },
+    )
+    t.equal(rows('keyword_metrics_fetches').length, 3, 'every fetch of the organization')
+    t.ok(files.has('tables/keyword_metrics.csv'))
   })
 })
