@@ -9,7 +9,9 @@
 import pino from 'pino'
 import t from 'tap'
 import { decode, type DecodedEvent } from '../../commands/event-store/decode.js'
-import { intentRequestStream } from '../../commands/search/intent/page-intent.js'
+import { intentRequestStream, requestIntentClassification } from '../../commands/search/intent/page-intent.js'
+import { systemContext } from '../../commands/command-handler.js'
+import { MAX_REQUESTED_PAGES } from '../../domain/search/intent/events.js'
 import { pageIntentStream } from '../../domain/search/intent/page-intent.js'
 import { createAnthropicLanguageModel } from '../../processors/language-model/anthropic.js'
 import { createOpenAiLanguageModel } from '../../processors/language-model/openai.js'
@@ -247,6 +249,20 @@ t.test('OpenAI: retries, fallbacks, classify requests once, the sandbox and a st
     t.same(await classifications(ts, page), [], 'nothing recorded')
     server.enqueue(responses, { body: openAiAnswer('{"intent":"transactional","confidence":0.6}') })
     t.same(await handle(await lastOf(`page-${page}`)), ['recorded'])
+  })
+
+  await t.test('a request larger than one event is recorded in parts, under one request id', async (t) => {
+    const pageIds = Array.from({ length: MAX_REQUESTED_PAGES + 1 }, (_, i) => 1_000_000 + i)
+    const context = systemContext('test')
+    const { requestId } = await requestIntentClassification(ts.system.write, context, { orgId: org.orgId, clientId, pageIds, force: false })
+    const parts = (await streamEvents(ts, intentRequestStream(clientId))).filter((e) => e.data.request_id === requestId)
+    t.same(
+      parts.map((p) => [p.data.page_ids[0], p.data.page_ids.length]),
+      [
+        [1_000_000, MAX_REQUESTED_PAGES],
+        [1_000_000 + MAX_REQUESTED_PAGES, 1],
+      ],
+    )
   })
 
   await t.test('new content waits with the earlier classification shown, then takes its own', async (t) => {

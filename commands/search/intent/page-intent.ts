@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { IntentEvent, PageIntentClassifiedData, PageIntentValue } from '../../../domain/search/intent/events.js'
+import {
+  MAX_REQUESTED_PAGES,
+  type IntentEvent,
+  type PageIntentClassifiedData,
+  type PageIntentValue,
+} from '../../../domain/search/intent/events.js'
 import { pageIntent, type PageIntentState } from '../../../domain/search/intent/page-intent.js'
 import { appendAudit } from '../../append.js'
 import { handleCommand, loadState, type CommandContext, type WriteDeps } from '../../command-handler.js'
@@ -58,10 +63,12 @@ export async function requestIntentClassification(
   input: { orgId: number; clientId: number; pageIds: readonly number[]; force: boolean },
 ): Promise<{ requestId: string; position: Position }> {
   const requestId = randomUUID()
-  const event: IntentEvent = {
-    type: 'PageIntentsRequested',
-    data: { request_id: requestId, client_id: input.clientId, page_ids: [...input.pageIds], force: input.force },
+  // A site larger than one event's list is requested in parts, one request id across them.
+  const events: IntentEvent[] = []
+  for (let at = 0; at < input.pageIds.length || at === 0; at += MAX_REQUESTED_PAGES) {
+    const page_ids = input.pageIds.slice(at, at + MAX_REQUESTED_PAGES)
+    events.push({ type: 'PageIntentsRequested', data: { request_id: requestId, client_id: input.clientId, page_ids, force: input.force } })
   }
-  const position = await appendAudit(deps, intentRequestStream(input.clientId), [event], context, input.orgId)
+  const position = await appendAudit(deps, intentRequestStream(input.clientId), events, context, input.orgId)
   return { requestId, position }
 }

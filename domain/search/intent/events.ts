@@ -24,7 +24,7 @@ export const MAX_SIGNALS = 20
 export const MAX_SIGNAL_DETAIL = 300
 export const MAX_FALLBACK_REASON = 1000
 export const MAX_OVERRIDE_NOTE = 500
-/** The most pages one classify_page_intents request names; a larger site is requested in parts. */
+/** The most pages one PageIntentsRequested lists; a larger site's request is recorded in parts under one request id. */
 export const MAX_REQUESTED_PAGES = 5000
 
 /** One piece of evidence for an intent, with how much it counted (the rules' weight; 1 for each of a model's reasons). */

@@ -195,6 +195,18 @@ export async function pageForClassification(
   }
 }
 
+/** Which of `pageIds` are the client's pages, and whether each is active (ids of other clients' pages are left out). */
+export async function clientPagesAmong(read: ReadDb, clientId: number, pageIds: readonly number[]): Promise<Map<number, boolean>> {
+  if (pageIds.length === 0) return new Map()
+  const rows = await read
+    .selectFrom('pages')
+    .select(['id', 'active'])
+    .where('client_id', '=', clientId)
+    .where('id', 'in', pageIds)
+    .execute()
+  return new Map(rows.map((r) => [r.id, r.active]))
+}
+
 /** The ids of the client's active pages, in id order. */
 export async function activePageIds(read: ReadDb, clientId: number): Promise<number[]> {
   const rows = await read

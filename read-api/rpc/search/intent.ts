@@ -11,7 +11,13 @@ import { NotFoundError } from '../../../domain/shared/errors.js'
 import { Id } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { visiblePage } from '../../../projections/pages/queries.js'
-import { activePageIds, activePagesWithIntent, intentCacheEntries, pageWithIntent } from '../../../projections/search/intent/queries.js'
+import {
+  activePageIds,
+  activePagesWithIntent,
+  clientPagesAmong,
+  intentCacheEntries,
+  pageWithIntent,
+} from '../../../projections/search/intent/queries.js'
 import type { ReadDb } from '../../../projections/tables.js'
 import { rpc, type AnyRpc } from '../../registry.js'
 import { ClientId, PageId } from '../ids.js'
@@ -204,19 +210,18 @@ export const intentRpcs: readonly AnyRpc[] = [
     }),
     async handler(ctx) {
       const client = await writableClient(ctx.read, ctx.orgId, ctx.params.client_id)
-      const active = await activePageIds(ctx.read, client.id)
-      let pageIds = active
+      let pageIds: number[]
       let skipped: number[] = []
       if (ctx.params.page_ids) {
         const named = [...new Set(ctx.params.page_ids)].sort((a, b) => a - b)
-        // Another client's page (or organization's) is named like a missing one.
-        for (const pageId of named) {
-          const page = await visiblePage(ctx.read, ctx.orgId, pageId)
-          if (page.client_id !== client.id) throw new NotFoundError('page', pageId)
-        }
-        const live = new Set(active)
-        pageIds = named.filter((id) => live.has(id))
-        skipped = named.filter((id) => !live.has(id))
+        const known = await clientPagesAmong(ctx.read, client.id, named)
+        // Another client's (or organization's) page answers like a missing one.
+        const stranger = named.find((id) => !known.has(id))
+        if (stranger !== undefined) throw new NotFoundError('page', stranger)
+        pageIds = named.filter((id) => known.get(id))
+        skipped = named.filter((id) => !known.get(id))
+      } else {
+        pageIds = await activePageIds(ctx.read, client.id)
       }
       const force = ctx.params.force
       if (pageIds.length === 0) return { request_id: null, client_id: client.id, force, page_ids: [], skipped_page_ids: skipped }
