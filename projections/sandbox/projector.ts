@@ -36,6 +36,8 @@ export const CLIENT_TABLES = [
   'keyword_pages',
   'surveys',
   'keyword_ranks',
+  'rank_cadences',
+  'rank_checks',
 ] as const
 
 /**

@@ -121,6 +121,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const pages = await call<{ page_id: number }[]>('get_pages_for_client', { client_id: clientId })
     const edits = await call<{ edit_id: number }[]>('get_site_edits', { client_id: clientId })
     const surveys = await call<{ survey_id: number }[]>('get_surveys_for_client', { client_id: clientId })
+    const rankChecks = await call<{ id: number }[]>('get_rank_checks', { client_id: clientId })
     const values: Record<string, unknown> = {
       job_id: job.jobId,
       keyword_id: keywords[0]!.id,
@@ -139,6 +140,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       page_id: pages[0]!.page_id,
       edit_id: edits[0]!.edit_id,
       survey_id: surveys[0]!.survey_id,
+      check_id: rankChecks[0]!.id,
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)

@@ -1,7 +1,8 @@
-import { systemContext } from '../../../commands/command-handler.js'
+import { loadState, systemContext } from '../../../commands/command-handler.js'
 import { queueRankCheck } from '../../../commands/search/rank-checks/checks.js'
 import { cadenceIsDue, utcDay } from '../../../domain/search/rank-checks/cadence.js'
 import { RankFrequency } from '../../../domain/search/rank-checks/events.js'
+import { sandbox } from '../../../domain/sandbox/sandbox.js'
 import { DomainError } from '../../../domain/shared/errors.js'
 import { cadencedClients } from '../../../projections/search/rank-checks/queries.js'
 import type { ProcessorDeps } from '../../runtime.js'
@@ -9,13 +10,16 @@ import type { ProcessorDeps } from '../../runtime.js'
 /**
  * One pass of the cadence scheduler: for each active client whose cadence is on and due today (UTC, by the
  * system's clock), queue a check. The read models only pick the candidates; whether a check is due is decided
- * again on the client's checks stream, so two schedulers (two processes) never queue two. Returns the checks
- * queued.
+ * again on the client's checks stream, so two schedulers (two processes) never queue two. The public sandbox's
+ * cadence is fiction: its organization is left alone, so no provider call is ever spent on it. Returns the
+ * checks queued.
  */
 export async function queueDueRankChecks(deps: ProcessorDeps): Promise<number> {
   const today = utcDay(deps.write.clock())
+  const sandboxOrg = (await loadState(deps.store, sandbox, null)).orgId
   let queued = 0
   for (const candidate of await cadencedClients(deps.read)) {
+    if (candidate.org_id === sandboxOrg) continue
     const frequency = RankFrequency.safeParse(candidate.frequency)
     if (!frequency.success || !cadenceIsDue(frequency.data, candidate.last_date, today)) continue
     try {

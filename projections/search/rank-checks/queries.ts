@@ -128,11 +128,13 @@ export async function claimableRankChecks(
  * Clients of active status whose cadence is on, with the date of their latest check (null: none yet): the
  * scheduler's candidates. Whether one is due is decided against the client's stream when queueing.
  */
-export async function cadencedClients(db: ReadDb): Promise<{ client_id: number; frequency: string; last_date: string | null }[]> {
+export async function cadencedClients(
+  db: ReadDb,
+): Promise<{ client_id: number; org_id: number; frequency: string; last_date: string | null }[]> {
   return db
     .selectFrom('rank_cadences as c')
     .innerJoin('clients as cl', 'cl.id', 'c.client_id')
-    .select(['c.client_id', 'c.frequency'])
+    .select(['c.client_id', 'c.org_id', 'c.frequency'])
     .select((eb) =>
       eb
         .selectFrom('rank_checks as k')
@@ -143,5 +145,5 @@ export async function cadencedClients(db: ReadDb): Promise<{ client_id: number; 
     .where('c.frequency', '!=', 'off')
     .where('cl.status', '=', 'active')
     .orderBy('c.client_id')
-    .execute() as Promise<{ client_id: number; frequency: string; last_date: string | null }[]>
+    .execute() as Promise<{ client_id: number; org_id: number; frequency: string; last_date: string | null }[]>
 }
