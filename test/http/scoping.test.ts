@@ -159,6 +159,11 @@ const CLIENT_CASES: ClientCase[] = [
   { label: 'get_client_deactivated_at', method: 'get_client_deactivated_at', body: (id) => ({ client_id: id }) },
   { label: 'get_agency_name_for_client', method: 'get_agency_name_for_client', body: (id) => ({ client_id: id }) },
   { label: 'get_last_audit_at', method: 'get_last_audit_at', body: (id) => ({ client_id: id }) },
+  // Search: rank checks.
+  { label: 'set_rank_cadence', method: 'set_rank_cadence', body: (id) => ({ client_id: id, frequency: 'daily' }) },
+  { label: 'get_rank_cadence', method: 'get_rank_cadence', body: (id) => ({ client_id: id }) },
+  { label: 'run_rank_check', method: 'run_rank_check', body: (id) => ({ client_id: id }) },
+  { label: 'get_rank_checks', method: 'get_rank_checks', body: (id) => ({ client_id: id }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
