@@ -387,6 +387,26 @@ t.test('the reads: series, dates, latest, previous, a date, the last n and chart
   )
   t.equal((await ts.call<string[]>('get_available_rank_dates', { client_id: plumbers }, org.key)).length, 31)
   t.strictSame(await ts.call('get_available_rank_dates', { client_id: foreignClient }, other.key), [])
+  // The primary series, as the reads of one row (domain rule) and get_rank_history (its SQL form) find it.
+  const shouted = await keyword(plumbers, 'leak repair', 'ROUND   rock, TX')
+  await record(plumbers, [rank(shouted, '2026-03-01', 9, { location_id: roundRock }), rank(shouted, '2026-03-01', 19)])
+  for (const [id, location] of [
+    [heater, roundRock],
+    [shouted, roundRock],
+    [drain, austin],
+    [emergency, austin],
+    [roof, null],
+  ] as const) {
+    const one = await ts.call<Rank | null>('get_latest_rank', { keyword_id: id }, org.key)
+    const chart = await ts.call<History>('get_rank_history', { keyword_id: id }, org.key)
+    t.equal(chart.location_id, location, `keyword ${id}: the history's primary location`)
+    t.equal(one?.location_id, location, `keyword ${id}: the latest rank's primary location`)
+  }
+  t.equal(
+    (await ts.call<History>('get_rank_history', { keyword_id: shouted, location_id: austin }, org.key)).points[0]?.position,
+    19,
+    'a location asked for',
+  )
   expectError(t, await ts.rpc('get_rank_history', { keyword_id: heater, limit: 1001 }, org.key), 400, 'validation_failed')
   expectError(t, await ts.rpc('get_last_n_ranks_for_keyword', { keyword_id: heater, n: 0 }, org.key), 400, 'validation_failed')
 })

@@ -5,8 +5,8 @@ import { rankRowKey, type RankRow } from './rank-row.js'
 
 /**
  * A client's ranks of one day: stream `keyword_ranks-<client_id>-<date>`. The invariant it holds is the rank
- * row's key: one row per keyword × location × device × date. The state is each key's fingerprint (what the
- * row says), so an identical row recorded again adds nothing, and a different one is a replacement.
+ * row's key: one row per keyword × location × device × date. The state is each key's row as recorded, so an
+ * identical row recorded again adds nothing, and a different one is a replacement.
  */
 export const rankDayStream = (id: RankDayId) => `keyword_ranks-${id.clientId}-${id.date}`
 
@@ -18,8 +18,8 @@ export interface RankDayId {
 
 export interface RankDayState {
   readonly clientId: number
-  /** rankRowKey → rowFingerprint of the row recorded for it. */
-  readonly rows: ReadonlyMap<string, string>
+  /** rankRowKey → the row recorded for it (compared by rowFingerprint when a row for the key comes again). */
+  readonly rows: ReadonlyMap<string, RankRow>
 }
 
 export type RankDayCommand = {
@@ -96,7 +96,7 @@ export function classifyRanks(state: RankDayState, rows: readonly RankRow[], ove
     seen.add(key)
     const before = state.rows.get(key)
     if (before === undefined) recorded++
-    else if (overwrite && before !== rowFingerprint(row)) updated++
+    else if (overwrite && rowFingerprint(before) !== rowFingerprint(row)) updated++
     else {
       unchanged++
       continue
@@ -111,7 +111,7 @@ function evolve(state: RankDayState, event: RanksEvent): RankDayState {
   switch (event.type) {
     case 'KeywordRanksRecorded': {
       const rows = new Map(state.rows)
-      for (const row of event.data.rows) rows.set(rankRowKey(row), rowFingerprint(row))
+      for (const row of event.data.rows) rows.set(rankRowKey(row), row)
       return { clientId: event.data.client_id, rows }
     }
   }

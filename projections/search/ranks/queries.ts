@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { RankDevice, RankSource, SerpFeatures } from '../../../domain/search/ranks/rank-row.js'
-import { primaryLocationId, rankChange, type RankSeries } from '../../../domain/search/ranks/series.js'
+import { primaryLocationId, type RankSeries } from '../../../domain/search/ranks/series.js'
 import { visibleKeyword } from '../../keywords/queries.js'
 import type { ReadDb } from '../../tables.js'
 import type { KeywordRanksTable } from './tables.js'
@@ -156,34 +156,4 @@ export interface RankPoint {
   page_id: number | null
   ai_overview: boolean
   ai_overview_cites_client: boolean
-}
-
-/**
- * The series' latest `limit` rows as chart points, oldest first (left to right on a time axis), each with
- * its change since the row before it (the one before the window included, so the first point has one too).
- */
-export async function rankPoints(read: ReadDb, keywordId: number, series: RankSeries, limit: number): Promise<RankPoint[]> {
-  const rows = await read
-    .selectFrom('keyword_ranks')
-    .select(['rank_date', 'position', 'url', 'page_id', 'ai_overview', 'ai_overview_cites_client'])
-    .where('keyword_id', '=', keywordId)
-    .where('location_key', '=', series.locationId ?? 0)
-    .where('device', '=', series.device)
-    .orderBy('rank_date', 'desc')
-    .limit(limit + 1)
-    .execute()
-  const points: RankPoint[] = []
-  for (let i = Math.min(rows.length, limit) - 1; i >= 0; i--) {
-    const r = rows[i]!
-    points.push({
-      date: r.rank_date,
-      position: r.position,
-      change: rankChange(rows[i + 1]?.position, r.position),
-      url: r.url,
-      page_id: r.page_id,
-      ai_overview: r.ai_overview,
-      ai_overview_cites_client: r.ai_overview_cites_client,
-    })
-  }
-  return points
 }

@@ -9,19 +9,13 @@ import {
   SerpFeatures,
   type SerpFeatures as SerpFeaturesValue,
 } from '../../../domain/search/ranks/rank-row.js'
-import { seriesOf } from '../../../domain/search/ranks/series.js'
+import { PRIMARY_DEVICE, seriesOf } from '../../../domain/search/ranks/series.js'
 import { Id } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
-import {
-  lastRanks,
-  latestOfEachSeries,
-  rankDates,
-  rankedKeyword,
-  rankOnOrBefore,
-  rankPoints,
-} from '../../../projections/search/ranks/queries.js'
+import { lastRanks, latestOfEachSeries, rankDates, rankedKeyword, rankOnOrBefore } from '../../../projections/search/ranks/queries.js'
 import { rpc, type AnyRpc } from '../../registry.js'
 import { ClientId, KeywordId, PageId } from '../ids.js'
+import { coalescedRankHistory } from './ranks-history.js'
 
 const domain = 'search'
 
@@ -392,17 +386,12 @@ export const ranksRpcs: readonly AnyRpc[] = [
           .describe('Oldest first'),
       })
       .describe("One series' rank chart"),
-    async handler(ctx) {
-      const keyword = await rankedKeyword(ctx.read, ctx.orgId, ctx.params.keyword_id)
-      const series = seriesOf(ctx.params, keyword.primaryLocationId)
-      return {
-        keyword_id: keyword.id,
-        keyword: keyword.keyword,
-        client_id: keyword.clientId,
-        location_id: series.locationId,
-        device: series.device,
-        points: await rankPoints(ctx.read, keyword.id, series, ctx.params.limit),
-      }
-    },
+    handler: (ctx) =>
+      coalescedRankHistory(ctx.read, ctx.orgId, {
+        keywordId: ctx.params.keyword_id,
+        device: ctx.params.device ?? PRIMARY_DEVICE,
+        location: ctx.params.location_id,
+        limit: ctx.params.limit,
+      }),
   }),
 ]
