@@ -20,7 +20,7 @@ function causedBy(event: DecodedEvent): CommandContext {
   }
 }
 
-/** The sandbox seeder's writes: fiction, classified by the rules only. */
+/** The sandbox seeder's writes (ops/sandbox/seed.ts acts as system `sandbox`): fiction, classified by the rules only. */
 const bySandbox = (event: DecodedEvent) => event.metadata.actor?.kind === 'system' && event.metadata.actor.id === 'sandbox'
 
 /**
