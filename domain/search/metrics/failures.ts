@@ -46,3 +46,10 @@ export function isAccountFailure(code: MetricsFailureCode): boolean {
  * is picked up within the hour (or at once: refresh_keyword_metrics asks again).
  */
 export const ACCOUNT_FAILURE_COOLDOWN_MS = 3_600_000
+
+/**
+ * How long a phrase whose last fetch failed otherwise (an outage that outlasted the retries, a refused task)
+ * waits before the processor asks again: a quarter of an hour, so a provider that keeps failing a batch is
+ * asked four times an hour, not every pass. A refresh request asks again at once.
+ */
+export const FAILED_FETCH_RETRY_MS = 15 * 60_000

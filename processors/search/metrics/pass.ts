@@ -4,7 +4,7 @@ import { loadState, systemContext } from '../../../commands/command-handler.js'
 import { recordFetchedMetrics, recordFetchFailure } from '../../../commands/search/metrics.js'
 import { sandbox } from '../../../domain/sandbox/sandbox.js'
 import { MAX_KEYWORDS_PER_FETCH, type MetricsFailureCode, type MetricsLocation } from '../../../domain/search/metrics/events.js'
-import { ACCOUNT_FAILURE_COOLDOWN_MS, isAccountFailure } from '../../../domain/search/metrics/failures.js'
+import { ACCOUNT_FAILURE_COOLDOWN_MS, FAILED_FETCH_RETRY_MS, isAccountFailure } from '../../../domain/search/metrics/failures.js'
 import { metricsRows, type SentKeyword } from '../../../domain/search/metrics/results.js'
 import { accountFailures } from '../../../projections/search/metrics/account-failures.js'
 import { keywordsNeedingMetrics, type NeededKeyword } from '../../../projections/search/metrics/needing.js'
@@ -127,7 +127,8 @@ async function fetchOne(
  * asked for), fetched from the provider one task per market and 1000 phrases, one task at a time (the
  * provider's limiters space them). An organization whose fetch fails on credentials or billing is not asked
  * again this pass, nor for the cooldown after (unless someone asks for a refresh), so a wrong password is
- * one failed call per organization per hour, never a loop. Held by one process at a time.
+ * one failed call per organization per hour, never a loop; phrases whose fetch failed otherwise wait a
+ * quarter of an hour (FAILED_FETCH_RETRY_MS). Held by one process at a time.
  */
 export async function runKeywordMetricsPass(
   deps: ProcessorDeps,
@@ -160,6 +161,7 @@ async function pass(deps: ProcessorDeps, provider: KeywordMetricsProvider, signa
     now,
     maxAgeDays: deps.search.metricsMaxAgeDays,
     fetchableOnly: true,
+    failedBefore: new Date(now.getTime() - FAILED_FETCH_RETRY_MS),
   })
   const report = { ran: true, fetches: 0, failed: 0, skippedOrgs: [] as number[] }
   for (const [orgId, groups] of groupsOf(needed)) {

@@ -33,6 +33,8 @@ export interface NeedingOptions {
   readonly excludeKeys?: ReadonlySet<string>
   /** Only phrases the provider accepts (providerKeywordProblem): what the processor can fetch. */
   readonly fetchableOnly?: boolean
+  /** Leave out phrases whose last fetch failed after this time, unless a refresh was asked for since. */
+  readonly failedBefore?: Date
   readonly limit?: number
 }
 
@@ -86,6 +88,16 @@ export async function keywordsNeedingMetrics(read: ReadDb, options: NeedingOptio
       ]),
     )
   if (options.orgId !== null) query = query.where('k.org_id', '=', options.orgId)
+  const failedBefore = options.failedBefore
+  if (failedBefore) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('m.last_error_at', 'is', null),
+        eb('m.last_error_at', '<=', failedBefore),
+        eb('m.refresh_requested_at', '>', eb.ref('m.last_error_at')),
+      ]),
+    )
+  }
   if (options.excludeKeys && options.excludeKeys.size > 0) {
     query = query.where(sql<boolean>`k.keyword_key <> all(${sql.val([...options.excludeKeys])}::text[])`)
   }
