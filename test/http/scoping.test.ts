@@ -164,6 +164,9 @@ const CLIENT_CASES: ClientCase[] = [
   { label: 'get_rank_cadence', method: 'get_rank_cadence', body: (id) => ({ client_id: id }) },
   { label: 'run_rank_check', method: 'run_rank_check', body: (id) => ({ client_id: id }) },
   { label: 'get_rank_checks', method: 'get_rank_checks', body: (id) => ({ client_id: id }) },
+  // Search: keyword metrics.
+  { label: 'get_keyword_metrics_for_client', method: 'get_keyword_metrics_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'refresh_keyword_metrics', method: 'refresh_keyword_metrics', body: (id) => ({ client_id: id }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
