@@ -11,6 +11,7 @@ import type { OAUTH_ID_KINDS } from '../migrations/0017-oauth.js'
 import type { SURVEY_ID_KINDS } from '../migrations/0027-survey-ids.js'
 import type { RANK_CHECK_ID_KINDS } from '../migrations/0029-rank-check-ids.js'
 import type { SEO_INSIGHT_ID_KINDS } from '../migrations/0031-seo-insight-ids.js'
+import type { GSC_ID_KINDS } from '../migrations/0033-gsc-capture-ids.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
@@ -25,6 +26,7 @@ export type IdKind =
   | (typeof SURVEY_ID_KINDS)[number]
   | (typeof RANK_CHECK_ID_KINDS)[number]
   | (typeof SEO_INSIGHT_ID_KINDS)[number]
+  | (typeof GSC_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
 export interface IdAllocator {

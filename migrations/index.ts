@@ -21,6 +21,7 @@ import * as logOrderPrimaryKey from './0026-log-order-primary-key.js'
 import * as surveyIds from './0027-survey-ids.js'
 import * as rankCheckIds from './0029-rank-check-ids.js'
 import * as seoInsightIds from './0031-seo-insight-ids.js'
+import * as gscCaptureIds from './0033-gsc-capture-ids.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0027-survey-ids': surveyIds,
   '0029-rank-check-ids': rankCheckIds,
   '0031-seo-insight-ids': seoInsightIds,
+  '0033-gsc-capture-ids': gscCaptureIds,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

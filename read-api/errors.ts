@@ -279,6 +279,12 @@ export const ERRORS = {
     message: 'A survey answer does not fit its question',
     hint: 'get_survey lists each question with its id, kind, options and limits; detail names the answer refused',
   },
+  // Search: Search Console (domain/search/gsc)
+  gsc_not_connected: {
+    status: 409,
+    message: 'The client has no Search Console property',
+    hint: 'Connect one first with set_gsc_property(client_id, property, credentials); get_gsc_property shows the connection',
+  },
   // Ad copy (domain/ad-copy)
   ad_copy_set_not_proposed: {
     status: 409,

@@ -38,6 +38,9 @@ export const CLIENT_TABLES = [
   'keyword_ranks',
   'rank_cadences',
   'rank_checks',
+  'gsc_properties',
+  'gsc_captures',
+  'gsc_capture_rows',
 ] as const
 
 /**
