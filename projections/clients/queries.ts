@@ -287,7 +287,8 @@ export async function agencyNameOf(db: ReadDb, orgId: number): Promise<string> {
 
 /**
  * When the client's data was last captured: the latest finish of its completed jobs (keyword generation,
- * content work…) and completed rank checks; null when none. Failed and cancelled work captured nothing.
+ * content work…), completed rank checks and completed Search Console captures; null when none. Failed and
+ * cancelled work captured nothing.
  */
 export async function lastAuditAt(db: ReadDb, clientId: number): Promise<Date | null> {
   const rows = await db
@@ -298,6 +299,13 @@ export async function lastAuditAt(db: ReadDb, clientId: number): Promise<Date | 
     .unionAll(
       db
         .selectFrom('rank_checks')
+        .select(sql<Date | null>`max(finished_at)`.as('at'))
+        .where('client_id', '=', clientId)
+        .where('status', '=', 'completed'),
+    )
+    .unionAll(
+      db
+        .selectFrom('gsc_captures')
         .select(sql<Date | null>`max(finished_at)`.as('at'))
         .where('client_id', '=', clientId)
         .where('status', '=', 'completed'),

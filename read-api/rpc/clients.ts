@@ -579,8 +579,8 @@ export const clientRpcs = [
   ),
   clientRead(
     'get_last_audit_at',
-    "When the client's data was last captured, as an ISO 8601 time: the latest finish of its completed jobs and completed rank " +
-      'checks; null when none (failed work captured nothing).',
+    "When the client's data was last captured, as an ISO 8601 time: the latest finish of its completed jobs, rank checks and " +
+      'Search Console captures; null when none (failed work captured nothing).',
     z.string().nullable().describe('The time, or null when nothing was captured yet'),
     async (db, client) => (await lastAuditAt(db, client.id))?.toISOString() ?? null,
     '2026-03-09T06:00:12.000Z',

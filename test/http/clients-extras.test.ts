@@ -1,9 +1,9 @@
 /**
  * The client extras beside search tracking: a client's activity feed (newest first, paged, only its own
  * events), when it stopped being active, the agency name it should see (brand name, else the organization's
- * name), and when its data was last captured (completed jobs and rank checks, the latter against a local
- * DataForSEO stand-in; failed ones do not count), with another organization's client answering exactly like a
- * missing one.
+ * name), and when its data was last captured (completed jobs, rank checks and Search Console captures, against
+ * local DataForSEO and Search Console stand-ins; failed ones do not count), with another organization's client
+ * answering exactly like a missing one.
  */
 import t from 'tap'
 import { startDataForSeoSerpStandIn } from '../support/stand-ins/dataforseo-serp.js'
@@ -11,7 +11,11 @@ import { startTestSystem } from '../support/system.js'
 import { clientPayload, eventCount, expectError, orgWithKey, withoutIds } from './helpers.js'
 import { eventually } from './aeo-runs-helpers.js'
 import { postJob, QUICK_JOBS, waitForJob } from './jobs-helpers.js'
+import { DOMAIN_PROPERTY, fictionalRows, finished, gscSetup } from './search-gsc-support.js'
 import { searchSettings } from './search-rank-checks-helpers.js'
+
+/** A short Search Console range (the fixed test day's last days with data). */
+const GSC_RANGE = { start: '2026-11-18', end: '2026-11-22' }
 
 interface Activity {
   event_id: string
@@ -178,4 +182,34 @@ t.test('get_last_audit_at: the latest finish of the completed jobs and rank chec
   t.equal(check.status, 'completed')
   t.equal(await lastAudit(bare), check.finished_at, "the rank check's finish")
   t.equal(await lastAudit(served), done.finished_at, 'each client its own')
+})
+
+t.test('get_last_audit_at: a completed Search Console capture counts; a failed one does not', async (t) => {
+  const setup = await gscSetup(t)
+  const { ts: gsc, acme, clientId, standIn } = setup
+  const lastAudit = () => gsc.call<string | null>('get_last_audit_at', { client_id: clientId }, acme.key)
+  const account = standIn.createServiceAccount('rankrelay-gsc')
+  standIn.addUser(DOMAIN_PROPERTY, account.client_email)
+  standIn.seedRows(DOMAIN_PROPERTY, fictionalRows(GSC_RANGE))
+  await gsc.call('set_gsc_property', { client_id: clientId, property: DOMAIN_PROPERTY, credentials: account, cadence: 'off' }, acme.key)
+  const capture = async () => {
+    const queued = await gsc.call<{ capture: { id: number } }>(
+      'run_gsc_capture',
+      { client_id: clientId, start_date: GSC_RANGE.start, end_date: GSC_RANGE.end },
+      acme.key,
+    )
+    return (await finished(gsc, acme.key, queued.capture.id, t)) as { status: string; finished_at: string | null }
+  }
+
+  // Google refuses a deleted key: the capture fails at once.
+  standIn.deleteServiceAccountKey(account.client_email)
+  t.equal((await capture()).status, 'failed')
+  t.equal(await lastAudit(), null, 'a failed capture captured nothing')
+
+  const working = standIn.createServiceAccount('rankrelay-gsc-2')
+  standIn.addUser(DOMAIN_PROPERTY, working.client_email)
+  await gsc.call('set_gsc_property', { client_id: clientId, property: DOMAIN_PROPERTY, credentials: working, cadence: 'off' }, acme.key)
+  const done = await capture()
+  t.equal(done.status, 'completed')
+  t.equal(await lastAudit(), done.finished_at, "the capture's finish")
 })
