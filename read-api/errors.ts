@@ -310,7 +310,7 @@ export const ERRORS = {
   rank_keyword_unknown: {
     status: 400,
     message: 'A rank names a keyword the client does not track',
-    hint: 'Use ids from get_keywords_for_client for this client (add_keyword adds one); detail names the rank refused',
+    hint: "Use ids from get_keywords_for_client for this client (add_keyword adds one); detail names the rank refused",
   },
   rank_keyword_deleted: {
     status: 400,
@@ -326,6 +326,22 @@ export const ERRORS = {
     status: 400,
     message: 'A rank names a page that is not the client’s',
     hint: 'Use page ids from get_pages_for_client, or leave page_id out to have it matched by the ranking URL',
+  },
+  // Search: SEO insights and meta optimizations (domain/search/insights)
+  seo_insight_resolved: {
+    status: 409,
+    message: 'The insight no longer holds',
+    hint: 'A resolved insight is final; get_seo_insights (or refresh_seo_insights) shows the insights that hold now',
+  },
+  meta_optimization_open: {
+    status: 409,
+    message: 'The page already has an open meta optimization',
+    hint: 'Apply (apply_meta_optimization) or reject (reject_meta_optimization) the one named in detail, then propose again',
+  },
+  meta_optimization_not_open: {
+    status: 409,
+    message: 'Only a proposed or staged meta optimization can be staged or rejected',
+    hint: 'get_meta_optimization shows its status; an applied rewrite is undone with rollback_site_edit of its edit_id',
   },
   // MCP server (read-api/mcp/)
   mcp_post_only: {

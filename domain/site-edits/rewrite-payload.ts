@@ -26,8 +26,15 @@ export const RewritePayload = z.object({
 })
 export type RewritePayload = z.infer<typeof RewritePayload>
 
-/** What a publisher needs from any payload: the new content and, optionally, the page it is for. */
-export const PublishablePayload = z.object({ proposed_content: z.string(), page_id: Id.optional() })
+/**
+ * What a publisher needs from any payload: the new content and, optionally, the page it is for and its new
+ * title (a meta_rewrite edit changes the title; without one the page keeps its title).
+ */
+export const PublishablePayload = z.object({
+  proposed_content: z.string(),
+  page_id: Id.optional(),
+  title: z.string().trim().min(1).max(500).optional(),
+})
 
 /** The publishable part of a payload, or null when the payload is not JSON carrying proposed_content. */
 export function publishablePayload(payload: string): z.infer<typeof PublishablePayload> | null {

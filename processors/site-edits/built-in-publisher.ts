@@ -45,7 +45,7 @@ export function builtInSitePublisher(deps: { readonly write: WriteDeps; readonly
         orgId: edit.orgId,
         clientId: edit.clientId,
         pageId: page.id,
-        title: before?.title ?? page.title,
+        title: payload.title ?? before?.title ?? page.title,
         content: payload.proposed_content,
         source: 'site_edit',
         editId: edit.editId,

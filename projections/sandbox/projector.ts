@@ -38,6 +38,8 @@ export const CLIENT_TABLES = [
   'keyword_ranks',
   'rank_cadences',
   'rank_checks',
+  'seo_insights',
+  'meta_optimizations',
   'gsc_properties',
   'gsc_captures',
   'gsc_capture_rows',

@@ -167,6 +167,18 @@ const CLIENT_CASES: ClientCase[] = [
   // Search: keyword metrics.
   { label: 'get_keyword_metrics_for_client', method: 'get_keyword_metrics_for_client', body: (id) => ({ client_id: id }) },
   { label: 'refresh_keyword_metrics', method: 'refresh_keyword_metrics', body: (id) => ({ client_id: id }) },
+  // Search: SEO insights and meta optimizations.
+  { label: 'get_seo_insights', method: 'get_seo_insights', body: (id) => ({ client_id: id, applied: false }) },
+  { label: 'get_unapplied_insights', method: 'get_unapplied_insights', body: (id) => ({ client_id: id }) },
+  { label: 'refresh_seo_insights', method: 'refresh_seo_insights', body: (id) => ({ client_id: id }) },
+  { label: 'get_meta_optimizations', method: 'get_meta_optimizations', body: (id) => ({ client_id: id, status: 'proposed' }) },
+  { label: 'get_meta_optimization_stats', method: 'get_meta_optimization_stats', body: (id) => ({ client_id: id }) },
+  { label: 'count_recent_meta_optimizations', method: 'count_recent_meta_optimizations', body: (id) => ({ client_id: id, page_id: 1 }) },
+  {
+    label: 'propose_meta_optimization',
+    method: 'propose_meta_optimization',
+    body: (id) => ({ client_id: id, page_id: 1, query: 'roofing' }),
+  },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */

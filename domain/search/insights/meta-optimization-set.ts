@@ -27,6 +27,8 @@ export interface MetaOptimizationRecord {
   readonly editId: number | null
   /** When it was proposed (the event's time); '' when folded from a decided event without metadata. */
   readonly proposedAt: string
+  /** What was proposed: the text a staged site edit publishes. */
+  readonly proposal: MetaProposal
 }
 
 export interface MetaOptimizationSetState {
@@ -70,17 +72,18 @@ function patch(state: MetaOptimizationSetState, id: number, change: Partial<Meta
 function evolve(state: MetaOptimizationSetState, event: Evolving<MetaOptimizationEvent>): MetaOptimizationSetState {
   switch (event.type) {
     case 'MetaOptimizationProposed': {
-      const d = event.data
+      const { client_id, ...proposal } = event.data
       const byId = new Map(state.byId)
-      byId.set(d.optimization_id, {
-        id: d.optimization_id,
-        pageId: d.page_id,
-        insightId: d.insight_id,
+      byId.set(proposal.optimization_id, {
+        id: proposal.optimization_id,
+        pageId: proposal.page_id,
+        insightId: proposal.insight_id,
         status: 'proposed',
         editId: null,
         proposedAt: event.metadata?.occurred_at ?? '',
+        proposal,
       })
-      return { clientId: d.client_id, byId }
+      return { clientId: client_id, byId }
     }
     case 'MetaOptimizationStaged':
       return patch(state, event.data.optimization_id, { status: 'staged', editId: event.data.edit_id })

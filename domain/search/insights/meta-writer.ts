@@ -54,6 +54,14 @@ const namesPlace = (query: string, location: string) => {
   return city !== '' && query.toLowerCase().includes(city)
 }
 
+/**
+ * The client location a rewrite for `query` names: the one whose city the query already names, else the
+ * client's first location, else none ('').
+ */
+export function locationForQuery(query: string, locations: readonly string[]): string {
+  return locations.find((location) => namesPlace(query, location)) ?? locations[0] ?? ''
+}
+
 function firstFitting(candidates: readonly string[], fits: (text: string) => boolean, max: number): string {
   for (const candidate of candidates) {
     const text = cleanMetaText(candidate)
