@@ -310,7 +310,7 @@ export const ERRORS = {
   rank_keyword_unknown: {
     status: 400,
     message: 'A rank names a keyword the client does not track',
-    hint: "Use ids from get_keywords_for_client for this client (add_keyword adds one); detail names the rank refused",
+    hint: 'Use ids from get_keywords_for_client for this client (add_keyword adds one); detail names the rank refused',
   },
   rank_keyword_deleted: {
     status: 400,

@@ -128,7 +128,11 @@ t.test('every setting is read and typed', async (t) => {
       pollMs: 500,
     },
   })
-  t.throws(() => loadConfig({ DATAFORSEO_LOGIN: 'only-half' }), /DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD/, 'half a DataForSEO login is refused')
+  t.throws(
+    () => loadConfig({ DATAFORSEO_LOGIN: 'only-half' }),
+    /DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD/,
+    'half a DataForSEO login is refused',
+  )
   t.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN/, 'a guessable metrics token is refused')
   t.throws(
     () => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }),

@@ -32,6 +32,10 @@ import {
 } from './helpers.js'
 
 /** The checkpoint is the runner's bookkeeping, not a read model: batches applied here do not move it. */
+// The realistic log writes every area's events through the API, search tracking's processors included; on CI's
+// two cores, beside the other files, that takes minutes, well past tap's default per-file limit.
+t.setTimeout(600_000)
+
 const READ_MODELS_ONLY = { omitTables: ['projection_checkpoint'] }
 
 /** Every read-model table after `deliveries`, applied in order to a scratch schema (rolled back afterwards). */

@@ -28,6 +28,10 @@ import {
   writeRealisticLog,
 } from './helpers.js'
 
+// The realistic log writes every area's events through the API, search tracking's processors included; on CI's
+// two cores, beside the other files, that takes minutes, well past tap's default per-file limit.
+t.setTimeout(600_000)
+
 t.test('projection idempotence over a realistic log', async (t) => {
   const ts = await startTestSystem(t)
   const written = await writeRealisticLog(ts)
