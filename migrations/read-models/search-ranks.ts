@@ -32,7 +32,9 @@ export async function createRanksTables(db: Kysely<any>, schema: string): Promis
       check_id bigint,
       revision bigint not null,
       recorded_at timestamptz not null,
-      primary key (keyword_id, location_key, device, rank_date)
+      -- A chart's columns ride in the key's index: get_rank_history reads a series' points from its leaf
+      -- pages alone (an index-only scan) instead of one heap page per day, rows being written day by day.
+      primary key (keyword_id, location_key, device, rank_date) include (position, page_id, ai_overview, ai_overview_cites_client)
     )`.execute(db)
   // get_available_rank_dates (a loose index scan over a client's dates) and reads of a client's day.
   await sql`create index ${sql.id('keyword_ranks_client_date')} on ${t('keyword_ranks')} (client_id, rank_date)`.execute(db)

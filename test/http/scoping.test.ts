@@ -164,6 +164,13 @@ const CLIENT_CASES: ClientCase[] = [
   { label: 'get_rank_cadence', method: 'get_rank_cadence', body: (id) => ({ client_id: id }) },
   { label: 'run_rank_check', method: 'run_rank_check', body: (id) => ({ client_id: id }) },
   { label: 'get_rank_checks', method: 'get_rank_checks', body: (id) => ({ client_id: id }) },
+  // Search: ranks.
+  { label: 'get_available_rank_dates', method: 'get_available_rank_dates', body: (id) => ({ client_id: id }) },
+  {
+    label: 'record_keyword_ranks',
+    method: 'record_keyword_ranks',
+    body: (id) => ({ client_id: id, ranks: [{ keyword_id: 1, device: 'desktop', date: '2026-03-01', position: 3 }] }),
+  },
   // Search: keyword metrics.
   { label: 'get_keyword_metrics_for_client', method: 'get_keyword_metrics_for_client', body: (id) => ({ client_id: id }) },
   { label: 'refresh_keyword_metrics', method: 'refresh_keyword_metrics', body: (id) => ({ client_id: id }) },

@@ -35,7 +35,7 @@ interface History {
   client_id: number
   location_id: number | null
   device: string
-  points: { date: string; position: number | null; change: number | null; url: string | null; page_id: number | null }[]
+  points: { date: string; position: number | null; change: number | null; page_id: number | null; ai_overview: boolean }[]
 }
 type Counts = { recorded: number; updated: number; unchanged: number }
 
@@ -127,6 +127,11 @@ t.test('record_keyword_ranks records, answers counts, and is idempotent per key'
     competitors: [],
     serp_features: NO_SERP_FEATURES,
   })
+  t.strictSame(
+    (await ts.call<History>('get_rank_history', { keyword_id: drain }, org.key)).points,
+    [{ date: '2026-03-01', position: 4, change: null, page_id: drainPage, ai_overview: false, ai_overview_cites_client: false }],
+    'a chart point',
+  )
   const events = await streamEvents(ts, rankDayStream({ clientId: plumbers, date: '2026-03-01' }))
   t.strictSame(
     events.map((e) => [e.type, e.data.rows.length, e.metadata.org_id]),

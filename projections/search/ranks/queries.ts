@@ -152,7 +152,6 @@ export interface RankPoint {
   date: string
   position: number | null
   change: number | null
-  url: string | null
   page_id: number | null
   ai_overview: boolean
   ai_overview_cites_client: boolean

@@ -12,6 +12,7 @@ import {
 import { PRIMARY_DEVICE, seriesOf } from '../../../domain/search/ranks/series.js'
 import { Id } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
+import { visibleKeyword } from '../../../projections/keywords/queries.js'
 import { lastRanks, latestOfEachSeries, rankDates, rankedKeyword, rankOnOrBefore } from '../../../projections/search/ranks/queries.js'
 import { rpc, type AnyRpc } from '../../registry.js'
 import { ClientId, KeywordId, PageId } from '../ids.js'
@@ -225,7 +226,7 @@ export const ranksRpcs: readonly AnyRpc[] = [
     params: z.strictObject({ keyword_id: KeywordId, device: RankDevice.optional().describe('Only this device (default both)') }),
     result: z.array(RankViewSchema),
     async handler(ctx) {
-      const keyword = await rankedKeyword(ctx.read, ctx.orgId, ctx.params.keyword_id)
+      const keyword = await visibleKeyword(ctx.read, ctx.orgId, ctx.params.keyword_id)
       return latestOfEachSeries(ctx.read, keyword.id, ctx.params.device)
     },
   }),
@@ -317,7 +318,6 @@ export const ranksRpcs: readonly AnyRpc[] = [
             date: '2026-02-28',
             position: 7,
             change: 1,
-            url: 'https://acmeplumbing.com/services/drain-cleaning',
             page_id: 220,
             ai_overview: true,
             ai_overview_cites_client: false,
@@ -326,7 +326,6 @@ export const ranksRpcs: readonly AnyRpc[] = [
             date: '2026-03-01',
             position: 5,
             change: 2,
-            url: 'https://acmeplumbing.com/services/drain-cleaning',
             page_id: 220,
             ai_overview: true,
             ai_overview_cites_client: false,
@@ -335,7 +334,6 @@ export const ranksRpcs: readonly AnyRpc[] = [
             date: '2026-03-02',
             position: 4,
             change: 1,
-            url: 'https://acmeplumbing.com/services/drain-cleaning',
             page_id: 220,
             ai_overview: true,
             ai_overview_cites_client: false,
@@ -376,8 +374,9 @@ export const ranksRpcs: readonly AnyRpc[] = [
                   .describe(
                     'Positions gained since the rank before (positive: climbed); null when either is outside the top 100 or none is before',
                   ),
-                url: z.string().nullable().describe("The client's URL that ranked"),
-                page_id: PageId.nullable().describe('The client page that URL is'),
+                page_id: PageId.nullable().describe(
+                  'The client page that ranked; null when none of its pages did (get_last_n_ranks_for_keyword has the URL)',
+                ),
                 ai_overview: z.boolean().describe("Google's AI Overview was shown"),
                 ai_overview_cites_client: z.boolean().describe("The AI Overview cited the client's site"),
               })
