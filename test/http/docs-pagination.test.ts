@@ -77,20 +77,33 @@ t.test('only paginated methods take limit/offset', async (t) => {
   const capabilities = (await ts.app.inject({ url: '/api/v1/capabilities', headers: bearer(org.key) })).json()
   const paginated = capabilities.methods.filter((m: any) => m.pagination !== null).map((m: any) => m.name)
   t.same(paginated.sort(), [
+    'get_active_pages_with_intent',
     'get_aeo_capture_records',
     'get_aeo_captures',
     'get_aeo_runs',
+    'get_all_associations_for_client',
     'get_all_clients',
+    'get_client_activity',
     'get_client_change_history',
     'get_entity_history',
+    'get_gsc_capture_keywords',
+    'get_keyword_metrics_for_client',
     'get_keywords_for_client',
+    'get_keywords_without_pages',
+    'get_meta_optimizations',
     'get_org_activity',
     'get_pages_for_client',
+    'get_pages_without_keywords',
+    'get_rank_checks',
+    'get_seo_insights',
     'get_site_edits',
     'get_snapshots_for_page',
+    'get_unapplied_insights',
     'list_ad_copy_ad_groups',
     'list_ad_copy_sets_for_client',
     'list_all_site_edits',
+    'list_gsc_keyword_captures',
+    'list_keyword_metrics_fetches',
     'list_webhook_deliveries',
   ])
   t.same(capabilities.methods.find((m: any) => m.name === 'get_aeo_captures').pagination, { max_limit: 500, default_limit: 100 })
