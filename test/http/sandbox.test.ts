@@ -141,6 +141,15 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       edit_id: edits[0]!.edit_id,
       survey_id: surveys[0]!.survey_id,
       check_id: rankChecks[0]!.id,
+      period_start: '2026-10-01',
+      period_end: '2026-10-28',
+      level: 'query',
+    }
+    // Search Console captures have ids of their own (capture_id above names an AI Visibility capture).
+    const gscCaptures = await call<{ id: number }[]>('list_gsc_keyword_captures', { client_id: clientId })
+    const valuesOf: Record<string, Record<string, unknown>> = {
+      get_gsc_capture: { capture_id: gscCaptures[0]!.id },
+      get_gsc_capture_keywords: { capture_id: gscCaptures[0]!.id },
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)
@@ -149,7 +158,9 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       const params: Record<string, unknown> = {}
       for (const [name, schema] of Object.entries(shape)) {
         const required = !schema.safeParse(undefined).success
-        if (name in values) params[name] = values[name]
+        const own = valuesOf[definition.name] ?? {}
+        if (name in own) params[name] = own[name]
+        else if (name in values) params[name] = values[name]
         else if (required) t.fail(`${definition.name}: no sandbox value for required ${name}`)
       }
       const response = await ts.rpc(definition.name, params, SANDBOX_KEY)

@@ -54,7 +54,9 @@ export class GscCaptureWorker implements Processor {
   private readonly inHand = new Map<number, Promise<void>>()
   private controller: AbortController | undefined
   private loop: Promise<void> | undefined
-  private wake: (() => void) | undefined
+  private wakeUp: (() => void) | undefined
+  /** A wake that came during a pass: the next poll follows at once. */
+  private woken = false
 
   constructor(
     private readonly deps: ProcessorDeps,
@@ -75,10 +77,16 @@ export class GscCaptureWorker implements Processor {
   /** Stops polling and aborts the calls in flight; a capture cut off stays running and resumes at its next row. */
   async stop(): Promise<void> {
     this.controller?.abort()
-    this.wake?.()
+    this.wakeUp?.()
     await this.loop?.catch(() => undefined)
     this.loop = undefined
     await Promise.allSettled([...this.inHand.values()])
+  }
+
+  /** Polls now instead of at the next SEARCH_POLL_MS (a capture was queued). */
+  wake(): void {
+    this.woken = true
+    this.wakeUp?.()
   }
 
   /** Captures in hand now (for tests that stop the worker at a known point). */
@@ -97,10 +105,14 @@ export class GscCaptureWorker implements Processor {
           if (!rows[0]?.locked) return sleep(search.pollMs, signal)
           try {
             while (!signal.aborted) {
+              this.woken = false
               await this.pass(signal)
-              await sleep(search.pollMs, signal, (wake) => {
-                this.wake = wake
-              })
+              if (!this.woken) {
+                await sleep(search.pollMs, signal, (wake) => {
+                  this.wakeUp = wake
+                })
+              }
+              this.wakeUp = undefined
             }
           } finally {
             // The captures in hand finish (or stop at their next call) before another process may take them.
@@ -124,10 +136,17 @@ export class GscCaptureWorker implements Processor {
     if (free <= 0 || signal.aborted) return
     const due = await dueCaptures(this.deps.read, now, this.concurrency + this.inHand.size)
     for (const capture of due.filter((c) => !this.inHand.has(c.id)).slice(0, free)) {
-      const work = this.work(capture, signal).finally(() => {
-        this.inHand.delete(capture.id)
-        this.wake?.()
-      })
+      const work = this.work(capture, signal).then(
+        (worked) => {
+          this.inHand.delete(capture.id)
+          // A slot is free: the next capture need not wait for the poll (unless this one was only looked at,
+          // as when the read models lag behind its stream, which a poll at once would only look at again).
+          if (worked) this.wake()
+        },
+        () => {
+          this.inHand.delete(capture.id)
+        },
+      )
       this.inHand.set(capture.id, work)
     }
   }
@@ -150,8 +169,8 @@ export class GscCaptureWorker implements Processor {
     }
   }
 
-  /** One capture, from where it stands to its end or its next failure; never throws. */
-  private async work(capture: DueCapture, signal: AbortSignal): Promise<void> {
+  /** One capture, from where it stands to its end or its next failure; never throws. true: it was worked on. */
+  private async work(capture: DueCapture, signal: AbortSignal): Promise<boolean> {
     const context = this.context()
     const ref: CaptureRef = { orgId: capture.org_id, captureId: capture.id }
     const log = this.deps.log.child({ capture_id: capture.id, client_id: capture.client_id })
@@ -159,21 +178,26 @@ export class GscCaptureWorker implements Processor {
     const fail = (error: GscError) => failGscCapture(write, context, { ...ref, clientId: capture.client_id, error })
     try {
       let state = await loadGscCapture(write, capture.id)
-      if (isFinished(state)) return
+      if (isFinished(state)) return false
       // The read model may lag: the capture's own stream says when a retry is due.
-      if (state.status === 'retrying' && state.retryAt !== null && Date.parse(state.retryAt) > write.clock().getTime()) return
+      if (state.status === 'retrying' && state.retryAt !== null && Date.parse(state.retryAt) > write.clock().getTime()) return false
       const client = await loadClient(write.store, capture.client_id)
-      if (client.status === 'deleted') return void (await fail({ code: 'client_deleted', message: 'The client was deleted' }))
+      if (client.status === 'deleted') {
+        await fail({ code: 'client_deleted', message: 'The client was deleted' })
+        return true
+      }
       const property = await loadGscProperty(write, capture.client_id)
       if (property.connection === null) {
-        return void (await fail({ code: 'gsc_not_connected', message: 'The client has no Search Console property (it was removed)' }))
+        await fail({ code: 'gsc_not_connected', message: 'The client has no Search Console property (it was removed)' })
+        return true
       }
       let source: ReturnType<ConnectSearchAnalytics>
       try {
         source = this.connect(openGscCredentials(this.deps.serviceKey, property.connection.sealedCredentials))
       } catch (error) {
         if (!(error instanceof GscCredentialsError)) throw error
-        return void (await fail({ code: error.code, message: error.message }))
+        await fail({ code: error.code, message: error.message })
+        return true
       }
       state = await startGscCapture(write, context, {
         ...ref,
@@ -198,9 +222,9 @@ export class GscCaptureWorker implements Processor {
               ),
           })
         } catch (error) {
-          if (signal.aborted) return
+          if (signal.aborted) return true
           await this.failed(state, ref, context, error)
-          return
+          return true
         }
         state = await recordGscRows(write, context, {
           ...ref,
@@ -212,14 +236,16 @@ export class GscCaptureWorker implements Processor {
         // A property removed meanwhile is no longer read: checked at each new day.
         if (state.status === 'running' && state.cursorRow === 0 && (await loadGscProperty(write, capture.client_id)).connection === null) {
           await fail({ code: 'gsc_not_connected', message: 'The client has no Search Console property (it was removed)' })
-          return
+          return true
         }
       }
       if (state.status === 'completed') log.info({ rows: state.rowCount }, 'gsc capture completed')
+      return true
     } catch (error) {
       // A write refused (the capture failed or moved meanwhile) or the database gone: the capture stays as
       // its stream says, and the next poll takes it up again if it is still open.
       if (!signal.aborted) log.error({ err: error }, 'gsc capture stopped on an error')
+      return false
     }
   }
 
