@@ -13,16 +13,17 @@ import type { InsightReads, MetaReads } from '../../commands/search/insights/rea
 import { pageSet } from '../../domain/pages/page-set.js'
 import { keywordPages, primaryOf } from '../../domain/search/associations/keyword-pages.js'
 import type { InsightType } from '../../domain/search/insights/kinds.js'
-import type { RankObservation } from '../../domain/search/insights/inputs.js'
+import type { GscPeriod, GscQueryPage, RankObservation } from '../../domain/search/insights/inputs.js'
 import { BUILT_IN_META_WRITER, MANUAL_META_WRITER } from '../../domain/search/insights/meta-limits.js'
 import { builtInMetaRewrite } from '../../domain/search/insights/meta-writer.js'
-import { RANK_ROWS_PER_SERIES, seriesKey } from '../../domain/search/insights/rules/series.js'
+import { RANK_LOOKBACK_DAYS, RANK_ROWS_PER_SERIES, seriesKey } from '../../domain/search/insights/rules/series.js'
 import { rankDayStream } from '../../domain/search/ranks/rank-day.js'
+import type { GscRow } from '../../domain/search/gsc/events.js'
+import { gscCaptureStream } from '../../domain/search/gsc/gsc-capture.js'
+import { gscPropertyStream } from '../../domain/search/gsc/gsc-property.js'
+import { captureOfDays, gscPeriodOf, queryPageTotals, type CompletedCapture } from '../../domain/search/insights/gsc-period.js'
 import { rankRowKey, type RankRow } from '../../domain/search/ranks/rank-row.js'
 import { DomainError } from '../../domain/shared/errors.js'
-
-/** Days of rank history the fiction's insights read back from today (as the read models' reads do). */
-const RANK_LOOKBACK_DAYS = 42
 
 const dayBefore = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10)
 
@@ -60,6 +61,38 @@ async function rankRowsFromLog(write: WriteDeps, clientId: number, today: string
     })
 }
 
+/**
+ * The client's Search Console totals from its captures' streams: the completed captures (named by the
+ * property's stream), each day of the period from the latest one covering it, as the read models' read does.
+ */
+async function gscFromLog(write: WriteDeps, clientId: number): Promise<{ period: GscPeriod | null; rows: GscQueryPage[] }> {
+  const captureIds: number[] = []
+  for await (const recorded of write.store.readStream(gscPropertyStream(clientId))) {
+    const event = decode(recorded)
+    if (event.type === 'GscCaptureQueued') captureIds.push(event.data.capture_id)
+  }
+  const completed: (CompletedCapture & { rows: Map<string, GscRow[]> })[] = []
+  for (const id of captureIds) {
+    let range: { start: string; end: string } | null = null
+    let done = false
+    const rows = new Map<string, GscRow[]>()
+    for await (const recorded of write.store.readStream(gscCaptureStream(id))) {
+      const event = decode(recorded)
+      if (event.type === 'GscCaptureStarted') range = { start: event.data.start_date, end: event.data.end_date }
+      if (event.type === 'GscRowsRecorded') rows.set(event.data.date, [...(rows.get(event.data.date) ?? []), ...event.data.rows])
+      if (event.type === 'GscCaptureCompleted') done = true
+    }
+    if (done && range) completed.push({ id, start_date: range.start, end_date: range.end, rows })
+  }
+  const period = gscPeriodOf(completed)
+  if (!period) return { period: null, rows: [] }
+  const days = captureOfDays(period, completed)
+  const rows = days.flatMap(({ day, captureId }) =>
+    (completed.find((c) => c.id === captureId)!.rows.get(day) ?? []).map((r) => ({ ...r, date: day })),
+  )
+  return { period, rows: queryPageTotals(rows) }
+}
+
 /** The page's newest snapshot from its content stream. */
 async function newestSnapshot(write: WriteDeps, pageId: number): Promise<{ id: number; title: string; content: string } | null> {
   let newest: { id: number; title: string; content: string } | null = null
@@ -74,17 +107,18 @@ async function newestSnapshot(write: WriteDeps, pageId: number): Promise<{ id: n
 
 /**
  * What the insights read, from the log rather than the read models (seeding writes ahead of them): the
- * client's keywords, pages, links, locations and rank rows. The fiction has no Search Console or AI
- * Visibility totals of its own to read here, so those rules find nothing in it.
+ * client's keywords, pages, links, locations, rank rows and Search Console totals. AI Visibility's totals
+ * are the read models' own arithmetic over its captures, so the fiction's insights leave that rule out.
  */
 function readsFromLog(write: WriteDeps, clientId: number): InsightReads & MetaReads {
   return {
     async inputsFor() {
-      const [keywords, pages, links, client] = await Promise.all([
+      const [keywords, pages, links, client, gsc] = await Promise.all([
         loadKeywordSet(write, clientId),
         loadState(write.store, pageSet, clientId),
         loadState(write.store, keywordPages, clientId),
         loadClient(write.store, clientId),
+        gscFromLog(write, clientId),
       ])
       return {
         keywords: keywords.keywords
@@ -94,8 +128,8 @@ function readsFromLog(write: WriteDeps, clientId: number): InsightReads & MetaRe
         associations: [...links.links.entries()].flatMap(([keyword_id, list]) => list.map((l) => ({ keyword_id, page_id: l.pageId }))),
         ranks: await rankRowsFromLog(write, clientId, write.clock().toISOString().slice(0, 10)),
         locations: new Map(client.locations.map((l) => [l.id, l.name])),
-        gsc: [],
-        gscPeriod: null,
+        gsc: gsc.rows,
+        gscPeriod: gsc.period,
         aeo: [],
       }
     },

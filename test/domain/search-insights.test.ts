@@ -11,6 +11,7 @@ import t from 'tap'
 import { deriveInsights, MAX_FINDINGS_PER_TYPE } from '../../domain/search/insights/derive.js'
 import type { InsightsEvent } from '../../domain/search/insights/events.js'
 import { expectedCtr } from '../../domain/search/insights/expected-ctr.js'
+import { captureOfDays, gscPeriodOf, queryPageTotals } from '../../domain/search/insights/gsc-period.js'
 import { readMetaDescription, readTitleTag, withMetaTags } from '../../domain/search/insights/head-tags.js'
 import type { InsightInputs, RankObservation } from '../../domain/search/insights/inputs.js'
 import { newFindingCount, seoInsightSet, type InsightSetCommand } from '../../domain/search/insights/insight-set.js'
@@ -494,7 +495,7 @@ t.test('the built-in writer: the query, the place and the business within the li
   t.equal(rewrite.title, 'Drain Cleaning in Austin, TX | Acme Plumbing')
   t.equal(
     rewrite.description,
-    'Looking for drain cleaning in Austin, TX? Acme Plumbing can help. Family plumbers since forever. See what Acme Plumbing offers and get in touch today.',
+    'Looking for drain cleaning in Austin, TX? Acme Plumbing can help. Family plumbers since forever. Get in touch today.',
   )
   t.equal(
     builtInMetaRewrite({
@@ -568,4 +569,34 @@ t.test('page matching: by URL key, and site paths against absolute URLs', async 
   t.equal(match('https://www.other.example/water-heaters/')?.id, 11, 'a stored path matches the path of any URL')
   t.equal(match('https://acme.example')?.id, 12)
   t.equal(match('https://acme.example/nowhere'), undefined)
+})
+
+t.test('the Search Console period: 28 days up to the last completed day, each day from the latest capture covering it', async (t) => {
+  t.equal(gscPeriodOf([]), null)
+  const completed = [
+    { id: 4, start_date: '2026-10-01', end_date: '2026-10-28' },
+    { id: 9, start_date: '2026-10-20', end_date: '2026-11-16' },
+  ]
+  const period = gscPeriodOf(completed)!
+  t.same(period, { start: '2026-10-20', end: '2026-11-16' })
+  const days = captureOfDays({ start: '2026-10-18', end: '2026-10-21' }, completed)
+  t.same(days, [
+    { day: '2026-10-18', captureId: 4 },
+    { day: '2026-10-19', captureId: 4 },
+    { day: '2026-10-20', captureId: 9 },
+    { day: '2026-10-21', captureId: 9 },
+  ])
+  t.same(captureOfDays({ start: '2026-09-29', end: '2026-09-30' }, completed), [], 'days no capture covers are left out')
+  t.same(
+    queryPageTotals([
+      { query: 'q', page: 'p', clicks: 1, impressions: 100, position: 2 },
+      { query: 'q', page: 'p', clicks: 3, impressions: 300, position: 6 },
+      { query: 'q', page: 'other', clicks: 0, impressions: 0, position: 9 },
+    ]),
+    [
+      { query: 'q', page: 'p', clicks: 4, impressions: 400, position: 5 },
+      { query: 'q', page: 'other', clicks: 0, impressions: 0, position: 9 },
+    ],
+    'impression-weighted; without impressions, the plain average',
+  )
 })

@@ -95,7 +95,7 @@ export function builtInMetaRewrite(brief: MetaBrief): MetaRewrite {
     `Looking for ${query}${where}?`,
     business ? `${business} can help.` : '',
     firstSentence(brief.currentDescription),
-    business ? `See what ${business} offers and get in touch today.` : 'See what we offer and get in touch today.',
+    'Get in touch today.',
   ].filter((s) => s !== '')
   let description = ''
   for (const sentence of sentences) {

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import type { InsightReads, MetaReads } from '../../../commands/search/insights/reads.js'
 import type { AeoQuestionMonth, GscPeriod, GscQueryPage, InsightInputs, RankObservation } from '../../../domain/search/insights/inputs.js'
-import { RANK_ROWS_PER_SERIES } from '../../../domain/search/insights/rules/series.js'
+import { addDays, captureOfDays, gscPeriodOf } from '../../../domain/search/insights/gsc-period.js'
+import { RANK_LOOKBACK_DAYS, RANK_ROWS_PER_SERIES } from '../../../domain/search/insights/rules/series.js'
 import { latestSnapshot } from '../../pages/queries.js'
 import type { ReadDb } from '../../tables.js'
 
@@ -11,17 +12,6 @@ import type { ReadDb } from '../../tables.js'
  * Console totals of the latest 28 days (gsc_captures, gsc_capture_rows) and the latest month of AI
  * Visibility answers (aeo_summary_counts).
  */
-
-/** The rank rows read: each series' latest RANK_ROWS_PER_SERIES rows within this many days of the client's latest rank date. */
-export const RANK_LOOKBACK_DAYS = 42
-/** The Search Console period the rules read: the 28 days up to the last day a completed capture covers. */
-export const GSC_PERIOD_DAYS = 28
-
-const addDays = (day: string, days: number): string => {
-  const date = new Date(`${day}T00:00:00Z`)
-  date.setUTCDate(date.getUTCDate() + days)
-  return date.toISOString().slice(0, 10)
-}
 
 async function rankRows(read: ReadDb, clientId: number): Promise<RankObservation[]> {
   const latest = await read
@@ -58,10 +48,7 @@ async function rankRows(read: ReadDb, clientId: number): Promise<RankObservation
   }))
 }
 
-/**
- * Query × page totals over the client's latest GSC_PERIOD_DAYS, each day read from the latest completed
- * capture covering it (as get_gsc_snapshot reads them), so overlapping captures never count a day twice.
- */
+/** Query × page totals over the client's Search Console period (domain/search/insights/gsc-period.ts). */
 async function gscTotals(read: ReadDb, clientId: number): Promise<{ period: GscPeriod | null; rows: GscQueryPage[] }> {
   const completed = await read
     .selectFrom('gsc_captures')
@@ -69,18 +56,9 @@ async function gscTotals(read: ReadDb, clientId: number): Promise<{ period: GscP
     .where('client_id', '=', clientId)
     .where('status', '=', 'completed')
     .execute()
-  if (completed.length === 0) return { period: null, rows: [] }
-  const end = completed
-    .map((c) => c.end_date)
-    .sort()
-    .at(-1)!
-  const period = { start: addDays(end, -(GSC_PERIOD_DAYS - 1)), end }
-  const days: { day: string; captureId: number }[] = []
-  for (let day = period.start; day <= period.end; day = addDays(day, 1)) {
-    let best: number | null = null
-    for (const c of completed) if (c.start_date <= day && day <= c.end_date && (best === null || c.id > best)) best = c.id
-    if (best !== null) days.push({ day, captureId: best })
-  }
+  const period = gscPeriodOf(completed)
+  if (!period) return { period: null, rows: [] }
+  const days = captureOfDays(period, completed)
   if (days.length === 0) return { period, rows: [] }
   const rows = await read
     .selectFrom('gsc_capture_rows')

@@ -147,7 +147,7 @@ const exampleOptimization = {
   current_title: 'Drain Cleaning',
   current_description: '',
   proposed_title: 'Drain Cleaning Austin | Acme Plumbing',
-  proposed_description: 'Looking for drain cleaning austin? Acme Plumbing can help. See what Acme Plumbing offers and get in touch today.',
+  proposed_description: 'Looking for drain cleaning austin? Acme Plumbing can help. Get in touch today.',
   writer: 'built-in',
   status: 'proposed' as const,
   edit_id: null,

@@ -14,6 +14,11 @@ export interface RankSeries {
 
 /** How many of a series' latest rows the rules read: the latest and the four checks before it. */
 export const RANK_ROWS_PER_SERIES = 5
+/**
+ * How far back from the client's latest rank date those rows are looked for: five weekly checks and a week
+ * to spare. A series with no row in it (a keyword no longer checked) is not read at all.
+ */
+export const RANK_LOOKBACK_DAYS = 42
 
 export const seriesKey = (row: Pick<RankObservation, 'keyword_id' | 'location_id' | 'device'>): string =>
   `${row.keyword_id}:${row.location_id ?? 0}:${row.device}`
