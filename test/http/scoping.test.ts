@@ -4,6 +4,7 @@
  * organization for list methods and can reach any organization's records.
  */
 import t, { type Test } from 'tap'
+import { generateKeyPairSync } from 'node:crypto'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { clientPayload, eventCount, expectError, orgWithKey, withoutIds, type Envelope, type OrgWithKey } from './helpers.js'
 
@@ -56,6 +57,13 @@ interface ClientCase {
 
 /** No ad copy set has this id, so set-keyed RPCs answer "set not found" for every client alike. */
 const NO_SET = 987_654
+
+/** A service account key with a real RSA key, so set_gsc_property's checks pass and only the client decides. */
+const GSC_KEY = {
+  type: 'service_account',
+  client_email: 'scoping@rankrelay-test.iam.gserviceaccount.com',
+  private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+}
 
 /** Every RPC that takes a client, with a body that would be valid for a client the caller owns. */
 const CLIENT_CASES: ClientCase[] = [
@@ -185,6 +193,22 @@ const CLIENT_CASES: ClientCase[] = [
     label: 'propose_meta_optimization',
     method: 'propose_meta_optimization',
     body: (id) => ({ client_id: id, page_id: 1, query: 'roofing' }),
+  },
+  // Search: Search Console.
+  {
+    label: 'set_gsc_property',
+    method: 'set_gsc_property',
+    body: (id) => ({ client_id: id, property: 'sc-domain:hijacked.example', credentials: GSC_KEY }),
+  },
+  { label: 'get_gsc_property', method: 'get_gsc_property', body: (id) => ({ client_id: id }) },
+  { label: 'remove_gsc_property', method: 'remove_gsc_property', body: (id) => ({ client_id: id }) },
+  { label: 'run_gsc_capture', method: 'run_gsc_capture', body: (id) => ({ client_id: id }) },
+  { label: 'list_gsc_keyword_captures', method: 'list_gsc_keyword_captures', body: (id) => ({ client_id: id }) },
+  { label: 'get_last_gsc_keyword_capture', method: 'get_last_gsc_keyword_capture', body: (id) => ({ client_id: id, before_id: 5 }) },
+  {
+    label: 'get_gsc_snapshot',
+    method: 'get_gsc_snapshot',
+    body: (id) => ({ client_id: id, period_start: '2026-10-01', period_end: '2026-10-28', level: 'query' }),
   },
 ]
 
