@@ -122,6 +122,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const edits = await call<{ edit_id: number }[]>('get_site_edits', { client_id: clientId })
     const surveys = await call<{ survey_id: number }[]>('get_surveys_for_client', { client_id: clientId })
     const rankChecks = await call<{ id: number }[]>('get_rank_checks', { client_id: clientId })
+    const optimizations = await call<{ id: number }[]>('get_meta_optimizations', { client_id: clientId })
     const values: Record<string, unknown> = {
       job_id: job.jobId,
       keyword_id: keywords[0]!.id,
@@ -141,6 +142,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       edit_id: edits[0]!.edit_id,
       survey_id: surveys[0]!.survey_id,
       check_id: rankChecks[0]!.id,
+      optimization_id: optimizations[0]!.id,
       period_start: '2026-10-01',
       period_end: '2026-10-28',
       level: 'query',
