@@ -6,6 +6,8 @@
  * completion, failure).
  */
 import t from 'tap'
+import { redactSecretFields } from '../../domain/exports/redact.js'
+import { isSecretField } from '../../domain/exports/secret-columns.js'
 import { parseSecret, secretOf } from '../../domain/search/gsc/credentials.js'
 import {
   addDays,
@@ -86,6 +88,18 @@ t.test('credentials: what is sealed is what a token request needs, and it reads 
   t.same(parseSecret(JSON.stringify(secretOf(oauth))), oauth)
   t.equal(parseSecret('{"type":"api_key"}'), null)
   t.equal(parseSecret('not json'), null)
+})
+
+t.test('the sealed credentials are a field an auditor’s replay leaves out', async (t) => {
+  const { value, redacted } = redactSecretFields('GscPropertySet', {
+    client_id: 7,
+    auth_type: 'oauth',
+    sealed_credentials: 'v1.k.iv.tag.ct',
+  })
+  t.same(value, { client_id: 7, auth_type: 'oauth' })
+  t.same(redacted, ['sealed_credentials'])
+  t.equal(isSecretField('gsc_properties', 'service_account_email'), false, 'the service account address is exported')
+  t.equal(isSecretField('gsc_properties', 'auth_type'), false)
 })
 
 t.test('capture ranges: 28 complete days by default, the data lag, 16 months back', async (t) => {

@@ -264,7 +264,7 @@ t.test('the credentials appear in no read, no event data and no export', async (
   const reads = JSON.stringify([
     await ts.call('get_gsc_property', { client_id: clientId }, acme.key),
     await ts.call('list_gsc_keyword_captures', { client_id: clientId }, acme.key),
-    await ts.call('get_client_activity', { client_id: clientId }, acme.key).catch(() => null),
+    await ts.call('get_client_activity', { client_id: clientId }, acme.key),
   ])
   const { rows } = await ts.database.pool.query<{ data: string }>("select data::text as data from es_events where type like 'Gsc%'")
   const log = rows.map((r) => r.data).join('\n')
