@@ -143,6 +143,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       survey_id: surveys[0]!.survey_id,
       check_id: rankChecks[0]!.id,
       optimization_id: optimizations[0]!.id,
+      target_date: '2026-10-15',
       period_start: '2026-10-01',
       period_end: '2026-10-28',
       level: 'query',

@@ -194,6 +194,9 @@ const CLIENT_CASES: ClientCase[] = [
     method: 'propose_meta_optimization',
     body: (id) => ({ client_id: id, page_id: 1, query: 'roofing' }),
   },
+  // Search: page intent.
+  { label: 'get_active_pages_with_intent', method: 'get_active_pages_with_intent', body: (id) => ({ client_id: id }) },
+  { label: 'classify_page_intents', method: 'classify_page_intents', body: (id) => ({ client_id: id }) },
   // Search: Search Console.
   {
     label: 'set_gsc_property',
