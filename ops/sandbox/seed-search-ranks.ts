@@ -3,6 +3,7 @@ import type { CommandContext, WriteDeps } from '../../commands/command-handler.j
 import { loadState } from '../../commands/command-handler.js'
 import { loadKeywordSet } from '../../commands/keywords.js'
 import { recordCallerRanks, type RankInput } from '../../commands/search/ranks.js'
+import { MAX_RANKS_PER_CALL } from '../../domain/search/ranks/rank-row.js'
 import { pageSet } from '../../domain/pages/page-set.js'
 import type { RankDevice, SerpFeatures } from '../../domain/search/ranks/rank-row.js'
 import { primaryLocationId } from '../../domain/search/ranks/series.js'
@@ -96,9 +97,9 @@ function observe(
 
 /**
  * The sandbox's fictional rank history for its client: ninety days of daily desktop and mobile ranks for each of
- * its keywords, at the location the keyword names (else its first), as another tracker's history imported with
- * record_keyword_ranks (source `recorded`; each day recorded that morning, its pages found by URL). Runs after the
- * associations part, whose pages the URLs name; deterministic for the same keywords and day.
+ * its keywords, at the location the keyword names (else its first), as the agency's earlier tracker's history
+ * imported with record_keyword_ranks (source `recorded`, pages found by URL), in calls of whole days. Runs after
+ * the associations part, whose pages the URLs name; deterministic for the same keywords and day.
  */
 export async function seedSandboxRanks(write: WriteDeps, ctx: CommandContext, _orgId: number, clientId: number): Promise<void> {
   const client = await loadClient(write.store, clientId)
@@ -116,9 +117,9 @@ export async function seedSandboxRanks(write: WriteDeps, ctx: CommandContext, _o
   if (plan.length === 0) return
 
   const today = Date.UTC(write.clock().getUTCFullYear(), write.clock().getUTCMonth(), write.clock().getUTCDate())
+  let batch: RankInput[] = []
   for (let day = 0; day < SANDBOX_RANK_DAYS; day++) {
-    const morning = new Date(today - (SANDBOX_RANK_DAYS - day) * 86_400_000 + 6 * 3_600_000)
-    const date = morning.toISOString().slice(0, 10)
+    const date = new Date(today - (SANDBOX_RANK_DAYS - day) * 86_400_000).toISOString().slice(0, 10)
     const ranks: RankInput[] = plan.flatMap((k) =>
       (['desktop', 'mobile'] as const).map((device): RankInput => {
         const seen = observe(k.story, k.index, day, device, k.locationId !== null)
@@ -134,6 +135,12 @@ export async function seedSandboxRanks(write: WriteDeps, ctx: CommandContext, _o
         }
       }),
     )
-    await recordCallerRanks({ ...write, clock: () => morning }, ctx, { clientId, ranks })
+    // Whole days, at most as many ranks as one record_keyword_ranks call takes.
+    if (batch.length + ranks.length > MAX_RANKS_PER_CALL) {
+      await recordCallerRanks(write, ctx, { clientId, ranks: batch })
+      batch = []
+    }
+    batch.push(...ranks)
   }
+  if (batch.length > 0) await recordCallerRanks(write, ctx, { clientId, ranks: batch })
 }

@@ -26,6 +26,8 @@ export const RankDate = z
 export const MAX_RANK_POSITION = 100
 /** Competitors kept per row: the top 10 organic domains that are not the client's. */
 export const MAX_COMPETITORS = 10
+/** The most ranks one record_keyword_ranks call takes (a rank check's own writes are not bounded by it). */
+export const MAX_RANKS_PER_CALL = 1000
 
 export const SerpFeatures = z
   .strictObject({

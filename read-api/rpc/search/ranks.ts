@@ -3,6 +3,7 @@ import { recordCallerRanks, type RankInput } from '../../../commands/search/rank
 import {
   MAX_COMPETITORS,
   MAX_RANK_POSITION,
+  MAX_RANKS_PER_CALL,
   RankDate,
   RankDevice,
   RankSource,
@@ -20,8 +21,6 @@ import { coalescedRankHistory } from './ranks-history.js'
 
 const domain = 'search'
 
-/** record_keyword_ranks takes at most this many ranks per call. */
-export const MAX_RANKS_PER_CALL = 1000
 export const DEFAULT_HISTORY_POINTS = 90
 export const MAX_HISTORY_POINTS = 1000
 export const DEFAULT_LAST_N = 10
