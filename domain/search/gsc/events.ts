@@ -66,6 +66,8 @@ export const GscErrorCode = z.enum([
   'gsc_credentials_unreadable',
   /** The client was deleted before the capture ran. */
   'client_deleted',
+  /** The worker stopped on an error of its own (logged) in the capture's every attempt. */
+  'gsc_capture_interrupted',
 ])
 export type GscErrorCode = z.infer<typeof GscErrorCode>
 

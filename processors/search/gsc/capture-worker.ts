@@ -89,11 +89,6 @@ export class GscCaptureWorker implements Processor {
     this.wakeUp?.()
   }
 
-  /** Captures in hand now (for tests that stop the worker at a known point). */
-  captureIds(): number[] {
-    return [...this.inHand.keys()]
-  }
-
   private async run(signal: AbortSignal): Promise<void> {
     const { db, log, search } = this.deps
     while (!signal.aborted) {
@@ -129,7 +124,7 @@ export class GscCaptureWorker implements Processor {
   }
 
   /** One poll: the weekly captures due, then the due captures this process has room for. */
-  async pass(signal: AbortSignal): Promise<void> {
+  private async pass(signal: AbortSignal): Promise<void> {
     const now = this.deps.write.clock()
     await this.queueWeekly(now)
     const free = this.concurrency - this.inHand.size
@@ -242,9 +237,14 @@ export class GscCaptureWorker implements Processor {
       if (state.status === 'completed') log.info({ rows: state.rowCount }, 'gsc capture completed')
       return true
     } catch (error) {
-      // A write refused (the capture failed or moved meanwhile) or the database gone: the capture stays as
-      // its stream says, and the next poll takes it up again if it is still open.
-      if (!signal.aborted) log.error({ err: error }, 'gsc capture stopped on an error')
+      if (signal.aborted) return false
+      // An error of the worker's own (a write refused, the database gone): the attempt is recorded as failed
+      // when it can be, so a capture that keeps meeting it fails after its attempts instead of being taken up
+      // at every poll; otherwise the next poll takes it up as its stream says.
+      log.error({ err: error }, 'gsc capture stopped on an error')
+      const message = `The capture worker stopped on an error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000)
+      const retryAt = new Date(write.clock().getTime() + captureRetryDelayMs(1, this.deps.search.backoffBaseMs))
+      await failGscCaptureAttempt(write, context, { ...ref, error: { code: 'gsc_capture_interrupted', message }, retryAt }).catch(() => {})
       return false
     }
   }

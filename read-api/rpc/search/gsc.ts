@@ -61,7 +61,7 @@ const CaptureView = z
     error: z
       .object({
         code: GscErrorCode.describe(
-          'gsc_unauthorized, gsc_forbidden, gsc_request_refused, gsc_rate_limited, gsc_unavailable, gsc_not_connected, gsc_credentials_unreadable or client_deleted',
+          'gsc_unauthorized, gsc_forbidden, gsc_request_refused, gsc_rate_limited, gsc_unavailable, gsc_not_connected, gsc_credentials_unreadable, client_deleted or gsc_capture_interrupted',
         ),
         message: z.string().describe("What went wrong, with the provider's words"),
       })
