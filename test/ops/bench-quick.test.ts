@@ -86,7 +86,16 @@ t.test('bench --quick runs every registered scenario, prints the table and write
   const zeros = report.results.filter((r) => r.target?.op === '<=' && r.target.value === 0)
   t.same(
     [...new Set(zeros.map((r) => r.scenario))].sort(),
-    ['catch-up-read', 'claim_aeo_runs', 'read-rpc-get-aeo-summary', 'read-rpc-get-client', 'webhook_dispatch', 'write-rpc'],
+    [
+      'catch-up-read',
+      'claim_aeo_runs',
+      'rank-history-read',
+      'rank-ingest',
+      'read-rpc-get-aeo-summary',
+      'read-rpc-get-client',
+      'webhook_dispatch',
+      'write-rpc',
+    ],
     'the scenarios with a zero target report it',
   )
   for (const r of zeros) t.equal(r.median, 0, `${r.scenario} ${r.metric}: 0`)
