@@ -14,7 +14,7 @@ import { expectedCtr } from '../../domain/search/insights/expected-ctr.js'
 import { captureOfDays, gscPeriodOf, queryPageTotals } from '../../domain/search/insights/gsc-period.js'
 import { readMetaDescription, readTitleTag, withMetaTags } from '../../domain/search/insights/head-tags.js'
 import type { InsightInputs, RankObservation } from '../../domain/search/insights/inputs.js'
-import { newFindingCount, seoInsightSet, type InsightSetCommand } from '../../domain/search/insights/insight-set.js'
+import { isStale, newFindingCount, seoInsightSet, type InsightSetCommand } from '../../domain/search/insights/insight-set.js'
 import type { Finding } from '../../domain/search/insights/kinds.js'
 import { fitsDescription, fitsTitle, META_DESCRIPTION_MAX_CHARS, META_TITLE_MAX_CHARS } from '../../domain/search/insights/meta-limits.js'
 import { readMetaRewriteAnswer } from '../../domain/search/insights/meta-model-answer.js'
@@ -316,28 +316,34 @@ const raised = (id: number, key: string): InsightsEvent => {
     data: { insight_id: id, client_id: 3, insight_type, source, natural_key, severity, summary, keyword_id, page_id, evidence },
   }
 }
-const refresh = (findings: Finding[], ids: number[]): InsightSetCommand => ({
+const T1 = '2026-10-01T06:00:00.000Z'
+const refresh = (findings: Finding[], ids: number[], read_at = T1): InsightSetCommand => ({
   type: 'RefreshInsights',
   client_id: 3,
   findings,
   new_ids: ids,
+  read_at,
+})
+const refreshed = (raised: number, resolved: number, read_at = T1): InsightsEvent => ({
+  type: 'SeoInsightsRefreshed',
+  data: { client_id: 3, read_at, raised, resolved },
 })
 const insights = spec(seoInsightSet)
 
 t.test('the insight set: raised once while it holds, resolved when it stops, raised anew when it comes back', async (t) => {
   insights()
     .when(refresh([finding('a'), finding('b'), finding('a')], [51, 52]))
-    .then(t, [raised(51, 'a'), raised(52, 'b')] as never)
+    .then(t, [raised(51, 'a'), raised(52, 'b'), refreshed(2, 0)] as never)
   insights(raised(51, 'a') as never)
     .when(refresh([finding('a'), finding('b')], [53]))
-    .then(t, [raised(53, 'b')] as never)
+    .then(t, [raised(53, 'b'), refreshed(1, 0)] as never)
   insights(raised(51, 'a') as never, raised(52, 'b') as never)
     .when(refresh([finding('b')], []))
-    .then(t, [{ type: 'SeoInsightResolved', data: { insight_id: 51, client_id: 3 } }])
+    .then(t, [{ type: 'SeoInsightResolved', data: { insight_id: 51, client_id: 3 } }, refreshed(0, 1)] as never)
   const resolved = { type: 'SeoInsightResolved', data: { insight_id: 51, client_id: 3 } } as const
   insights(raised(51, 'a') as never, resolved)
     .when(refresh([finding('a')], [60]))
-    .then(t, [raised(60, 'a')] as never)
+    .then(t, [raised(60, 'a'), refreshed(1, 0)] as never)
   const dismissed = {
     type: 'SeoInsightStatusChanged',
     data: { insight_id: 51, client_id: 3, status: 'dismissed', note: 'seasonal' },
@@ -347,9 +353,23 @@ t.test('the insight set: raised once while it holds, resolved when it stops, rai
     .thenNothingHappens(t)
   insights(raised(51, 'a') as never, dismissed)
     .when(refresh([], []))
-    .then(t, [resolved])
+    .then(t, [resolved, refreshed(0, 1)] as never)
   t.equal(newFindingCount(fold(seoInsightSet, [raised(51, 'a') as never]), [finding('a'), finding('b'), finding('b')]), 1)
   t.throws(() => seoInsightSet.decide(refresh([finding('a')], []), seoInsightSet.initialState()), /ids/, 'too few ids is a caller bug')
+})
+
+t.test('the insight set: a refresh whose inputs were read before the last recorded one decides nothing', async (t) => {
+  const later = '2026-10-01T06:00:05.000Z'
+  insights(raised(51, 'a') as never, refreshed(1, 0, later) as never)
+    .when(refresh([], [], T1))
+    .thenNothingHappens(t)
+  insights(raised(51, 'a') as never, refreshed(1, 0, later) as never)
+    .when(refresh([], [], later))
+    .then(t, [{ type: 'SeoInsightResolved', data: { insight_id: 51, client_id: 3 } }, refreshed(0, 1, later)] as never)
+  const state = fold(seoInsightSet, [raised(51, 'a') as never, refreshed(1, 0, later) as never])
+  t.ok(isStale(state, T1))
+  t.notOk(isStale(state, '2026-10-01T06:00:06.000Z'))
+  t.notOk(isStale(seoInsightSet.initialState(), T1), 'nothing recorded yet: nothing is stale')
 })
 
 t.test('the insight set: status changes of live insights only', async (t) => {

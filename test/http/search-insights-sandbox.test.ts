@@ -73,13 +73,26 @@ t.test("the sandbox's insights and meta optimizations are fiction, read-only, wr
   })
   expectError(t, await ts.rpc('refresh_seo_insights', { client_id: clientId }, SANDBOX_KEY), 403, 'sandbox_read_only')
 
-  // Once the meta proposer has handled the last insight raised, no model call was spent on the fiction.
-  let head = null
-  for await (const event of s.store.readStream(`seo_insights-${clientId}`)) if (event.type === 'SeoInsightRaised') head = event.position
-  await eventually(
-    'the meta proposer at the head of the log',
-    () => s.database.db.selectFrom('processor_checkpoints').select('position').where('name', '=', 'seo_meta_proposer').executeTakeFirst(),
-    (row) => row?.position != null && s.store.comparePositions(row.position, head!) >= 0,
-  )
+  // The processors leave the fiction alone: once each has read past the seed's last events, every insight
+  // and optimization event is still the seeder's, and no model call was spent.
+  // The last event of the stream the processor handles (its checkpoint is saved after each one it handles).
+  const lastOf = async (stream: string, type: string) => {
+    let position = null
+    for await (const event of s.store.readStream(stream)) if (event.type === type) position = event.position
+    return position!
+  }
+  const checkpointPast = (name: string, position: string) =>
+    eventually(
+      `${name} past the seed`,
+      () => s.database.db.selectFrom('processor_checkpoints').select('position').where('name', '=', name).executeTakeFirst(),
+      (row) => row?.position != null && s.store.comparePositions(row.position, position) >= 0,
+    )
+  await checkpointPast('seo_insight_refresher', await lastOf(`keyword_ranks-${clientId}-2026-11-27`, 'KeywordRanksRecorded'))
+  await checkpointPast('seo_meta_proposer', await lastOf(`seo_insights-${clientId}`, 'SeoInsightRaised'))
+  for (const stream of [`seo_insights-${clientId}`, `meta_optimizations-${clientId}`]) {
+    const actors = new Set<string>()
+    for await (const event of s.store.readStream(stream)) actors.add(String((event.metadata as { actor?: { id?: unknown } }).actor?.id))
+    t.same([...actors], ['sandbox'], `${stream}: only the seeder's events`)
+  }
   t.equal(model.requests.filter((r) => /title tag/.test(String(r.body?.system))).length, 0, 'no meta rewrite asked of the model')
 })

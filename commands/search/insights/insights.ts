@@ -2,6 +2,7 @@ import type { ClientState } from '../../../domain/clients/client.js'
 import { deriveInsights } from '../../../domain/search/insights/derive.js'
 import type { SeoInsightEvent } from '../../../domain/search/insights/events.js'
 import {
+  isStale,
   newFindingCount,
   seoInsightSet,
   type InsightSetCommand,
@@ -41,8 +42,10 @@ export interface RefreshResult {
 /**
  * refresh_seo_insights and the insights processor: derives the client's findings from the read models and
  * records what is new (SeoInsightRaised) and what no longer holds (SeoInsightResolved), in one decision on
- * the client's insight stream. Running it again on the same data records nothing. Ids are allocated for
- * each attempt's new findings (a retried decision may leave a few unused, never a duplicate insight).
+ * the client's insight stream. Running it again on the same data records nothing, and so does a refresh
+ * whose inputs were read before those of the last one that recorded something (a slow refresh never undoes
+ * a newer one). Ids are allocated for each attempt's new findings (a retried decision may leave a few
+ * unused, never a duplicate insight).
  */
 export async function refreshSeoInsights(
   deps: WriteDeps,
@@ -50,12 +53,15 @@ export async function refreshSeoInsights(
   input: { clientId: number; callerOrgId: number | null; reads: InsightReads },
 ): Promise<RefreshResult> {
   const owner = await writableClient(deps.store, input.clientId, input.callerOrgId)
+  // Taken before the read: the inputs are at least this fresh, which is what orders two refreshes.
+  const readAt = deps.clock().toISOString()
   const findings = deriveInsights(await input.reads.inputsFor(owner.id))
   const outcome = await run(deps, context, owner, async (state) => ({
     type: 'RefreshInsights',
     client_id: owner.id,
     findings,
-    new_ids: await deps.ids.nextMany('seo_insight', newFindingCount(state, findings)),
+    new_ids: await deps.ids.nextMany('seo_insight', isStale(state, readAt) ? 0 : newFindingCount(state, findings)),
+    read_at: readAt,
   }))
   return {
     raised: outcome.events.filter((e) => e.type === 'SeoInsightRaised').length,

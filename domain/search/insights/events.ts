@@ -25,6 +25,18 @@ export const SeoInsightRaised = z.object({
 /** A refresh found it no longer holds (the rank recovered, the page was associated, the CTR rose…). Final. */
 export const SeoInsightResolved = z.object({ insight_id: Id, client_id: Id })
 
+/**
+ * Closes a refresh that raised or resolved something: `read_at` is when its inputs were read. A refresh whose
+ * inputs were read before the last recorded one's is stale (another refresh saw newer data and decided
+ * after it) and records nothing, so a slow refresh never undoes a newer one.
+ */
+export const SeoInsightsRefreshed = z.object({
+  client_id: Id,
+  read_at: z.iso.datetime({ offset: true }),
+  raised: z.number().int().min(0),
+  resolved: z.number().int().min(0),
+})
+
 /** update_seo_insight, or a meta optimization of the insight applied (status applied). */
 export const SeoInsightStatusChanged = z.object({
   insight_id: Id,
@@ -80,6 +92,7 @@ export const insightsEventSchemas = {
   SeoInsightRaised,
   SeoInsightResolved,
   SeoInsightStatusChanged,
+  SeoInsightsRefreshed,
   MetaOptimizationProposed,
   MetaOptimizationStaged,
   MetaOptimizationApplied,

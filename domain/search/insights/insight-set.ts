@@ -33,18 +33,21 @@ export interface InsightSetState {
   readonly live: ReadonlyMap<string, LiveInsight>
   /** Natural key of each live insight, by id. */
   readonly keyOf: ReadonlyMap<number, string>
+  /** When the inputs of the last refresh that changed something were read (ISO 8601); null before one. */
+  readonly readAt: string | null
 }
 
 export type InsightSetCommand =
   /**
    * The findings that hold now (deriveInsights); `newIds` gives each finding not yet live an id, in order
    * (the caller allocates at least as many as findings whose key is not live). Raises what is new, resolves
-   * what is live but no longer found.
+   * what is live but no longer found. `read_at`: when the findings' inputs were read (ISO 8601); a refresh
+   * read before the last recorded one's decides nothing.
    */
-  | { type: 'RefreshInsights'; client_id: number; findings: readonly Finding[]; new_ids: readonly number[] }
+  | { type: 'RefreshInsights'; client_id: number; findings: readonly Finding[]; new_ids: readonly number[]; read_at: string }
   | { type: 'ChangeInsightStatus'; client_id: number; insight_id: number; status: SettableInsightStatus; note: string }
 
-export const initialInsightSetState = (): InsightSetState => ({ clientId: 0, live: new Map(), keyOf: new Map() })
+export const initialInsightSetState = (): InsightSetState => ({ clientId: 0, live: new Map(), keyOf: new Map(), readAt: null })
 
 function evolve(state: InsightSetState, event: SeoInsightEvent): InsightSetState {
   switch (event.type) {
@@ -54,7 +57,7 @@ function evolve(state: InsightSetState, event: SeoInsightEvent): InsightSetState
       const keyOf = new Map(state.keyOf)
       live.set(d.natural_key, { id: d.insight_id, naturalKey: d.natural_key, type: d.insight_type, status: 'open', pageId: d.page_id })
       keyOf.set(d.insight_id, d.natural_key)
-      return { clientId: d.client_id, live, keyOf }
+      return { ...state, clientId: d.client_id, live, keyOf }
     }
     case 'SeoInsightResolved': {
       const key = state.keyOf.get(event.data.insight_id)
@@ -73,10 +76,16 @@ function evolve(state: InsightSetState, event: SeoInsightEvent): InsightSetState
       live.set(current.naturalKey, { ...current, status: event.data.status })
       return { ...state, live }
     }
+    case 'SeoInsightsRefreshed':
+      return { ...state, clientId: event.data.client_id, readAt: event.data.read_at }
     default:
       return assertNever(event)
   }
 }
+
+/** Whether inputs read at `readAt` are older than those of the last recorded refresh. */
+export const isStale = (state: InsightSetState, readAt: string): boolean =>
+  state.readAt !== null && Date.parse(readAt) < Date.parse(state.readAt)
 
 /** How many of `findings` are not live yet: the ids a refresh must bring. */
 export function newFindingCount(state: InsightSetState, findings: readonly Finding[]): number {
@@ -91,6 +100,7 @@ export function newFindingCount(state: InsightSetState, findings: readonly Findi
 }
 
 function refresh(command: Extract<InsightSetCommand, { type: 'RefreshInsights' }>, state: InsightSetState): SeoInsightEvent[] {
+  if (isStale(state, command.read_at)) return []
   const events: SeoInsightEvent[] = []
   const found = new Set<string>()
   let next = 0
@@ -117,10 +127,15 @@ function refresh(command: Extract<InsightSetCommand, { type: 'RefreshInsights' }
       },
     })
   }
+  const raised = events.length
   for (const insight of state.live.values()) {
-    if (!found.has(insight.naturalKey))
+    if (!found.has(insight.naturalKey)) {
       events.push({ type: 'SeoInsightResolved', data: { insight_id: insight.id, client_id: command.client_id } })
+    }
   }
+  if (events.length === 0) return events // nothing changed: nothing to record, not even the read
+  const resolved = events.length - raised
+  events.push({ type: 'SeoInsightsRefreshed', data: { client_id: command.client_id, read_at: command.read_at, raised, resolved } })
   return events
 }
 

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino'
-import { loadState, type WriteDeps } from '../../../commands/command-handler.js'
-import { sandbox } from '../../../domain/sandbox/sandbox.js'
+import type { WriteDeps } from '../../../commands/command-handler.js'
 import type { DecodedEvent } from '../../../commands/event-store/decode.js'
 import type { AnyEvent } from '../../../domain/events.js'
 import { loadInsightSet } from '../../../commands/search/insights/insights.js'
@@ -18,7 +17,7 @@ import { metaReads } from '../../../projections/search/insights/reads.js'
 import type { ReadDb } from '../../../projections/tables.js'
 import type { ProjectionWatermark } from '../../../projections/watermark.js'
 import type { LanguageModel } from '../../language-model/port.js'
-import { bySandbox, causedBy, isSettledRefusal } from './caused-by.js'
+import { aboutSandbox, causedBy, isSettledRefusal } from './event-context.js'
 
 export const META_PROPOSER_NAME = 'seo_meta_proposer'
 const ACTOR_ID = 'seo-meta-proposer'
@@ -43,20 +42,9 @@ export type MetaProposerOutcome =
 
 const skipped = (reason: string): MetaProposerOutcome => ({ kind: 'skipped', reason })
 
-/** Whether the event is about the public sandbox's fiction, which never spends model calls. */
-async function aboutSandbox(deps: MetaProposerDeps, event: DecodedEvent): Promise<boolean> {
-  if (bySandbox(event)) return true
-  const sandboxOrg = (await loadState(deps.write.store, sandbox, null)).orgId
-  return sandboxOrg !== null && event.metadata.org_id === sandboxOrg
-}
-
-/** The model's rewrite, or null (no model, the sandbox, a failure, an answer that does not fit): the built-in writer's then. */
-async function modelRewrite(
-  deps: MetaProposerDeps,
-  event: DecodedEvent,
-  request: Parameters<typeof metaRewriteRequest>[0],
-): Promise<MetaRewrite | null> {
-  if (!deps.languageModel || (await aboutSandbox(deps, event))) return null
+/** The model's rewrite, or null (no model, a failure, an answer that does not fit): the built-in writer's then. */
+async function modelRewrite(deps: MetaProposerDeps, request: Parameters<typeof metaRewriteRequest>[0]): Promise<MetaRewrite | null> {
+  if (!deps.languageModel) return null
   try {
     const text = await deps.languageModel.complete({
       ...metaRewriteRequest(request),
@@ -101,7 +89,7 @@ async function proposeFor(
     pageId: d.page_id,
     query,
   })
-  const byModel = await modelRewrite(deps, event, {
+  const byModel = await modelRewrite(deps, {
     ...subject.brief,
     pageUrl: subject.page.url,
     pageText: subject.page.snapshot?.content ?? '',
@@ -123,6 +111,7 @@ async function proposeFor(
  * the event's work; anything else is thrown for the subscription to retry.
  */
 export async function handleMetaEvent(deps: MetaProposerDeps, event: DecodedEvent): Promise<MetaProposerOutcome> {
+  if (await aboutSandbox(deps.write.store, event)) return skipped('the sandbox is fiction its seeder writes')
   try {
     switch (event.type) {
       case 'SeoInsightRaised':

@@ -6,7 +6,7 @@ import type { EventType } from '../../../domain/events.js'
 import { insightReads } from '../../../projections/search/insights/reads.js'
 import type { ReadDb } from '../../../projections/tables.js'
 import type { ProjectionWatermark } from '../../../projections/watermark.js'
-import { causedBy, isSettledRefusal } from './caused-by.js'
+import { aboutSandbox, causedBy, isSettledRefusal } from './event-context.js'
 import type { Logger } from 'pino'
 
 export const INSIGHT_REFRESHER_NAME = 'seo_insight_refresher'
@@ -59,7 +59,7 @@ export function insightRefresher(deps: RefresherDeps): { handle(event: DecodedEv
   return {
     async handle(event) {
       const clientId = clientOf(event)
-      if (clientId === null) return null
+      if (clientId === null || (await aboutSandbox(deps.store, event))) return null
       const seen = refreshedAt.get(clientId)
       if (seen !== undefined && deps.store.comparePositions(event.position, seen) <= 0) return null
       const head = (await deps.store.headPosition()) ?? event.position
