@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { loadClient } from '../../../commands/clients.js'
-import type { CommandContext } from '../../../commands/command-handler.js'
+import { loadState, type CommandContext } from '../../../commands/command-handler.js'
+import { sandbox } from '../../../domain/sandbox/sandbox.js'
 import {
   failGscCapture,
   failGscCaptureAttempt,
@@ -126,10 +127,13 @@ export class GscCaptureWorker implements Processor {
   /** One poll: the weekly captures due, then the due captures this process has room for. */
   private async pass(signal: AbortSignal): Promise<void> {
     const now = this.deps.write.clock()
-    await this.queueWeekly(now)
+    // The public sandbox's captures are its seed's fiction, recorded by the seed itself: never fetched (as rank
+    // checks and keyword metrics leave it alone), or the worker would fail them for want of credentials.
+    const sandboxOrg = (await loadState(this.deps.store, sandbox, null)).orgId
+    await this.queueWeekly(now, sandboxOrg)
     const free = this.concurrency - this.inHand.size
     if (free <= 0 || signal.aborted) return
-    const due = await dueCaptures(this.deps.read, now, this.concurrency + this.inHand.size)
+    const due = (await dueCaptures(this.deps.read, now, this.concurrency + this.inHand.size)).filter((c) => c.org_id !== sandboxOrg)
     for (const capture of due.filter((c) => !this.inHand.has(c.id)).slice(0, free)) {
       const work = this.work(capture, signal).then(
         (worked) => {
@@ -147,10 +151,11 @@ export class GscCaptureWorker implements Processor {
   }
 
   /** Queues the weekly capture of every client whose cadence wants one (the property's stream decides, once). */
-  private async queueWeekly(now: Date): Promise<void> {
+  private async queueWeekly(now: Date, sandboxOrg: number | null): Promise<void> {
     const today = dayOf(now)
     const endedBefore = addDays(defaultCaptureRange(today).end, -(CADENCE_DAYS - 1))
     for (const client of await cadenceCandidates(this.deps.read, endedBefore)) {
+      if (client.org_id === sandboxOrg) continue
       try {
         const queued = await queueGscCapture(this.deps.write, this.context(), {
           callerOrgId: client.org_id,
