@@ -24,6 +24,19 @@ const NOT_LISTENING = 'http://localhost'
  */
 export function publicBaseUrl(app: FastifyInstance, configured: string | undefined): string {
   if (configured) return configured.replace(/\/+$/, '')
+  const known = listening.get(app.server)
+  if (known !== undefined) return known
   const address = app.server.address()
-  return address !== null && typeof address === 'object' ? listenBaseUrl(address.address, address.port) : NOT_LISTENING
+  if (address === null || typeof address !== 'object') return NOT_LISTENING
+  const url = listenBaseUrl(address.address, address.port)
+  listening.set(app.server, url)
+  app.server.once('close', () => listening.delete(app.server))
+  return url
 }
+
+/**
+ * The listen address once known, per server: every RPC answer asks for it (WWW-Authenticate's metadata URL),
+ * and server.address() is a system call that took 2% of the service's thread in the rank-history bench. A
+ * server keeps its address until it closes; a closed one that listens again is asked afresh.
+ */
+const listening = new WeakMap<object, string>()
