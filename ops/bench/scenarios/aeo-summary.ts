@@ -1,7 +1,5 @@
-import type { AddressInfo } from 'node:net'
-import Fastify from 'fastify'
 import type { Figure, Scenario } from '../types.js'
-import { measureServer, measureWithCpu, startBareFastify } from './http.js'
+import { measureServer, measureWithCpu, startBareFastify, startConstantAnswer } from './http.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
 
 /** Twelve months of captures, the target's data set: 2025-03 to 2026-02. */
@@ -74,19 +72,6 @@ async function seed(service: RunningService, clients: number, capturesPerMonth: 
 }
 
 /**
- * The floor of answering a summary over HTTP: a bare fastify route answering one real get_aeo_summary
- * answer, a constant serialised again per request as the service's route does. It shows what the body's
- * size alone costs (serialising, writing several KB to the socket) next to the hello-world's few bytes.
- */
-async function startConstantSummary(summary: unknown): Promise<{ url: string; close(): Promise<void> }> {
-  const app = Fastify()
-  app.post('/summary', async () => ({ result: summary }))
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const { port } = app.server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/summary`, close: () => app.close() }
-}
-
-/**
  * `get_aeo_summary` (rates with Wilson intervals per service and engine against the previous month, share
  * of voice, open items, queue, cadence) round-robin over clients with twelve months of captures ingested
  * through the real analysis, at 64 connections, against a bare fastify hello-world in the same run. Seeding through ingest_aeo_capture costs far more than a measurement, so the data set is seeded once
@@ -124,7 +109,7 @@ const readAeoSummary: Scenario = {
         )
         // A bare fastify hello-world loaded the same way right after, as read-rpc-get-client does.
         const hello = await measureServer(context, 'bare fastify', await startBareFastify(), load)
-        const constant = await measureServer(context, 'fastify answering a constant summary', await startConstantSummary(oneSummary), load)
+        const constant = await measureServer(context, 'fastify answering a constant summary', await startConstantAnswer(oneSummary), load)
         runs.push([
           { metric: 'requests/s', value: rpc.requestsPerSecond, unit: 'req/s', better: 'higher' },
           { metric: 'p50', value: rpc.p50, unit: 'ms', better: 'lower' },

@@ -146,6 +146,19 @@ export async function startBareFastify(): Promise<{ url: string; close(): Promis
 }
 
 /**
+ * The floor of answering a read's body over HTTP: a bare fastify route answering one real answer of an RPC,
+ * a constant serialised again per request as the service's route does. It shows what the body's size alone
+ * costs (serialising, writing several KB to the socket) next to the hello-world's few bytes.
+ */
+export async function startConstantAnswer(answer: unknown): Promise<{ url: string; close(): Promise<void> }> {
+  const app = Fastify()
+  app.post('/answer', async () => ({ result: answer }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}/answer`, close: () => app.close() }
+}
+
+/**
  * `get_client` (client row, services, locations; the key checked on every request) round-robin over
  * pre-created clients, against a bare fastify hello-world and a fastify route making one PostgreSQL read
  * (support/fastify-read.ts), each loaded the same way in the same run.

@@ -7,7 +7,7 @@ import type { Position } from '../../../commands/event-store/port.js'
 import type { RankRow } from '../../../domain/search/ranks/rank-row.js'
 import { LIVE_SCHEMA } from '../../../migrations/read-models/index.js'
 import type { BenchContext, Figure, Scenario } from '../types.js'
-import { measureWithCpu } from './http.js'
+import { measureServer, measureWithCpu, startConstantAnswer } from './http.js'
 import { openCpuWindow } from './support/cpu.js'
 import { collector, sampleMemory } from './support/memory-sampler.js'
 import { inParallel, rpcHeaders, startService, type RunningService } from './support/service.js'
@@ -242,7 +242,8 @@ async function seedHistory(service: RunningService, days: number): Promise<void>
 
 /**
  * `rank-history-read`: get_rank_history (default limit: 90 points of the keyword's primary series) over HTTP at
- * 64 connections, round-robin over 2,000 of the keywords, each with two years of daily rows.
+ * 64 connections, round-robin over 2,000 of the keywords, each with two years of daily rows, against fastify
+ * answering one such answer as a constant in the same run (the floor for a body of that size).
  */
 const rankHistoryRead: Scenario = {
   name: 'rank-history-read',
@@ -266,20 +267,17 @@ const rankHistoryRead: Scenario = {
       const bodies = sample.map((id) => JSON.stringify({ keyword_id: id }))
       const one = await service.call<{ points: unknown[] }>('get_rank_history', { keyword_id: sample[0] }, service.orgKey)
       context.log(`rank-history-read: one answer has ${one.points.length} points, ${JSON.stringify({ result: one }).length} bytes of JSON`)
+      const load = { connections: 64, seconds: context.quick ? 3 : 10, headers: rpcHeaders(service.orgKey), bodies }
       const runs: Figure[][] = []
       for (let i = 1; i <= repeat; i++) {
         const { result, cpu } = await measureWithCpu(
           context,
           'rank-history-read',
-          {
-            url: `${service.origin}/api/v1/rpc/get_rank_history`,
-            connections: 64,
-            seconds: context.quick ? 3 : 10,
-            headers: rpcHeaders(service.orgKey),
-            bodies,
-          },
+          { ...load, url: `${service.origin}/api/v1/rpc/get_rank_history` },
           service.database.url,
         )
+        // The floor for an answer of this size: fastify answering that one answer as a constant, loaded the same way.
+        const constant = await measureServer(context, 'fastify answering a constant history', await startConstantAnswer(one), load)
         runs.push([
           { metric: 'requests/s', value: result.requestsPerSecond, unit: 'req/s', better: 'higher' },
           { metric: 'p50', value: result.p50, unit: 'ms', better: 'lower' },
@@ -291,6 +289,8 @@ const rankHistoryRead: Scenario = {
             target: { op: '<=', value: 0 },
             better: 'lower',
           },
+          { metric: 'fastify constant history requests/s', value: constant.requestsPerSecond, unit: 'req/s', better: 'higher' },
+          { metric: 'fastify constant history p99', value: constant.p99, unit: 'ms', better: 'lower' },
           ...cpu,
         ])
       }
