@@ -6,6 +6,9 @@ import type { SandboxEvent } from './events.js'
 /** The one sandbox stream. Appending its first event with expected revision no_stream is the creation claim. */
 export const SANDBOX_STREAM = 'sandbox'
 
+/** The system actor the sandbox seeder writes as (processors/sandbox-fiction.ts tells its writes apart by it). */
+export const SANDBOX_ACTOR_ID = 'sandbox'
+
 export interface SandboxState {
   readonly exists: boolean
   readonly orgId: number | null

@@ -42,7 +42,7 @@ import {
   SANDBOX_ORG_NAME,
 } from '../../domain/sandbox/fixture.js'
 import { SANDBOX_KEY, SANDBOX_KEY_NAME } from '../../domain/sandbox/key.js'
-import { sandbox, SANDBOX_STREAM, type SandboxCommand, type SandboxState } from '../../domain/sandbox/sandbox.js'
+import { SANDBOX_ACTOR_ID, sandbox, SANDBOX_STREAM, type SandboxCommand, type SandboxState } from '../../domain/sandbox/sandbox.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { loadReportInput } from '../../projections/aeo/reports/report-data.js'
 import { visibleClient } from '../../projections/clients/queries.js'
@@ -76,7 +76,7 @@ const LOCK_KEY = 'sandbox:reset'
 const AGENT: Omit<AgentRef, 'agent_org_id'> = { agent_id: 'sandbox-server-agent' }
 
 const context = (): CommandContext => ({
-  actor: { kind: 'system', id: 'sandbox' },
+  actor: { kind: 'system', id: SANDBOX_ACTOR_ID },
   requestId: null,
   correlationId: randomUUID(),
   causationId: null,

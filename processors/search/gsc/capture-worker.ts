@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { loadClient } from '../../../commands/clients.js'
-import { loadState, type CommandContext } from '../../../commands/command-handler.js'
-import { sandbox } from '../../../domain/sandbox/sandbox.js'
+import type { CommandContext } from '../../../commands/command-handler.js'
 import {
   failGscCapture,
   failGscCaptureAttempt,
@@ -23,6 +22,7 @@ import { cadenceCandidates, dueCaptures } from '../../../projections/search/gsc/
 import type { Processor, ProcessorDeps } from '../../runtime.js'
 import { boundedCall, RateLimiter } from './bounded-call.js'
 import { API_ROW_LIMIT, GscProviderError, type ConnectSearchAnalytics } from './search-analytics.js'
+import { sandboxOrgId } from '../../sandbox-fiction.js'
 
 const ACTOR_ID = 'gsc-capture-worker'
 /** The session advisory lock that keeps capture work to one process at a time (others stand by). */
@@ -129,7 +129,7 @@ export class GscCaptureWorker implements Processor {
     const now = this.deps.write.clock()
     // The public sandbox's captures are its seed's fiction, recorded by the seed itself: never fetched (as rank
     // checks and keyword metrics leave it alone), or the worker would fail them for want of credentials.
-    const sandboxOrg = (await loadState(this.deps.store, sandbox, null)).orgId
+    const sandboxOrg = await sandboxOrgId(this.deps.store)
     await this.queueWeekly(now, sandboxOrg)
     const free = this.concurrency - this.inHand.size
     if (free <= 0 || signal.aborted) return

@@ -4,6 +4,7 @@ import type { Processor, ProcessorDeps } from '../../runtime.js'
 import { subscriptionProcessor } from '../../subscription.js'
 import type { ProjectionWatermark } from '../../../projections/watermark.js'
 import { classifyPage, type ClassifyOptions, type ClassifyResult, type IntentClassifierDeps } from './classify-page.js'
+import { writtenBySandbox } from '../../sandbox-fiction.js'
 
 export const INTENT_CLASSIFIER_NAME = 'search_intent_classifier'
 const ACTOR_ID = 'search-intent'
@@ -20,16 +21,14 @@ function causedBy(event: DecodedEvent): CommandContext {
   }
 }
 
-/** The sandbox seeder's writes (ops/sandbox/seed.ts acts as system `sandbox`): fiction, classified by the rules only. */
-const bySandbox = (event: DecodedEvent) => event.metadata.actor?.kind === 'system' && event.metadata.actor.id === 'sandbox'
-
 /**
  * What one event asks of the classifier: the pages to look at and how. New or changed content (a page added
  * or re-activated, its title changed, a snapshot) is classified if its hash is new; a classify_page_intents
  * request names its pages and mode.
  */
 export function intentWork(event: DecodedEvent): { pageIds: readonly number[]; options: ClassifyOptions } | null {
-  const useModel = !bySandbox(event)
+  // The sandbox seeder's pages are fiction: classified by the rules only, never with a model call.
+  const useModel = !writtenBySandbox(event)
   const asArrives = (pageId: number) => ({ pageIds: [pageId], options: { mode: 'missing', requestId: null, useModel } as const })
   switch (event.type) {
     case 'PageAdded':

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { loadState, systemContext } from '../../../commands/command-handler.js'
+import { systemContext } from '../../../commands/command-handler.js'
 import { recordFetchedMetrics, recordFetchFailure } from '../../../commands/search/metrics.js'
-import { sandbox } from '../../../domain/sandbox/sandbox.js'
 import { MAX_KEYWORDS_PER_FETCH, type MetricsFailureCode, type MetricsLocation } from '../../../domain/search/metrics/events.js'
 import { ACCOUNT_FAILURE_COOLDOWN_MS, FAILED_FETCH_RETRY_MS, isAccountFailure } from '../../../domain/search/metrics/failures.js'
 import { metricsRows, type SentKeyword } from '../../../domain/search/metrics/results.js'
@@ -11,6 +10,7 @@ import { keywordsNeedingMetrics, type NeededKeyword } from '../../../projections
 import type { ProcessorDeps } from '../../runtime.js'
 import type { KeywordMetricsProvider } from './provider.js'
 import { type RetryPolicy, withRetries } from './retries.js'
+import { sandboxOrgId } from '../../sandbox-fiction.js'
 
 /** How long a pass waits for the read models to show a fetch it recorded, so the next pass never fetches it again. */
 const READ_MODEL_WAIT_MS = 30_000
@@ -51,7 +51,7 @@ function groupsOf(needed: readonly NeededKeyword[]): Map<number, Group[]> {
 /** Organizations the pass leaves alone: the sandbox (its keywords are fiction) and those waiting out a 401/402. */
 async function orgsToSkip(deps: ProcessorDeps, now: Date): Promise<Set<number>> {
   const skip = new Set<number>()
-  const sandboxOrg = (await loadState(deps.store, sandbox, null)).orgId
+  const sandboxOrg = await sandboxOrgId(deps.store)
   if (sandboxOrg !== null) skip.add(sandboxOrg)
   for (const f of await accountFailures(deps.read)) {
     if (f.refreshRequestedAfter === null && now.getTime() - f.at.getTime() < ACCOUNT_FAILURE_COOLDOWN_MS) skip.add(f.orgId)

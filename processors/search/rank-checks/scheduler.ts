@@ -1,11 +1,11 @@
-import { loadState, systemContext } from '../../../commands/command-handler.js'
+import { systemContext } from '../../../commands/command-handler.js'
 import { queueRankCheck } from '../../../commands/search/rank-checks/checks.js'
 import { cadenceIsDue, utcDay } from '../../../domain/search/rank-checks/cadence.js'
 import { RankFrequency } from '../../../domain/search/rank-checks/events.js'
-import { sandbox } from '../../../domain/sandbox/sandbox.js'
 import { DomainError } from '../../../domain/shared/errors.js'
 import { cadencedClients } from '../../../projections/search/rank-checks/queries.js'
 import type { ProcessorDeps } from '../../runtime.js'
+import { sandboxOrgId } from '../../sandbox-fiction.js'
 
 /**
  * One pass of the cadence scheduler: for each active client whose cadence is on and due today (UTC, by the
@@ -16,7 +16,7 @@ import type { ProcessorDeps } from '../../runtime.js'
  */
 export async function queueDueRankChecks(deps: ProcessorDeps): Promise<number> {
   const today = utcDay(deps.write.clock())
-  const sandboxOrg = (await loadState(deps.store, sandbox, null)).orgId
+  const sandboxOrg = await sandboxOrgId(deps.store)
   let queued = 0
   for (const candidate of await cadencedClients(deps.read)) {
     if (candidate.org_id === sandboxOrg) continue
