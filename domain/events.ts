@@ -22,6 +22,7 @@ import { userEmailEventSchemas, userEventSchemas } from './people/events.js'
 import { ssoProviderEventSchemas, ssoSignInEventSchemas, ssoUserEventSchemas } from './sso/events.js'
 import { samlProviderEventSchemas } from './sso/saml-events.js'
 import { searchEventSchemas } from './search/events.js'
+import { monitoringEventSchemas } from './monitoring/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data at the type's current
@@ -64,6 +65,7 @@ export const eventSchemas = {
   ...samlProviderEventSchemas,
   ...oauthEventSchemas,
   ...searchEventSchemas,
+  ...monitoringEventSchemas,
 } as const
 
 /** The name of every event type the domain records. */

@@ -24,6 +24,7 @@ import {
   SERPAPI_DEFAULT_BASE_URL,
   type SearchProviderSettings,
 } from '../processors/search/settings.js'
+import { DEFAULT_CHROMIUM_PATH, DEFAULT_MONITORING_SETTINGS, type MonitoringSettings } from '../processors/monitoring/settings.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModelSettings } from '../processors/language-model/settings.js'
 
@@ -168,6 +169,30 @@ const Env = z.object({
   RANK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.rankConcurrency),
   KEYWORD_METRICS_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.metricsMaxAgeDays),
   SEARCH_POLL_MS: z.coerce.number().int().min(100).max(86_400_000).default(DEFAULT_SEARCH_PROVIDER_SETTINGS.pollMs),
+  // Site monitoring (processors/monitoring/settings.ts): where a crawl may go beyond the address policy (the
+  // webhook syntax, its own list), its bounds, and the Chromium render scans drive.
+  SITE_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform(
+      (text, ctx) =>
+        parseAllowList(text) ?? refuse(ctx, 'expected comma-separated host names, IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8'),
+    ),
+  SITE_CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_MONITORING_SETTINGS.maxPages),
+  SITE_CRAWL_MAX_PAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(DEFAULT_MONITORING_SETTINGS.maxPageBytes),
+  SITE_CRAWL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_MONITORING_SETTINGS.timeoutMs),
+  SITE_CRAWL_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_MONITORING_SETTINGS.hostConcurrency),
+  SITE_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_MONITORING_SETTINGS.delayMs),
+  SITE_CRAWL_USER_AGENT: z.string().trim().min(1).max(300).default(DEFAULT_MONITORING_SETTINGS.userAgent),
+  SITE_SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_MONITORING_SETTINGS.scanConcurrency),
+  SITE_SCAN_POLL_MS: z.coerce.number().int().min(100).max(86_400_000).default(DEFAULT_MONITORING_SETTINGS.pollMs),
+  CHROMIUM_PATH: z.string().trim().default(DEFAULT_CHROMIUM_PATH),
+  SITE_RENDER_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MONITORING_SETTINGS.renderMaxPages),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url()
     .regex(/^https?:\/\//, 'expected an http:// or https:// URL, e.g. http://otel-collector:4318')
@@ -206,6 +231,8 @@ export interface Config {
   readonly observability: ObservabilityConfig
   /** The search data providers and their limits (DATAFORSEO_*, SERPAPI_*, GSC_*, SEARCH_*, RANK_CHECK_CONCURRENCY). */
   readonly search: SearchProviderSettings
+  /** How the site monitor looks at clients' sites (SITE_*, CHROMIUM_PATH). */
+  readonly monitoring: MonitoringSettings
 }
 
 export interface ObservabilityConfig {
@@ -288,6 +315,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sso: { allowList: e.SSO_ALLOWED_HOSTS, publicSignup: e.SSO_PUBLIC_SIGNUP },
     observability: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
     search: searchSettings(e),
+    monitoring: {
+      allowList: e.SITE_ALLOWED_HOSTS,
+      maxPages: e.SITE_CRAWL_MAX_PAGES,
+      maxPageBytes: e.SITE_CRAWL_MAX_PAGE_BYTES,
+      timeoutMs: e.SITE_CRAWL_TIMEOUT_MS,
+      hostConcurrency: e.SITE_CRAWL_HOST_CONCURRENCY,
+      delayMs: e.SITE_CRAWL_DELAY_MS,
+      userAgent: e.SITE_CRAWL_USER_AGENT,
+      scanConcurrency: e.SITE_SCAN_CONCURRENCY,
+      pollMs: e.SITE_SCAN_POLL_MS,
+      // An empty CHROMIUM_PATH turns render scans off (they fail with a clear error); the crawl never needs it.
+      chromiumPath: e.CHROMIUM_PATH === '' ? null : e.CHROMIUM_PATH,
+      renderMaxPages: e.SITE_RENDER_MAX_PAGES,
+    },
   }
 }
 

@@ -39,6 +39,7 @@ import type { PasswordResetDelivery } from '../read-api/people/settings.js'
 import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.js'
 import { DEFAULT_WEBHOOK_TUNING, type WebhookProcessorSettings } from '../processors/webhooks/settings.js'
 import { DEFAULT_SEARCH_PROVIDER_SETTINGS, type SearchProviderSettings } from '../processors/search/settings.js'
+import { DEFAULT_MONITORING_SETTINGS, type MonitoringSettings } from '../processors/monitoring/settings.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -66,6 +67,8 @@ export interface SystemOptions {
   readonly webhooks?: WebhookOptions
   /** The search data providers (DATAFORSEO_*, SERPAPI_*, GSC_*) and their limits; default: none configured. */
   readonly search?: SearchProviderSettings
+  /** The site monitor (SITE_ALLOWED_HOSTS, crawl bounds, CHROMIUM_PATH); default: nothing private allowed. */
+  readonly monitoring?: MonitoringSettings
   /** Sign-in: where password-reset links go (no email adapter ships; tests capture them). */
   readonly people?: { readonly deliverPasswordReset?: PasswordResetDelivery }
   /** Single sign-on: the identity-provider address allow-list (SSO_ALLOWED_HOSTS), resolver and SSO_PUBLIC_SIGNUP; defaults: none, DNS, off. */
@@ -170,6 +173,10 @@ export async function openSystem(options: SystemOptions): Promise<System> {
         blobs,
         webhooks,
         search: options.search ?? DEFAULT_SEARCH_PROVIDER_SETTINGS,
+        monitoring: {
+          ...(options.monitoring ?? DEFAULT_MONITORING_SETTINGS),
+          resolve: options.monitoring?.resolve ?? webhookPolicy.resolve,
+        },
         serviceKey: webhookPolicy.serviceKey,
       }),
       ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),

@@ -4,6 +4,7 @@ import { jobProcessors } from './jobs/index.js'
 import type { Processor, ProcessorDeps } from './runtime.js'
 import { webhookProcessors } from './webhooks/index.js'
 import { searchProcessors } from './search/index.js'
+import { monitoringProcessors } from './monitoring/index.js'
 
 /** Every processor the processors role runs. */
 export function createProcessors(deps: ProcessorDeps): Processor[] {
@@ -13,5 +14,6 @@ export function createProcessors(deps: ProcessorDeps): Processor[] {
     ...webhookProcessors(deps),
     exportExpiryProcessor(deps),
     ...searchProcessors(deps),
+    ...monitoringProcessors(deps),
   ]
 }

@@ -14,6 +14,7 @@ import type { WebhookProcessorSettings } from './webhooks/settings.js'
 import type { WorkTables } from '../migrations/work-tables.js'
 import type { ServiceKey } from '../commands/secrets/service-key.js'
 import type { SearchProviderSettings } from './search/settings.js'
+import type { MonitoringSettings } from './monitoring/settings.js'
 
 /** A process manager or worker: started by the processors role (and `all`), stopped on shutdown. */
 export interface Processor {
@@ -46,6 +47,8 @@ export interface ProcessorDeps {
   readonly webhooks?: WebhookProcessorSettings
   /** The search data providers (ranks, keyword metrics, Search Console) and their limits. */
   readonly search: SearchProviderSettings
+  /** How the site monitor looks at clients' sites; `resolve` is always set here (the system's, or a test's). */
+  readonly monitoring: MonitoringSettings & { readonly resolve: NonNullable<MonitoringSettings['resolve']> }
   /** The service key: unseals credentials stored sealed in the log (Search Console keys and grants). */
   readonly serviceKey: ServiceKey
 }

@@ -16,6 +16,7 @@ import { webhooksProjector } from './webhooks/projector.js'
 import { exportsProjector } from './exports/projector.js'
 import { oauthProjector } from './oauth/projector.js'
 import { searchProjectors } from './search/index.js'
+import { monitoringProjectors } from './monitoring/index.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -34,6 +35,7 @@ export const projectors: readonly Projector[] = [
   ssoProjector,
   oauthProjector,
   ...searchProjectors,
+  ...monitoringProjectors,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -12,6 +12,7 @@ import type { WebhookReadModels } from './webhooks/tables.js'
 import type { ExportReadModels } from './exports/tables.js'
 import type { OAuthReadModels } from './oauth/tables.js'
 import type { SearchReadModels } from './search/tables.js'
+import type { MonitoringReadModels } from './monitoring/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -111,6 +112,7 @@ export interface ClientSettingsTable {
 export interface ReadModels
   extends AeoReadModels,
     SearchReadModels,
+    MonitoringReadModels,
     JobReadModels,
     PageReadModels,
     SiteEditReadModels,

@@ -81,6 +81,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     rateLimits: config.rateLimits,
     jobs: config.jobs,
     search: config.search,
+    monitoring: config.monitoring,
     languageModel: createLanguageModel(config.languageModel),
     ...extras,
     webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },

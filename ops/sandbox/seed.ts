@@ -21,6 +21,7 @@ import type { Position } from '../../commands/event-store/port.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { seedSandboxSite } from './seed-site-edits.js'
 import { seedSandboxSearch } from './seed-search.js'
+import { seedSandboxMonitoring } from './seed-monitoring.js'
 import { organizationStream, organization } from '../../domain/organizations/organization.js'
 import { SCOPES } from '../../domain/api-keys/scopes.js'
 import { apiKeyStream } from '../../domain/api-keys/api-key.js'
@@ -366,6 +367,7 @@ async function seedFixture(
   at = now
   await seedSandboxSite(write, ctx, orgId, clientId, SANDBOX_CLIENT.websiteUrl)
   await seedSandboxSearch(write, ctx, orgId, clientId)
+  await seedSandboxMonitoring(write, ctx, orgId, clientId)
   const seeded = await sandboxCommand(
     write,
     { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION },

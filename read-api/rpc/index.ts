@@ -17,6 +17,7 @@ import { samlRpcs } from './saml.js'
 import { usageRpcs } from './usage.js'
 import { webhookRpcs } from './webhooks.js'
 import { searchRpcs } from './search/index.js'
+import { monitoringRpcs } from './monitoring/index.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
@@ -39,5 +40,6 @@ export function createRegistry(): RpcRegistry {
     ...ssoRpcs,
     ...samlRpcs,
     ...searchRpcs,
+    ...monitoringRpcs,
   ] as AnyRpc[])
 }

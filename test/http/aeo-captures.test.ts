@@ -18,6 +18,8 @@ import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
 import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settings.js'
 import { ephemeralServiceKey } from '../../commands/secrets/service-key.js'
+import { DEFAULT_MONITORING_SETTINGS } from '../../processors/monitoring/settings.js'
+import { systemResolver } from '../../commands/webhooks.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -371,6 +373,7 @@ t.test('raw records older than the retention period are pruned to empty; reports
     languageModel: null,
     blobs: new PostgresBlobStore(ts.system.database.db),
     search: DEFAULT_SEARCH_PROVIDER_SETTINGS,
+    monitoring: { ...DEFAULT_MONITORING_SETTINGS, resolve: systemResolver },
     serviceKey: ephemeralServiceKey(),
   })
   pruner!.start()

@@ -15,6 +15,8 @@ import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settin
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey, streamEvents } from './helpers.js'
 import { caps, clientWithQuestions, eventually, handClock, readModelsCaughtUp } from './aeo-runs-helpers.js'
+import { DEFAULT_MONITORING_SETTINGS } from '../../processors/monitoring/settings.js'
+import { systemResolver } from '../../commands/webhooks.js'
 
 const settings = { claimLeaseSeconds: 60, maxAttempts: 3, retryBackoffSeconds: [60, 300], recordRetentionDays: 90, agentOnlineSeconds: 300 }
 
@@ -34,6 +36,7 @@ function processorDeps(ts: TestSystem): ProcessorDeps {
     languageModel: null,
     blobs: new PostgresBlobStore(s.database.db),
     search: DEFAULT_SEARCH_PROVIDER_SETTINGS,
+    monitoring: { ...DEFAULT_MONITORING_SETTINGS, resolve: systemResolver },
     serviceKey: ephemeralServiceKey(),
   }
 }

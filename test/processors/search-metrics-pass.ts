@@ -13,6 +13,8 @@ import { type PassReport, runKeywordMetricsPass } from '../../processors/search/
 import { DEFAULT_SEARCH_PROVIDER_SETTINGS, type SearchProviderSettings } from '../../processors/search/settings.js'
 import type { DataForSeoKeywordsStandIn } from '../support/stand-ins/dataforseo-keywords.js'
 import type { TestSystem } from '../support/system.js'
+import { DEFAULT_MONITORING_SETTINGS } from '../../processors/monitoring/settings.js'
+import { systemResolver } from '../../commands/webhooks.js'
 
 /** Search settings pointing DataForSEO at the stand-in, with small backoffs and a quick poll. */
 export function metricsSettingsFor(
@@ -47,6 +49,7 @@ export function metricsProcessorDeps(ts: TestSystem, search: SearchProviderSetti
     languageModel: null,
     blobs: new PostgresBlobStore(s.database.db),
     search,
+    monitoring: { ...DEFAULT_MONITORING_SETTINGS, resolve: systemResolver },
     serviceKey: ephemeralServiceKey(),
   }
 }

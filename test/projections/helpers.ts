@@ -27,6 +27,7 @@ import { writePeopleLog } from './realistic/people.js'
 import { writeOAuthLog } from './realistic/oauth.js'
 import { writeSsoLog } from './realistic/sso.js'
 import { writeSearchLog } from './realistic/search.js'
+import { writeMonitoringLog } from './realistic/monitoring.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -381,6 +382,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeOAuthLog(ts, log)
   await writeSsoLog(ts, log)
   await writeSearchLog(ts, log, keys)
+  await writeMonitoringLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }

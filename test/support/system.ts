@@ -50,6 +50,8 @@ export interface TestSystemOptions {
   readonly webhooks?: WebhookOptions
   /** The search data providers (tests point them at their local stand-ins); default: none configured. */
   readonly search?: SystemOptions['search']
+  /** The site monitor's settings (tests list 127.0.0.1 in allowList and make the bounds small). */
+  readonly monitoring?: SystemOptions['monitoring']
   /** Sign-in: where password-reset links go (tests capture them). */
   readonly people?: SystemOptions['people']
   /** The public documents' settings (BASE_URL: an https one makes sign-in cookies Secure). */
@@ -80,6 +82,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.languageModel ? { languageModel: options.languageModel } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.search ? { search: options.search } : {}),
+    ...(options.monitoring ? { monitoring: options.monitoring } : {}),
     ...(options.people ? { people: options.people } : {}),
     ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
     ...(options.sso ? { sso: options.sso } : {}),

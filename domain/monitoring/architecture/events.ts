@@ -1,0 +1,2 @@
+/** The architecture sub-area's events (issue 25); see README.md beside this file. */
+export const architectureEventSchemas = {} as const

@@ -1,0 +1,2 @@
+/** The scans sub-area's events (issue 25); see README.md beside this file. */
+export const scansEventSchemas = {} as const

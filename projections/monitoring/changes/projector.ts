@@ -1,0 +1,4 @@
+import type { Projector } from '../../projector.js'
+
+/** The changes sub-area's projectors. */
+export const siteChangesProjectors: readonly Projector[] = []
