@@ -418,6 +418,12 @@ export const ERRORS = {
     message: 'The SAML provider needs an entity id, an SSO URL and a certificate',
     hint: 'Give metadata_xml, or idp_entity_id, sso_url and certificate; detail names what is missing',
   },
+  // Site monitoring: render scans (processors/monitoring/renders)
+  render_unavailable: {
+    status: 503,
+    message: 'Render scans need headless Chromium, which this service does not have',
+    hint: 'The operator sets CHROMIUM_PATH to a Chromium binary; a crawl scan (scan_type crawl) needs no Chromium',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
   store_unavailable: {
