@@ -56,7 +56,9 @@ WRITES_ENABLED (initial value only, true), IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS
 SANDBOX_ENABLED (false), SANDBOX_RESET_INTERVAL_HOURS (24; 0: no scheduled resets),
 SERVICE_ENCRYPTION_KEY (generated under DATA_DIR; required with DATABASE_URL), WEBHOOK_ALLOWED_HOSTS,
 WEBHOOK_BACKOFF_BASE_MS (60000), SSO_ALLOWED_HOSTS, SSO_PUBLIC_SIGNUP (false), METRICS_TOKEN,
-OTEL_EXPORTER_OTLP_ENDPOINT.
+OTEL_EXPORTER_OTLP_ENDPOINT; search providers DATAFORSEO_LOGIN, DATAFORSEO_PASSWORD, SERPAPI_KEY (and
+SEARCH_*); site monitoring SITE_ALLOWED_HOSTS, SITE_CRAWL_* and CHROMIUM_PATH (/usr/bin/chromium). Every
+setting, with its default: ops/README.md.
 `
 
 async function main(argv: string[]): Promise<number> {

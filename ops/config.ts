@@ -325,8 +325,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userAgent: e.SITE_CRAWL_USER_AGENT,
       scanConcurrency: e.SITE_SCAN_CONCURRENCY,
       pollMs: e.SITE_SCAN_POLL_MS,
-      // An empty CHROMIUM_PATH turns render scans off (they fail with a clear error); the crawl never needs it.
-      chromiumPath: e.CHROMIUM_PATH === '' ? null : e.CHROMIUM_PATH,
+      // A path with no Chromium makes render scans fail with a clear error; the crawl never needs it.
+      chromiumPath: e.CHROMIUM_PATH,
       renderMaxPages: e.SITE_RENDER_MAX_PAGES,
     },
   }

@@ -12,6 +12,7 @@ import { DEFAULT_JOB_SETTINGS } from '../../processors/jobs/settings.js'
 import { parseServiceKey } from '../../commands/secrets/service-key.js'
 import { EMPTY_ALLOW_LIST, parseAllowList } from '../../domain/webhooks/url-policy.js'
 import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settings.js'
+import { DEFAULT_MONITORING_SETTINGS } from '../../processors/monitoring/settings.js'
 
 const KEY = `rrk_${'a1B2c3D4e5'.repeat(4)}`
 const SERVICE_KEY = Buffer.alloc(32, 3).toString('base64')
@@ -42,6 +43,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     sso: { allowList: EMPTY_ALLOW_LIST, publicSignup: false },
     observability: { metricsToken: undefined, otlpEndpoint: undefined },
     search: DEFAULT_SEARCH_PROVIDER_SETTINGS,
+    monitoring: DEFAULT_MONITORING_SETTINGS,
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -87,6 +89,17 @@ t.test('every setting is read and typed', async (t) => {
     RANK_CHECK_CONCURRENCY: '8',
     KEYWORD_METRICS_MAX_AGE_DAYS: '14',
     SEARCH_POLL_MS: '500',
+    SITE_ALLOWED_HOSTS: '127.0.0.1,intranet.example',
+    SITE_CRAWL_MAX_PAGES: '50',
+    SITE_CRAWL_MAX_PAGE_BYTES: '65536',
+    SITE_CRAWL_TIMEOUT_MS: '1500',
+    SITE_CRAWL_HOST_CONCURRENCY: '4',
+    SITE_CRAWL_DELAY_MS: '0',
+    SITE_CRAWL_USER_AGENT: 'AgencyBot/2.0',
+    SITE_SCAN_CONCURRENCY: '3',
+    SITE_SCAN_POLL_MS: '250',
+    CHROMIUM_PATH: '/opt/chromium/chrome',
+    SITE_RENDER_MAX_PAGES: '5',
   })
   t.same(config, {
     port: 9090,
@@ -126,6 +139,19 @@ t.test('every setting is read and typed', async (t) => {
       rankConcurrency: 8,
       metricsMaxAgeDays: 14,
       pollMs: 500,
+    },
+    monitoring: {
+      allowList: parseAllowList('127.0.0.1,intranet.example'),
+      maxPages: 50,
+      maxPageBytes: 65536,
+      timeoutMs: 1500,
+      hostConcurrency: 4,
+      delayMs: 0,
+      userAgent: 'AgencyBot/2.0',
+      scanConcurrency: 3,
+      pollMs: 250,
+      chromiumPath: '/opt/chromium/chrome',
+      renderMaxPages: 5,
     },
   })
   t.throws(
@@ -323,6 +349,10 @@ t.test('invalid values are rejected with a ConfigError naming the variable', asy
     ['SERVICE_ENCRYPTION_KEY', Buffer.alloc(16, 1).toString('base64')],
     ['WEBHOOK_ALLOWED_HOSTS', '10.0.0.0/99'],
     ['WEBHOOK_ALLOWED_HOSTS', 'http://x.test'],
+    ['SITE_ALLOWED_HOSTS', 'http://site.test'],
+    ['SITE_CRAWL_MAX_PAGES', '0'],
+    ['SITE_CRAWL_MAX_PAGE_BYTES', '10'],
+    ['SITE_CRAWL_HOST_CONCURRENCY', 'lots'],
     ['SSO_ALLOWED_HOSTS', 'https://idp.test'],
     ['SSO_PUBLIC_SIGNUP', 'sometimes'],
     ['WEBHOOK_BACKOFF_BASE_MS', '0'],
