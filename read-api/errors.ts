@@ -424,6 +424,23 @@ export const ERRORS = {
     message: 'Render scans need headless Chromium, which this service does not have',
     hint: 'The operator sets CHROMIUM_PATH to a Chromium binary; a crawl scan (scan_type crawl) needs no Chromium',
   },
+  // Site monitoring: cooldowns (domain/monitoring/cooldowns)
+  client_in_cooldown: {
+    status: 409,
+    message: 'The client is in cooldown',
+    hint: 'Wait until the time in detail, or end it with clear_client_cooldown(client_id, reason)',
+  },
+  invalid_cooldown: {
+    status: 400,
+    message: 'The cooldown is not valid',
+    hint: 'Give until (in the future, at most 30 days ahead) or minutes (1 to 43200), not both',
+  },
+  // Site monitoring: scans (domain/monitoring/scans)
+  scan_session_closed: {
+    status: 409,
+    message: 'The scan session is closed',
+    hint: 'get_scan_session shows how it ended; start_site_scan opens a new one',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
   store_unavailable: {
