@@ -91,6 +91,11 @@ export async function recordSnapshot(
       content: input.content,
       source: input.source,
       edit_id: input.editId,
+      // Content someone posted or an edit published, not a fetch: no scan, no page state, no HTTP validators.
+      scan_id: null,
+      state: null,
+      etag: null,
+      last_modified: null,
     },
   }
   // A record of what the page held, deciding nothing: appended without reading the page's history.

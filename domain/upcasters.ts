@@ -1,6 +1,7 @@
 import type { EventMetadata } from './shared/event.js'
 import { isEventType, type EventType } from './events.js'
 import { keywordUpcasters } from './keywords/upcasters.js'
+import { pageUpcasters } from './pages/upcasters.js'
 
 /**
  * Lifts the data of one event type from `fromVersion` to `fromVersion + 1`. Pure: it sees the old data and
@@ -58,7 +59,7 @@ export function createUpcasterRegistry(upcasters: readonly Upcaster[]): Upcaster
 }
 
 /** The domain's upcasters: each area's list, spread here. An event type with none is at schema_version 1. */
-export const upcasterRegistry: UpcasterRegistry = createUpcasterRegistry([...keywordUpcasters])
+export const upcasterRegistry: UpcasterRegistry = createUpcasterRegistry([...keywordUpcasters, ...pageUpcasters])
 
 /** The schema_version an event of `type` is written with today (see UpcasterRegistry.currentVersion). */
 export const currentSchemaVersion = (type: string): number => upcasterRegistry.currentVersion(type)

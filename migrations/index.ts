@@ -22,6 +22,7 @@ import * as surveyIds from './0027-survey-ids.js'
 import * as rankCheckIds from './0029-rank-check-ids.js'
 import * as seoInsightIds from './0031-seo-insight-ids.js'
 import * as gscCaptureIds from './0033-gsc-capture-ids.js'
+import * as siteChangeIds from './0036-site-change-ids.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0029-rank-check-ids': rankCheckIds,
   '0031-seo-insight-ids': seoInsightIds,
   '0033-gsc-capture-ids': gscCaptureIds,
+  '0036-site-change-ids': siteChangeIds,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

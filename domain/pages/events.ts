@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PageState } from '../monitoring/page-state.js'
 import { Id } from '../shared/values.js'
 
 /** A page's address: an absolute http(s) URL or a site path, as the client's site names it. */
@@ -41,19 +42,37 @@ export type PageEvent = { [K in keyof PageSchemas]: { type: K; data: z.infer<Pag
 
 /**
  * A page's content at a time: stream `page-<page_id>`, apart from the page set so that content (large)
- * is never loaded to decide about URLs. `source` says who recorded it: add_snapshot, or the built-in site
- * publisher applying (`site_edit`) or rolling back (`site_edit_rollback`) a site edit (`edit_id`).
+ * is never loaded to decide about URLs. `source` says who recorded it: add_snapshot, the built-in site
+ * publisher applying (`site_edit`) or rolling back (`site_edit_rollback`) a site edit (`edit_id`), or the
+ * site monitor's crawl (`crawl`) or Chromium render (`render`), which also carry the page's `state`.
  */
-export const SnapshotSource = z.enum(['add_snapshot', 'site_edit', 'site_edit_rollback'])
+export const SnapshotSourceV1 = z.enum(['add_snapshot', 'site_edit', 'site_edit_rollback'])
+export const SnapshotSource = z.enum(['add_snapshot', 'site_edit', 'site_edit_rollback', 'crawl', 'render'])
 
-export const PageSnapshotRecorded = z.object({
+/** As released before site monitoring (schema_version 1): kept so the upcaster can read what v1 wrote. */
+export const PageSnapshotRecordedV1 = z.object({
   snapshot_id: Id,
   page_id: Id,
   client_id: Id,
   title: PageTitle,
   content: PageContent,
-  source: SnapshotSource,
+  source: SnapshotSourceV1,
   edit_id: Id.nullable(),
+})
+
+/**
+ * v2 (issue 25): the crawl and render sources, and what the monitor saw: `state` (null for add_snapshot and
+ * site edits, which record content, not a fetch) and the validators a conditional request sends next time
+ * (`etag`, `last_modified`: the response's ETag and Last-Modified headers, null when absent), and the scan that
+ * saw it (`scan_id`, null when no scan did). `content` of a crawled snapshot is the page's main text, so
+ * get_latest_snapshot and prompted_edit read crawled pages too.
+ */
+export const PageSnapshotRecorded = PageSnapshotRecordedV1.extend({
+  source: SnapshotSource,
+  scan_id: Id.nullable(),
+  state: PageState.nullable(),
+  etag: z.string().max(500).nullable(),
+  last_modified: z.string().max(200).nullable(),
 })
 
 export const pageSnapshotEventSchemas = { PageSnapshotRecorded } as const

@@ -36,12 +36,36 @@ export type PageSetCommand =
   /** `page_id`: the id a new page gets (allocated by the caller; unused when the URL exists). */
   | ({ type: 'AddPage'; client_id: number; page_id: number; url: string } & PageFields)
   | { type: 'DeactivatePagesNotInList'; client_id: number; active_urls: readonly string[] }
+  /** Pages a crawl found, each with the id it gets if new (allocated by the caller for the URLs pageIndex misses). */
+  | { type: 'AddCrawledPages'; client_id: number; pages: readonly { url: string; title: string; page_id: number }[] }
 
 export const initialPageSetState = (): PageSetState => ({ clientId: 0, pages: [] })
 
 export function findPageByUrl(state: PageSetState, url: string): PageRecord | undefined {
   const key = pageUrlKey(url)
   return state.pages.find((p) => pageUrlKey(p.url) === key)
+}
+
+/**
+ * The set's pages by URL key, for many look-ups at once (a crawl's batch): built once per batch instead of
+ * comparing every URL with every page. A page added as a site path (`/about`) is also found by the path of
+ * an absolute URL (`https://acme.example/about`), since a crawl only ever sees absolute URLs.
+ */
+export function pageIndex(state: PageSetState): (url: string) => PageRecord | undefined {
+  const byKey = new Map<string, PageRecord>()
+  const byPath = new Map<string, PageRecord>()
+  for (const page of state.pages) {
+    const key = pageUrlKey(page.url)
+    if (!byKey.has(key)) byKey.set(key, page)
+    if (key.startsWith('/') && !byPath.has(key)) byPath.set(key, page)
+  }
+  return (url) => {
+    const key = pageUrlKey(url)
+    const found = byKey.get(key)
+    if (found || byPath.size === 0) return found
+    const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*(.*)$/i.exec(key)?.[1]
+    return path === undefined ? undefined : byPath.get(pageUrlKey(path === '' ? '/' : path))
+  }
 }
 
 function evolvePageSet(state: PageSetState, event: PageEvent): PageSetState {
@@ -125,6 +149,29 @@ function decidePageSet(command: PageSetCommand, state: PageSetState): PageEvent[
       const keep = new Set(command.active_urls.map(pageUrlKey))
       const page_ids = state.pages.filter((p) => p.active && !keep.has(pageUrlKey(p.url))).map((p) => p.id)
       return page_ids.length === 0 ? [] : [{ type: 'PagesDeactivated', data: { client_id: command.client_id, page_ids } }]
+    }
+    case 'AddCrawledPages': {
+      const find = pageIndex(state)
+      const added = new Set<string>()
+      const events: PageEvent[] = []
+      for (const page of command.pages) {
+        const key = pageUrlKey(page.url)
+        if (find(page.url) || added.has(key)) continue // known, or twice in one batch: get, not create
+        added.add(key)
+        events.push({
+          type: 'PageAdded',
+          data: {
+            page_id: page.page_id,
+            client_id: command.client_id,
+            url: page.url,
+            slug: slugFromUrl(page.url),
+            wp_post_id: null,
+            title: page.title,
+            active: true,
+          },
+        })
+      }
+      return events
     }
     default:
       return assertNever(command)

@@ -1,6 +1,13 @@
 import { occurredAt, orgIdOf, type Projector } from '../projector.js'
 import { sql } from 'kysely'
 import { eachEvent } from '../each-event.js'
+import type { PageState } from '../../domain/monitoring/page-state.js'
+import type { StoredPageState } from './tables.js'
+
+/** The state without its main text: the snapshot's content is that text (commands/monitoring/snapshots.ts). */
+function storedState({ main_text: _text, ...rest }: PageState): StoredPageState {
+  return rest
+}
 
 /**
  * pages and page_snapshots. Inserts are keyed by the record's id (a replay does nothing); updates carry
@@ -69,6 +76,10 @@ export const pagesProjector: Projector = eachEvent({
           content: d.content,
           source: d.source,
           edit_id: d.edit_id,
+          scan_id: d.scan_id,
+          state: d.state === null ? null : JSON.stringify(storedState(d.state)),
+          etag: d.etag,
+          last_modified: d.last_modified,
           created_at: occurredAt(event),
         })
         .onConflict((oc) => oc.column('id').doNothing())

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { z } from 'zod'
+import type { PageState } from '../../domain/monitoring/page-state.js'
 import type { SnapshotSource } from '../../domain/pages/events.js'
 import { NotFoundError } from '../../domain/shared/errors.js'
 /** A page of a list: rows to return and rows to skip. */
@@ -35,6 +36,11 @@ export interface SnapshotView {
   content: string
   source: z.infer<typeof SnapshotSource>
   edit_id: number | null
+  /** crawl and render snapshots: the scan that saw the page, what it saw and the response's validators; else null. */
+  scan_id: number | null
+  state: PageState | null
+  etag: string | null
+  last_modified: string | null
   created_at: string
 }
 
@@ -58,8 +64,17 @@ export const snapshotView = (r: SnapshotRow): SnapshotView => ({
   content: r.content,
   source: r.source as z.infer<typeof SnapshotSource>,
   edit_id: r.edit_id,
+  scan_id: r.scan_id,
+  state: pageStateOf(r),
+  etag: r.etag,
+  last_modified: r.last_modified,
   created_at: r.created_at.toISOString(),
 })
+
+/** The page state a crawled or rendered snapshot recorded, whole again: its main text is the row's content. */
+export function pageStateOf(r: Pick<SnapshotRow, 'state' | 'content'>): PageState | null {
+  return r.state === null ? null : { ...r.state, main_text: r.content }
+}
 
 /** A page visible in `orgId` (null: any organization); another organization's page answers like a missing one. */
 export async function visiblePage(db: ReadDb, orgId: number | null, pageId: number): Promise<PageRow> {

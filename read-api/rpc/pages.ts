@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { addPage, deactivatePagesNotInList, recordSnapshot } from '../../commands/pages.js'
+import { PageState as PageStateSchema } from '../../domain/monitoring/page-state.js'
 import { PageContent, PageSlug, PageTitle, PageUrl } from '../../domain/pages/events.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { Id } from '../../domain/shared/values.js'
@@ -28,16 +29,24 @@ const PageView = z.object({
   updated_at: z.string(),
 })
 
-const SnapshotView = z.object({
+export const SnapshotView = z.object({
   snapshot_id: Id,
   page_id: PageId,
   client_id: ClientId,
   title: z.string(),
   content: z.string().describe("The page's content at the time"),
   source: z
-    .enum(['add_snapshot', 'site_edit', 'site_edit_rollback'])
-    .describe('add_snapshot, or the site edit applied (site_edit) or rolled back (site_edit_rollback)'),
+    .enum(['add_snapshot', 'site_edit', 'site_edit_rollback', 'crawl', 'render'])
+    .describe(
+      'add_snapshot, the site edit applied (site_edit) or rolled back (site_edit_rollback), or the site monitor: a crawl (crawl) or a Chromium render (render)',
+    ),
   edit_id: Id.nullable().describe('The site edit that produced this content, if any'),
+  scan_id: Id.nullable().describe('crawl and render: the scan that saw the page (get_last_scan_session); null otherwise'),
+  state: PageStateSchema.nullable().describe(
+    "crawl and render: what the monitor saw (status, redirects, title, meta, headings, links, main text …); null otherwise. A crawled snapshot's content is this main text",
+  ),
+  etag: z.string().nullable().describe('crawl: the response’s ETag header, sent as If-None-Match by the next scan; null when absent'),
+  last_modified: z.string().nullable().describe('crawl: the response’s Last-Modified header, sent as If-Modified-Since; null when absent'),
   created_at: z.string().describe('When the content was recorded'),
 })
 
