@@ -210,16 +210,16 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
   let base = ''
 
   const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`
-  const send = (req: http.IncomingMessage, res: http.ServerResponse, page: Page) => {
+  const send = (req: http.IncomingMessage, res: http.ServerResponse, page: Page): void => {
     const etag = etagOf(page.body)
     if (page.status === 200 && req.headers['if-none-match'] === etag) {
       res.writeHead(304, { etag })
-      return res.end()
+      return void res.end()
     }
     res.writeHead(page.status, { 'content-type': page.contentType, 'content-length': page.body.length, etag, ...page.headers })
     res.end(page.body)
   }
-  const text = (res: http.ServerResponse, status: number, contentType: string, body: string) => {
+  const text = (res: http.ServerResponse, status: number, contentType: string, body: string): void => {
     res.writeHead(status, { 'content-type': contentType })
     res.end(body)
   }
@@ -232,7 +232,7 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
   }
 
   // Streams a body in chunks as the socket drains, so the server never holds it whole.
-  const stream = (res: http.ServerResponse, chunks: () => string | null) => {
+  const stream = (res: http.ServerResponse, chunks: () => string | null): void => {
     const write = () => {
       for (;;) {
         const chunk = chunks()
@@ -244,7 +244,7 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
     write()
   }
 
-  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const path = (req.url ?? '/').replace(/\?.*$/, '')
     if (path === '/robots.txt') {
       if (hostile.has('robots_error')) return text(res, 503, 'text/plain', 'Service unavailable')
@@ -293,7 +293,7 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
     }
     if (path === '/to-metadata' && hostile.has('metadata_redirect')) {
       res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' })
-      return res.end()
+      return void res.end()
     }
     if (path === '/huge' && hostile.has('huge_page')) {
       const total = 50 * 1024 * 1024
@@ -322,7 +322,7 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
     const redirect = FIXTURE_REDIRECTS[path]
     if (redirect) {
       res.writeHead(redirect[0], { location: redirect[1] })
-      return res.end()
+      return void res.end()
     }
     const page = pages.get(path)
     if (!page) return text(res, 404, 'text/html; charset=utf-8', html('Not found', '<h1>Page not found</h1>'))

@@ -21,6 +21,8 @@ export interface CrawlOptions {
 export interface CrawlValidators {
   readonly etag: string | null
   readonly lastModified: string | null
+  /** Optional: the last snapshot's internal links, followed when the page answers 304 (its body, and so its links, are not sent again). */
+  readonly internalLinks?: readonly string[]
 }
 
 /**
