@@ -64,20 +64,26 @@ export async function recordCrawledPages(
   const pageIds = await getOrCreatePages(deps, context, input, pages)
   let position: Position | null = pageIds.position
   const results: CrawledPageResult[] = new Array(pages.length)
+  // One URL twice in a batch (or two URLs of one page): its entries run in order, by one worker, so the first
+  // is the one recorded and the second finds it, whatever the interleaving.
+  const byPage = new Map<number, number[]>()
+  pageIds.byIndex.forEach((pageId, index) => byPage.set(pageId, [...(byPage.get(pageId) ?? []), index]))
+  const groups = [...byPage.values()]
   let next = 0
   const worker = async () => {
-    while (next < pages.length) {
-      const index = next++
-      const page = pages[index]!
-      const pageId = pageIds.byIndex[index]!
-      const outcome = await recordPageState(deps, context, input, pageId, page)
-      results[index] = { url: page.url, pageId, snapshotId: outcome.snapshotId, changes: outcome.changes }
-      if (outcome.position !== null && (position === null || deps.store.comparePositions(outcome.position, position) > 0)) {
-        position = outcome.position
+    while (next < groups.length) {
+      for (const index of groups[next++]!) {
+        const page = pages[index]!
+        const pageId = pageIds.byIndex[index]!
+        const outcome = await recordPageState(deps, context, input, pageId, page)
+        results[index] = { url: page.url, pageId, snapshotId: outcome.snapshotId, changes: outcome.changes }
+        if (outcome.position !== null && (position === null || deps.store.comparePositions(outcome.position, position) > 0)) {
+          position = outcome.position
+        }
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, pages.length) }, worker))
+  await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, groups.length) }, worker))
   return { results, position }
 }
 

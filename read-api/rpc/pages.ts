@@ -29,6 +29,12 @@ const PageView = z.object({
   updated_at: z.string(),
 })
 
+/** The page state as snapshots show it: the shared schema, with the two lists it leaves undescribed described. */
+const SnapshotPageState = PageStateSchema.extend({
+  images: PageStateSchema.shape.images.describe('The page’s <img> elements: absolute src and alt text'),
+  hreflang: PageStateSchema.shape.hreflang.describe('<link rel="alternate" hreflang> alternates'),
+})
+
 export const SnapshotView = z.object({
   snapshot_id: Id,
   page_id: PageId,
@@ -42,7 +48,7 @@ export const SnapshotView = z.object({
     ),
   edit_id: Id.nullable().describe('The site edit that produced this content, if any'),
   scan_id: Id.nullable().describe('crawl and render: the scan that saw the page (get_last_scan_session); null otherwise'),
-  state: PageStateSchema.nullable().describe(
+  state: SnapshotPageState.nullable().describe(
     "crawl and render: what the monitor saw (status, redirects, title, meta, headings, links, main text …); null otherwise. A crawled snapshot's content is this main text",
   ),
   etag: z.string().nullable().describe('crawl: the response’s ETag header, sent as If-None-Match by the next scan; null when absent'),
