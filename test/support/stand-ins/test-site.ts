@@ -246,7 +246,8 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
 
   const answer = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const path = (req.url ?? '/').replace(/\?.*$/, '')
-    if (path === '/robots.txt') {
+    // A robots.txt set with setPage replaces the generated one.
+    if (path === '/robots.txt' && !pages.has(path)) {
       if (hostile.has('robots_error')) return text(res, 503, 'text/plain', 'Service unavailable')
       return text(res, 200, 'text/plain', robots())
     }

@@ -4,8 +4,14 @@
  * are invalid in that encoding become U+FFFD: a page with broken bytes is still a page, never an exception.
  */
 export function decodeBody(bytes: Uint8Array, contentType: string | null): string {
-  return decoderFor(bytes, contentType).decode(bytes)
+  const decoder = decoderFor(bytes, contentType)
+  const text = decoder.decode(bytes)
+  // Node 20 decodes windows-1252 (what latin1/iso-8859-1/ascii labels mean on the web) as ISO-8859-1, leaving
+  // 0x80–0x9F as C1 controls; browsers read them as the windows-1252 characters (€, curly quotes, dashes).
+  return decoder.encoding === 'windows-1252' ? text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252[c.charCodeAt(0) - 0x80] ?? c) : text
 }
+
+const WINDOWS_1252 = [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ']
 
 function decoderFor(bytes: Uint8Array, contentType: string | null): TextDecoder {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8')
