@@ -2,6 +2,7 @@ import { DomainError, NotFoundError } from '../domain/shared/errors.js'
 import type { Actor } from '../domain/shared/event.js'
 import { assertApplicable, assertRollbackable, siteEdit, type SiteEditCommand, type SiteEditState } from '../domain/site-edits/site-edit.js'
 import { appendDecided } from './append.js'
+import { assertNotInCooldown, setCooldown } from './monitoring/cooldowns.js'
 import { handleCommand, loadStateAt, type CommandContext, type WriteDeps } from './command-handler.js'
 import { WrongExpectedRevisionError, type Position } from './event-store/port.js'
 import { SitePublishError, type EditToPublish, type SitePublisher } from './site-edits-publisher.js'
@@ -98,7 +99,9 @@ const publishError = (error: SitePublishError, editId: number) =>
 /**
  * apply_site_edit: approves and publishes a proposed edit through the publisher, then records
  * SiteEditApplied (with approved_by and the snapshots before and after). A publisher failure records
- * SiteEditApplyFailed (the edit stays proposed; the attempt counts) and answers its code.
+ * SiteEditApplyFailed (the edit stays proposed; the attempt counts) and answers its code. A client in a
+ * cooldown that holds publishing back answers client_in_cooldown (409) before anything is published; an
+ * apply puts the client in the `publish` cooldown.
  */
 export async function applySiteEdit(
   deps: WriteDeps,
@@ -108,6 +111,7 @@ export async function applySiteEdit(
 ): Promise<{ position: Position | null }> {
   const loaded = await loadEdit(deps, input.editId, input.visibleTo)
   assertApplicable(loaded.state)
+  await assertNotInCooldown(deps, loaded.state.clientId, 'publish') // 409 client_in_cooldown: nothing is published
   const approved_by = input.approvedBy.trim() || actorLabel(context.actor)
   let receipt
   try {
@@ -118,7 +122,10 @@ export async function applySiteEdit(
     if (error instanceof SitePublishError) throw publishError(error, input.editId)
     throw error
   }
-  return { position: await record(deps, context, loaded, { type: 'RecordApplied', approved_by, publisher: publisher.name, receipt }) }
+  const applied = await record(deps, context, loaded, { type: 'RecordApplied', approved_by, publisher: publisher.name, receipt })
+  // The site just changed: scans wait a while (domain/monitoring/cooldowns/reasons.ts says what publish holds back).
+  const cooldown = await setCooldown(deps, context, { callerOrgId: null, clientId: loaded.state.clientId, reason: 'publish' })
+  return { position: cooldown.position ?? applied }
 }
 
 /**

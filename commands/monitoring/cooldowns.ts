@@ -26,12 +26,17 @@ export function loadClientCooldowns(deps: Pick<WriteDeps, 'store'>, clientId: nu
 export interface CooldownLength {
   readonly until?: string | Date | undefined
   readonly minutes?: number | undefined
+  /** A person's call (set_client_cooldown) names the length: no silent default for them. */
+  readonly requireLength?: boolean | undefined
 }
 
 /** The end a length names, from `now`; minutes outside 1 … MAX_COOLDOWN_MINUTES are refused. */
 export function untilOf(reason: CooldownReason, length: CooldownLength, now: Date): string {
   if (length.until !== undefined && length.minutes !== undefined) {
     throw new DomainError('invalid_cooldown', 'Give until or minutes, not both', 'until and minutes both given')
+  }
+  if (length.requireLength && length.until === undefined && length.minutes === undefined) {
+    throw new DomainError('invalid_cooldown', 'Give until or minutes', 'neither until nor minutes given')
   }
   if (length.until !== undefined) return typeof length.until === 'string' ? length.until : length.until.toISOString()
   const minutes = length.minutes ?? DEFAULT_COOLDOWN_MINUTES[reason]
@@ -42,17 +47,29 @@ export function untilOf(reason: CooldownReason, length: CooldownLength, now: Dat
 }
 
 /**
+ * The client a cooldown is set on: visible to the caller and, for a caller, not deleted. The service's own
+ * cooldowns (callerOrgId null: after a publish, after failed scans) follow what already happened to the
+ * client, so a deleted client takes them too rather than failing the write that led to them.
+ */
+async function cooldownClient(deps: Pick<WriteDeps, 'store'>, clientId: number, callerOrgId: number | null) {
+  if (callerOrgId !== null) return writableClient(deps.store, clientId, callerOrgId)
+  const client = await loadClient(deps.store, clientId)
+  assertVisible(client, null, clientId)
+  return client
+}
+
+/**
  * set_client_cooldown, and the automatic ones (apply_site_edit's `publish`, the scan processor's
  * `scan_failures`): the client's cooldown for `reason` runs until the end given (set again: it moves). A
- * client of another organization answers not_found; a deleted one client_deleted. `callerOrgId` null: a
- * system caller (any organization's client).
+ * client of another organization answers not_found; a deleted one client_deleted (for a caller).
+ * `callerOrgId` null: the service itself (any organization's client).
  */
 export async function setCooldown(
   deps: WriteDeps,
   context: CommandContext,
   input: { callerOrgId: number | null; clientId: number; reason: CooldownReason; note?: string | null } & CooldownLength,
 ): Promise<{ cooldown: CooldownRecord; position: Position | null }> {
-  const owner = await writableClient(deps.store, input.clientId, input.callerOrgId)
+  const owner = await cooldownClient(deps, input.clientId, input.callerOrgId)
   const now = deps.clock()
   const outcome = await handleCommand(deps, {
     aggregate: clientCooldowns,
