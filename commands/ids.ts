@@ -12,6 +12,7 @@ import type { SURVEY_ID_KINDS } from '../migrations/0027-survey-ids.js'
 import type { RANK_CHECK_ID_KINDS } from '../migrations/0029-rank-check-ids.js'
 import type { SEO_INSIGHT_ID_KINDS } from '../migrations/0031-seo-insight-ids.js'
 import type { GSC_ID_KINDS } from '../migrations/0033-gsc-capture-ids.js'
+import type { SITE_SCAN_ID_KINDS } from '../migrations/0035-site-scan-ids.js'
 import type { SITE_CHANGE_ID_KINDS } from '../migrations/0036-site-change-ids.js'
 
 export type IdKind =
@@ -28,6 +29,7 @@ export type IdKind =
   | (typeof RANK_CHECK_ID_KINDS)[number]
   | (typeof SEO_INSIGHT_ID_KINDS)[number]
   | (typeof GSC_ID_KINDS)[number]
+  | (typeof SITE_SCAN_ID_KINDS)[number]
   | (typeof SITE_CHANGE_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */

@@ -22,6 +22,7 @@ import * as surveyIds from './0027-survey-ids.js'
 import * as rankCheckIds from './0029-rank-check-ids.js'
 import * as seoInsightIds from './0031-seo-insight-ids.js'
 import * as gscCaptureIds from './0033-gsc-capture-ids.js'
+import * as siteScanIds from './0035-site-scan-ids.js'
 import * as siteChangeIds from './0036-site-change-ids.js'
 
 /**
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0029-rank-check-ids': rankCheckIds,
   '0031-seo-insight-ids': seoInsightIds,
   '0033-gsc-capture-ids': gscCaptureIds,
+  '0035-site-scan-ids': siteScanIds,
   '0036-site-change-ids': siteChangeIds,
 }
 
