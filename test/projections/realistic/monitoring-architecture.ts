@@ -64,5 +64,6 @@ export async function writeArchitectureLog(ts: TestSystem, log: RealisticLog, ke
   const moved = { ...crawledState(site, '/moved', []), final_url: `${site}/services`, redirects: [{ url: `${site}/moved`, status: 301 }] }
   const result = await record([crawledState(site, '/services', ['/', '/services/drains'], 2), moved])
   const servicesPage = result.results[0]!.pageId
+  if (result.position !== null) await ts.system.watermark.waitFor(result.position, 10_000) // direct commands skip read-your-writes
   await ts.call('add_snapshot', { snapshot: { page_id: servicesPage, title: 'Services', content: '<p>Posted by hand</p>' } }, keys.orgA)
 }
