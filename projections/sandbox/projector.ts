@@ -43,6 +43,13 @@ export const CLIENT_TABLES = [
   'gsc_properties',
   'gsc_captures',
   'gsc_capture_rows',
+  'page_links',
+  'page_link_sources',
+  'site_scans',
+  'site_scan_pages',
+  'scan_cadences',
+  'client_cooldowns',
+  'page_renders',
 ] as const
 
 /**
