@@ -20,6 +20,8 @@ export interface PublicEvent {
 export interface SourceEvent {
   readonly type: string
   readonly data: any
+  /** The recorded event's metadata (occurred_at: when it happened), for data that carries the event's time. */
+  readonly metadata?: { readonly occurred_at?: string | undefined }
 }
 
 export interface PublicEventContext {
@@ -128,6 +130,38 @@ export const PUBLIC_EVENTS: readonly PublicEvent[] = [
     build: ({ data: d }) => ({
       client_id: d.client_id ?? null,
       data: { action_type: d.action_type, page_url: d.page_url ?? null, status: d.status },
+    }),
+  },
+  {
+    name: 'site.change_detected',
+    emittedWhen: "A crawl of a client's site found a page changed (domain/monitoring/changes: kinds, severity, attribution)",
+    from: ['SiteChangeDetected'],
+    data: z.object({
+      change_id: Id,
+      client_id: Id,
+      page_id: Id,
+      url: z.string(),
+      kind: z.string().describe('page_added, page_gone, status_changed, redirect_changed, title_changed, meta_description_changed, …'),
+      severity: z.string().describe('high (page gone, noindex added, title lost), medium or low'),
+      attribution: z.string().describe('site_edit (an edit this service applied), external or unknown'),
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+      detected_at: z.string().nullable().describe('When the crawl recorded it, ISO-8601 (the envelope’s created_at)'),
+    }),
+    build: ({ data: d, metadata }) => ({
+      client_id: d.client_id,
+      data: {
+        change_id: d.change_id,
+        client_id: d.client_id,
+        page_id: d.page_id,
+        url: d.url,
+        kind: d.kind,
+        severity: d.severity,
+        attribution: d.attribution,
+        before: d.before,
+        after: d.after,
+        detected_at: metadata?.occurred_at ?? null,
+      },
     }),
   },
   {
