@@ -50,6 +50,7 @@ export const CLIENT_TABLES = [
   'scan_cadences',
   'client_cooldowns',
   'page_renders',
+  'site_changes',
 ] as const
 
 /**
