@@ -5,6 +5,7 @@
  * the snapshot recorded once (source render), requests to refused addresses aborted, and render_unavailable
  * without Chromium.
  */
+import net from 'node:net'
 import t from 'tap'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { parseAllowList } from '../../domain/webhooks/url-policy.js'
@@ -220,6 +221,40 @@ t.test('render scans', async (t) => {
     t.equal(site.requests.length, requestsBefore, 'no request sent')
     t.equal((await streamEvents(ts, 'page_renders-9001')).length, 2, 'nothing recorded twice')
   })
+
+  await t.test(
+    'Chromium has no network of its own: a WebSocket (not interceptable) never connects, even to an allowed address',
+    async (t) => {
+      const connections: net.Socket[] = []
+      const server = net.createServer((socket) => {
+        connections.push(socket)
+        socket.destroy()
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
+      const port = (server.address() as net.AddressInfo).port
+      site.setPage(
+        '/socket',
+        `<!doctype html><html><head><title>Socket</title></head><body><script>
+document.body.dataset.wsAttempted = 'yes'
+const ws = new WebSocket('ws://127.0.0.1:${port}/')
+ws.onopen = () => { document.body.dataset.ws = 'open' }
+ws.onclose = () => { document.body.dataset.ws = 'closed' }
+</script></body></html>`,
+      )
+      const socketUrl = `${site.url}/socket`
+      const rendered = await run(scan(9004, [], { websiteUrl: socketUrl }))
+      t.same(
+        rendered.outcomes.map((o) => [o.url, o.outcome]),
+        [[socketUrl, 'recorded']],
+      )
+      const render = await ts.call('get_latest_render', { client_id: clientId, url: socketUrl }, a.key)
+      const html = await ts.app.inject({ method: 'GET', url: render.html.url, headers: { authorization: `Bearer ${a.key}` } })
+      t.match(html.payload, /data-ws-attempted="yes"/, 'the script tried')
+      t.notMatch(html.payload, /data-ws="open"/, 'the socket never opened')
+      t.equal(connections.length, 0, 'no connection reached the server')
+    },
+  )
 
   await t.test('a page at a refused address is a failed render, never fetched', async (t) => {
     const requestsBefore = site.requests.length

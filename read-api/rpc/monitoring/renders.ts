@@ -26,7 +26,9 @@ const RenderViewSchema = z.object({
       truncated: z.boolean().describe('The page’s document was larger than the page-size cap and was cut there before rendering'),
     })
     .nullable()
-    .describe('The rendered HTML (the DOM after the scripts ran), served sandboxed; null when the render failed'),
+    .describe(
+      'The rendered HTML (the DOM after the scripts ran), served sandboxed; null when the render failed (and in the public sandbox, whose renders are fiction)',
+    ),
   screenshot: z
     .object({
       path: FilePath,
@@ -36,7 +38,7 @@ const RenderViewSchema = z.object({
       height: z.number().int().describe('PNG height in pixels: the whole page, cut at 12,000'),
     })
     .nullable()
-    .describe('A full-page PNG screenshot; null when the render failed'),
+    .describe('A full-page PNG screenshot; null when the render failed (and in the public sandbox)'),
   content_hash: z.string().nullable().describe('The rendered page state’s content hash (equal hashes: same content)'),
   snapshot_id: z
     .number()
