@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { CaptureDeps } from '../../commands/aeo/captures.js'
 import type { RunDeps } from '../../commands/aeo/runs.js'
 import { withAdvisoryLock } from '../../commands/advisory-lock.js'
-import type { EventStore, RecordedEvent } from '../../commands/event-store/port.js'
+import type { EventStore, ReadStreamOptions, RecordedEvent } from '../../commands/event-store/port.js'
 import type { BlobStore } from '../../commands/files/blob-store.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import type { WorkTables } from '../../migrations/work-tables.js'
@@ -24,8 +24,8 @@ export interface RpcPorts {
 
 /** The log, read one stream at a time: for history and point-in-time ("as of") reads. */
 export interface StreamHistory {
-  /** Every event of `stream` in revision order; none for a stream that does not exist. */
-  readStream(stream: string): AsyncIterable<RecordedEvent>
+  /** Every event of `stream` in revision order (or those `options` bound); none for a stream that does not exist. */
+  readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>
 }
 
 /** Work that must run one at a time across every API process. */
@@ -71,7 +71,7 @@ export interface UsageReports {
 export function rpcPorts(deps: { db: Kysely<WorkTables>; read: ReadDb; store: EventStore; now: () => Date }): RpcPorts {
   const { db, read, store } = deps
   return {
-    history: { readStream: (stream) => store.readStream(stream) },
+    history: { readStream: (stream, options) => store.readStream(stream, options) },
     locks: { withLock: (key, work) => withAdvisoryLock(db, key, work) },
     files: new PostgresBlobStore(db, deps.now),
     captureRecords: {

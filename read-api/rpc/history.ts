@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { RecordedEvent } from '../../commands/event-store/port.js'
 import { clientStream } from '../../domain/clients/client.js'
 import { NotFoundError } from '../../domain/shared/errors.js'
+import { isHiddenField } from '../../domain/shared/hidden-fields.js'
 import { Id } from '../../domain/shared/values.js'
 import { requireOrgId } from '../caller.js'
 import type { StreamHistory } from '../platform/rpc-ports.js'
@@ -12,9 +13,6 @@ const domain = 'history'
 
 /** Entity kinds whose history is a stream of their own (`<kind>-<id>`). */
 const ENTITY_TYPES = ['organization', 'client', 'api_key'] as const
-
-/** Fields that stay in the log but never leave through the API (a key's digest is not shown anywhere). */
-const HIDDEN_FIELDS = new Set(['key_hash'])
 
 const HistoryEntry = z.object({
   event_id: z.string(),
@@ -33,7 +31,7 @@ type Entry = z.infer<typeof HistoryEntry>
  * without them by a tool shows when it was recorded, by the system.
  */
 function toEntry(event: RecordedEvent): Entry {
-  const data = Object.fromEntries(Object.entries(event.data ?? {}).filter(([key]) => !HIDDEN_FIELDS.has(key)))
+  const data = Object.fromEntries(Object.entries(event.data ?? {}).filter(([key]) => !isHiddenField(key)))
   return {
     event_id: event.id,
     type: event.type,
