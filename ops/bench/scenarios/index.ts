@@ -1,6 +1,7 @@
 import type { Scenario } from '../types.js'
 import { aeoClaimScenarios } from './aeo-claims.js'
 import { aeoSummaryScenarios } from './aeo-summary.js'
+import { crawlScenarios } from './crawl.js'
 import { eventStoreScenarios } from './event-store.js'
 import { exportScenarios } from './export-org.js'
 import { httpScenarios } from './http.js'
@@ -18,4 +19,5 @@ export const scenarios: readonly Scenario[] = [
   ...webhookScenarios,
   ...exportScenarios,
   ...rankScenarios,
+  ...crawlScenarios,
 ]

@@ -16,13 +16,15 @@
  *
  * `startTestSite({ tree: n })` serves a generated site instead: n article pages (`/` and `/p/1` … `/p/{n-1}`)
  * linked as a tree (each page links its parent and its children, fan-out 10), all listed in /sitemap.xml:
- * the bench's 10,000-page site. Pages are generated per request (the server holds none of them).
+ * the `crawl` bench's site (its generator is ops/bench/scenarios/support/tree-site.ts, which the bench serves
+ * from a worker thread). Pages are generated per request (the server holds none of them).
  *
  * Every request is logged (`requests`), so a test can assert what was, and was not, fetched.
  */
 import { createHash } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { treeIndex, treePage, treeSitemap } from '../../../ops/bench/scenarios/support/tree-site.js'
 
 export type HostileMode = 'metadata_redirect' | 'huge_sitemap' | 'huge_page' | 'slow_loris' | 'disallow_all' | 'robots_error'
 
@@ -183,23 +185,6 @@ const urlset = (base: string, paths: readonly string[]) =>
     .map((p) => `<url><loc>${base}${p}</loc></url>`)
     .join('')}</urlset>`
 
-/** A generated article page of the bench's tree: ~450 words, headings, images, links to its parent and children. */
-function treePage(index: number, total: number): string {
-  const children: string[] = []
-  for (let c = index * 10 + 1; c <= index * 10 + 10 && c < total; c++) children.push(`<li><a href="/p/${c}">Guide ${c}</a></li>`)
-  const parent = index === 0 ? '' : `<a href="${index <= 10 ? '/' : `/p/${Math.floor((index - 1) / 10)}`}">Up</a>`
-  const sections = [1, 2, 3]
-    .map((s) => `<h2>Part ${s} of guide ${index}</h2>${paragraph(`section ${s}`)}${paragraph(`guide ${index}`)}${paragraph('soil')}`)
-    .join('')
-  return html(
-    `Guide ${index}: growing things well`,
-    `<header><nav><a href="/">Home</a> ${parent}</nav></header><article><h1>Guide ${index}</h1>${sections}
-<img src="/img/g${index}.jpg" alt="Guide ${index}"><img src="/img/divider.png" alt=""></article><ul>${children.join('')}</ul>
-<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Guide ${index}"}</script>`,
-    `<meta name="description" content="Guide ${index} of ${total}."><link rel="canonical" href="/${index === 0 ? '' : `p/${index}`}">`,
-  )
-}
-
 export async function startTestSite(options: TestSiteOptions = {}): Promise<TestSite> {
   const tree = options.tree ?? null
   const pages = tree === null ? fixturePages() : new Map<string, Page>()
@@ -252,14 +237,9 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
       return text(res, 200, 'text/plain', robots())
     }
     if (tree !== null) {
-      if (path === '/sitemap.xml') {
-        const paths = ['/']
-        for (let i = 1; i < tree; i++) paths.push(`/p/${i}`)
-        return text(res, 200, 'application/xml', urlset(base, paths))
-      }
-      const match = /^\/(?:p\/(\d+))?$/.exec(path)
-      const index = match ? Number(match[1] ?? 0) : -1
-      if (index < 0 || index >= tree) return text(res, 404, 'text/html', html('Not found', '<h1>Not found</h1>'))
+      if (path === '/sitemap.xml') return text(res, 200, 'application/xml', treeSitemap(base, tree))
+      const index = treeIndex(path, tree)
+      if (index < 0) return text(res, 404, 'text/html', html('Not found', '<h1>Not found</h1>'))
       return send(req, res, { status: 200, contentType: 'text/html; charset=utf-8', body: Buffer.from(treePage(index, tree)) })
     }
     if (path === '/sitemap_index.xml')
