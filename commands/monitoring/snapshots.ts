@@ -29,8 +29,8 @@ export interface CrawledPage {
 export interface RecordCrawledPagesInput {
   readonly orgId: number
   readonly clientId: number
-  /** The scan that saw the pages: each snapshot carries it (scan_id). */
-  readonly scanId: number
+  /** The scan that saw the pages: each snapshot carries it (scan_id); null for states recorded outside a scan (the sandbox's fiction). */
+  readonly scanId: number | null
   readonly source: MonitorSource
   readonly pages: readonly CrawledPage[]
 }

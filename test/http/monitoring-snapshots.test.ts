@@ -9,6 +9,8 @@ import t from 'tap'
 import { systemContext } from '../../commands/command-handler.js'
 import { recordCrawledPages, type CrawledPage, type RecordCrawledPagesInput } from '../../commands/monitoring/snapshots.js'
 import { recordSnapshot } from '../../commands/pages.js'
+import { SANDBOX_CLIENT } from '../../domain/sandbox/fixture.js'
+import { seedSandboxSnapshots } from '../../ops/sandbox/seed-monitoring-snapshots.js'
 import type { Position } from '../../commands/event-store/port.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { clientPayload, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
@@ -350,4 +352,33 @@ t.test("another organization's page or client answers like a missing one", async
     )
   }
   t.same(await ts.call('get_available_snapshot_dates', { client_id: otherClient }, other.key), [], 'their own client answers')
+})
+
+t.test("the sandbox's crawled snapshots: three weekly crawls, a snapshot only where a page changed", async (t) => {
+  const { ts, org, clientId, setDay } = await setup(t)
+  setDay('2026-10-29T12:00:00Z')
+  const base = SANDBOX_CLIENT.websiteUrl.replace(/\/+$/, '')
+  const home = await ts.call<number>('add_page', { page: { client_id: clientId, url: `${base}/`, title: 'Home' } }, org.key)
+  const drains = await ts.call<number>('add_page', { page: { client_id: clientId, url: `${base}/services/drain-cleaning` } }, org.key)
+  await seedSandboxSnapshots(ts.system.write, systemContext('sandbox-seed'), org.orgId, clientId)
+  await settle(ts, await ts.system.store.headPosition())
+  t.same(await ts.call('get_available_snapshot_dates', { client_id: clientId }, org.key), ['2026-10-22', '2026-10-15', '2026-10-08'])
+  t.equal((await ts.call<any[]>('get_snapshots_for_page', { page_id: home }, org.key)).length, 1, 'the home page never changed')
+  const drainSnapshots = await ts.call<any[]>('get_snapshots_for_page', { page_id: drains }, org.key)
+  t.same(
+    drainSnapshots.map((s) => s.created_at.slice(0, 10)),
+    ['2026-10-22', '2026-10-15', '2026-10-08'],
+    'drain cleaning changed every week',
+  )
+  t.ok(drainSnapshots.every((s) => s.source === 'crawl' && s.scan_id === null && s.etag !== null))
+  const summaries = await ts.call<any[]>('get_latest_page_summaries', { client_id: clientId }, org.key)
+  t.same(
+    summaries.map((s) => [s.page_id, s.status, s.summary !== null]),
+    [
+      [home, 200, true],
+      [drains, 200, true],
+    ],
+  )
+  const pages = await ts.call<any[]>('get_pages_for_client', { client_id: clientId }, org.key)
+  t.equal(pages.length, 2, 'the crawls found the pages the site seed added')
 })

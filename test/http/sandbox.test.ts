@@ -147,6 +147,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       period_start: '2026-10-01',
       period_end: '2026-10-28',
       level: 'query',
+      page_url: SANDBOX_CLIENT.websiteUrl,
     }
     // Search Console captures have ids of their own (capture_id above names an AI Visibility capture).
     const gscCaptures = await call<{ id: number }[]>('list_gsc_keyword_captures', { client_id: clientId })

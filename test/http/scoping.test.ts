@@ -213,6 +213,15 @@ const CLIENT_CASES: ClientCase[] = [
     method: 'get_gsc_snapshot',
     body: (id) => ({ client_id: id, period_start: '2026-10-01', period_end: '2026-10-28', level: 'query' }),
   },
+  // Site monitoring: snapshots.
+  { label: 'get_available_snapshot_dates', method: 'get_available_snapshot_dates', body: (id) => ({ client_id: id }) },
+  { label: 'get_first_snapshot_dates', method: 'get_first_snapshot_dates', body: (id) => ({ client_id: id }) },
+  { label: 'get_latest_page_summaries', method: 'get_latest_page_summaries', body: (id) => ({ client_id: id }) },
+  {
+    label: 'get_latest_meta_for_page_url',
+    method: 'get_latest_meta_for_page_url',
+    body: (id) => ({ client_id: id, page_url: 'https://example.com/' }),
+  },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
