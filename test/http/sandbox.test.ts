@@ -154,6 +154,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const valuesOf: Record<string, Record<string, unknown>> = {
       get_gsc_capture: { capture_id: gscCaptures[0]!.id },
       get_gsc_capture_keywords: { capture_id: gscCaptures[0]!.id },
+      get_entity_changes: { month: '2026-10' },
+      get_entity_changes_between: { start: '2026-10-01', end: '2026-10-28' },
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)
