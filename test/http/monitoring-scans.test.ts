@@ -163,6 +163,24 @@ t.test('crawl scans: progress, snapshots only on change, sessions, cadence, cool
     await ts.call('clear_client_cooldown', { client_id: clientId, reason: 'operator' }, org.key)
   })
 
+  await t.test('render scans without Chromium fail render_unavailable; three failures in a row cool the client down', async (t) => {
+    for (let i = 1; i <= 3; i++) {
+      const render = await ts.call<Session>('start_site_scan', { client_id: clientId, scan_type: 'render' }, org.key)
+      const failed = await eventually(async () => {
+        const s = await ts.call<Session>('get_scan_session', { session_id: render.session_id }, org.key)
+        return s.status === 'failed' || s.status === 'completed' ? s : undefined
+      }, `render scan ${i}`)
+      t.match(failed, { status: 'failed', error: { code: 'render_unavailable', message: /CHROMIUM_PATH/ } })
+    }
+    const cooldown = await eventually(
+      async () => ts.call<any>('get_client_cooldown', { client_id: clientId, reason: 'scan_failures' }, org.key),
+      'the scan_failures cooldown',
+    )
+    t.match(cooldown, { reason: 'scan_failures', active: true })
+    expectError(t, await ts.rpc('start_site_scan', { client_id: clientId }, org.key), 409, 'client_in_cooldown')
+    await ts.call('clear_client_cooldown', { client_id: clientId, reason: 'scan_failures' }, org.key)
+  })
+
   await t.test('scoping: another organization’s client and session answer like missing ones', async (t) => {
     const foreign = expectError(t, await ts.rpc('get_scan_session', { session_id: first.session_id }, other.key), 404, 'not_found')
     const missing = expectError(t, await ts.rpc('get_scan_session', { session_id: 999_999 }, other.key), 404, 'not_found')
