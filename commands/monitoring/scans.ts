@@ -41,13 +41,21 @@ export interface QueuedScan {
 export async function queueSiteScan(
   deps: WriteDeps,
   context: CommandContext,
-  input: { callerOrgId: number | null; clientId: number; scanType: string; trigger: 'manual' | 'cadence'; due?: ScanFrequency },
+  input: {
+    callerOrgId: number | null
+    clientId: number
+    scanType: string
+    trigger: 'manual' | 'cadence'
+    due?: ScanFrequency
+    /** false: the public sandbox's seeder, writing fiction that happened before its cooldowns (default true). */
+    respectCooldown?: boolean
+  },
 ): Promise<QueuedScan | null> {
   const owner = await writableClient(deps.store, input.clientId, input.callerOrgId)
   const open = await openScanOf(deps, owner.id, input.scanType)
   if (open !== null) return { scanId: open, created: false, position: null }
   // Only a new scan waits for a cooldown: an open one is still shown. The scheduler never asks during one.
-  if (input.trigger === 'manual') await assertNotInCooldown(deps, owner.id, 'scan')
+  if (input.trigger === 'manual' && input.respectCooldown !== false) await assertNotInCooldown(deps, owner.id, 'scan')
   const scanId = await deps.ids.next('site_scan')
   const outcome = await handleCommand(deps, {
     aggregate: clientScans,
