@@ -222,6 +222,16 @@ const CLIENT_CASES: ClientCase[] = [
     method: 'get_latest_meta_for_page_url',
     body: (id) => ({ client_id: id, page_url: 'https://example.com/' }),
   },
+  // Site monitoring: architecture and entity changes.
+  { label: 'get_site_architecture', method: 'get_site_architecture', body: (id) => ({ client_id: id }) },
+  { label: 'get_entity_changes', method: 'get_entity_changes', body: (id) => ({ client_id: id, month: '2026-03' }) },
+  {
+    label: 'get_entity_changes_between',
+    method: 'get_entity_changes_between',
+    body: (id) => ({ client_id: id, start: '2026-03-01', end: '2026-03-31' }),
+  },  // Site monitoring: site changes.
+  { label: 'get_site_changes', method: 'get_site_changes', body: (id) => ({ client_id: id }) },
+  { label: 'count_site_changes_by_month', method: 'count_site_changes_by_month', body: (id) => ({ client_id: id }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
