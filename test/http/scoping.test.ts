@@ -229,7 +229,8 @@ const CLIENT_CASES: ClientCase[] = [
     label: 'get_entity_changes_between',
     method: 'get_entity_changes_between',
     body: (id) => ({ client_id: id, start: '2026-03-01', end: '2026-03-31' }),
-  },  // Site monitoring: site changes.
+  },
+  // Site monitoring: site changes.
   { label: 'get_site_changes', method: 'get_site_changes', body: (id) => ({ client_id: id }) },
   { label: 'count_site_changes_by_month', method: 'count_site_changes_by_month', body: (id) => ({ client_id: id }) },
 ]
