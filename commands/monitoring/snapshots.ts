@@ -67,7 +67,11 @@ export async function recordCrawledPages(
   // One URL twice in a batch (or two URLs of one page): its entries run in order, by one worker, so the first
   // is the one recorded and the second finds it, whatever the interleaving.
   const byPage = new Map<number, number[]>()
-  pageIds.byIndex.forEach((pageId, index) => byPage.set(pageId, [...(byPage.get(pageId) ?? []), index]))
+  pageIds.byIndex.forEach((pageId, index) => {
+    const indexes = byPage.get(pageId)
+    if (indexes) indexes.push(index)
+    else byPage.set(pageId, [index])
+  })
   const groups = [...byPage.values()]
   let next = 0
   const worker = async () => {

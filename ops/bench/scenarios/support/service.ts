@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
 import { mintPlatformKey } from '../../../../commands/platform.js'
+import type { MonitoringSettings } from '../../../../processors/monitoring/settings.js'
 import { openSystem, type System } from '../../../system.js'
 import type { BenchContext, BenchDatabase } from '../../types.js'
 
@@ -28,9 +29,13 @@ export function rpcHeaders(key: string): Record<string, string> {
 
 /**
  * Starts the service as `npm start` wires it (projection runner in process, read-your-writes on), on a new
- * database of the bench's server. The HTTP app is built and listening before it returns.
+ * database of the bench's server, with the processors when asked. The HTTP app is built and listening before
+ * it returns.
  */
-export async function startService(context: BenchContext): Promise<RunningService> {
+export async function startService(
+  context: BenchContext,
+  options: { readonly monitoring?: MonitoringSettings; readonly processors?: boolean } = {},
+): Promise<RunningService> {
   const database = await context.createDatabase()
   // The limiter still counts every request (its cost is part of what is measured); the limit is set out of
   // reach so that the load itself is never answered 429.
@@ -38,10 +43,13 @@ export async function startService(context: BenchContext): Promise<RunningServic
     databaseUrl: database.url,
     log: pino({ level: 'silent' }),
     rateLimits: { defaultPerMinute: 1_000_000 },
+    ...(options.monitoring ? { monitoring: options.monitoring } : {}),
   })
   let app: FastifyInstance | undefined
   try {
     system.runner.start()
+    // The processors role in the same process, for scenarios that measure work it does (a site scan).
+    if (options.processors) system.startProcessors()
     app = await system.buildApp()
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as AddressInfo
