@@ -20,7 +20,7 @@ export interface ScanInput {
 const depthOf = (depth: number) => (depth >= 0 ? depth : null)
 
 /**
- * A crawl scan: h1's engine (crawler/crawl.ts) from the client's website URL, with its active pages as seeds
+ * A crawl scan: the crawl engine (crawler/crawl.ts) from the client's website URL, with its active pages as seeds
  * (so a page gone from the site is fetched and seen gone), the URLs already recorded as done, and each page's
  * last ETag / Last-Modified for conditional requests; every result goes to the recorder, in order.
  */

@@ -10,7 +10,7 @@ export const FAILURES_BEFORE_COOLDOWN = 3
 
 /**
  * After a scan failed: when the client's last FAILURES_BEFORE_COOLDOWN service scans all failed, set its
- * `scan_failures` cooldown (h5's default length), so neither the cadence nor a manual start scans it again
+ * `scan_failures` cooldown (its default length, domain/monitoring/cooldowns), so neither the cadence nor a manual start scans it again
  * until it ends or an operator clears it. Read from the read model once it shows this failure.
  */
 export async function coolDownAfterFailures(deps: ProcessorDeps, scan: ScanRef, position: Position | null): Promise<boolean> {

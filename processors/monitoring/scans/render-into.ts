@@ -3,7 +3,7 @@ import { runRenderScan } from '../renders/run.js'
 import type { ScanInput } from './crawl-into.js'
 
 /**
- * A render scan: h6's runRenderScan renders the client's home page and active pages in headless Chromium and
+ * A render scan: runRenderScan (processors/monitoring/renders) renders the client's home page and active pages in headless Chromium and
  * records each (its render, and the snapshot when the rendered content changed); each URL's outcome goes to
  * the recorder as the scan's progress. Without Chromium it throws render_unavailable, and the scan fails so.
  */
