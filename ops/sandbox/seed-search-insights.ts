@@ -108,7 +108,8 @@ async function newestSnapshot(write: WriteDeps, pageId: number): Promise<{ id: n
 /**
  * What the insights read, from the log rather than the read models (seeding writes ahead of them): the
  * client's keywords, pages, links, locations, rank rows and Search Console totals. AI Visibility's totals
- * are the read models' own arithmetic over its captures, so the fiction's insights leave that rule out.
+ * are the read models' own arithmetic over its captures, so the fiction's insights leave that rule out, as
+ * they leave out page_problem (no crawl is seeded yet when they are).
  */
 function readsFromLog(write: WriteDeps, clientId: number): InsightReads & MetaReads {
   return {
@@ -131,6 +132,8 @@ function readsFromLog(write: WriteDeps, clientId: number): InsightReads & MetaRe
         gsc: gsc.rows,
         gscPeriod: gsc.period,
         aeo: [],
+        // The sandbox's crawls are seeded after its search fiction (ops/sandbox/seed-monitoring.ts): none yet.
+        pageStates: [],
       }
     },
     async page(_clientId, pageId) {

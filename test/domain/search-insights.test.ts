@@ -27,6 +27,7 @@ import { aiOverviewFindings } from '../../domain/search/insights/rules/ai-overvi
 import { cannibalizationFindings } from '../../domain/search/insights/rules/cannibalization.js'
 import { keywordWithoutPageFindings } from '../../domain/search/insights/rules/keyword-without-page.js'
 import { lowCtrFindings } from '../../domain/search/insights/rules/low-ctr.js'
+import { pageProblemFindings } from '../../domain/search/insights/rules/page-problem.js'
 import { rankDropFindings } from '../../domain/search/insights/rules/rank-drop.js'
 import { NO_SERP_FEATURES, type SerpFeatures } from '../../domain/search/ranks/rank-row.js'
 import { fold } from '../../domain/shared/aggregate.js'
@@ -51,6 +52,7 @@ const empty: InsightInputs = {
   gsc: [],
   gscPeriod: null,
   aeo: [],
+  pageStates: [],
 }
 
 function rank(keyword_id: number, date: string, position: number | null, extra: Partial<RankObservation> = {}): RankObservation {
@@ -618,5 +620,52 @@ t.test('the Search Console period: 28 days up to the last completed day, each da
       { query: 'q', page: 'other', clicks: 0, impressions: 0, position: 9 },
     ],
     'impression-weighted; without impressions, the plain average',
+  )
+})
+
+t.test('page_problem: a page the latest crawl found gone, noindexed or untitled, one finding per page, worst first', async (t) => {
+  const state = (page_id: number, status: number, noindex = false, title: string | null = 'A title') => ({
+    page_id,
+    url: `https://acme.example/p${page_id}`,
+    status,
+    noindex,
+    title,
+    crawled_at: '2026-11-20T06:00:00.000Z',
+  })
+  const findings = pageProblemFindings({
+    pageStates: [
+      state(1, 404),
+      state(2, 200, true),
+      state(3, 200, false, '  '),
+      state(4, 200),
+      state(5, 301),
+      state(6, 503, true),
+      state(7, 200, true, null),
+    ],
+  })
+  t.same(
+    findings.map((f) => [f.page_id, f.evidence.problem, f.severity, f.natural_key]),
+    [
+      [1, 'gone', 'high', 'page_problem:1:gone'],
+      [2, 'noindex', 'high', 'page_problem:2:noindex'],
+      [3, 'no_title', 'medium', 'page_problem:3:no_title'],
+      [6, 'gone', 'high', 'page_problem:6:gone'],
+      [7, 'noindex', 'high', 'page_problem:7:noindex'],
+    ],
+    'a healthy page and a redirect raise nothing; a gone page is gone whatever else it says',
+  )
+  t.match(findings[0], { insight_type: 'page_problem', source: 'crawl', keyword_id: null, summary: /answers 404/ })
+  t.same(findings[0]!.evidence, {
+    problem: 'gone',
+    url: 'https://acme.example/p1',
+    status: 404,
+    noindex: false,
+    title: 'A title',
+    crawled_at: '2026-11-20T06:00:00.000Z',
+  })
+  t.same(deriveInsights({ ...empty, pageStates: [state(4, 200)] }), [], 'deriveInsights runs the rule: a healthy crawl raises nothing')
+  t.same(
+    deriveInsights({ ...empty, pageStates: [state(1, 410)] }).map((f) => f.natural_key),
+    ['page_problem:1:gone'],
   )
 })

@@ -5,6 +5,7 @@ import { aiOverviewFindings } from './rules/ai-overview.js'
 import { cannibalizationFindings } from './rules/cannibalization.js'
 import { keywordWithoutPageFindings } from './rules/keyword-without-page.js'
 import { lowCtrFindings } from './rules/low-ctr.js'
+import { pageProblemFindings } from './rules/page-problem.js'
 import { rankDropFindings } from './rules/rank-drop.js'
 
 /**
@@ -23,6 +24,7 @@ export function deriveInsights(inputs: InsightInputs): Finding[] {
     ...lowCtrFindings(inputs),
     ...aiOverviewFindings(inputs),
     ...aiAnswersFindings(inputs),
+    ...pageProblemFindings(inputs),
   ].sort(compareFindings)
   const keys = new Set<string>()
   const perType = new Map<InsightType, number>()

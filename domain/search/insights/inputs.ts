@@ -66,6 +66,17 @@ export interface AeoQuestionMonth {
   readonly present: number
 }
 
+/** An active page as its latest crawl or render saw it (domain/monitoring/page-state.ts, the fields the rules read). */
+export interface InsightPageState {
+  readonly page_id: number
+  readonly url: string
+  readonly status: number
+  readonly noindex: boolean
+  readonly title: string | null
+  /** When that crawl recorded it (ISO 8601). */
+  readonly crawled_at: string
+}
+
 export interface InsightInputs {
   /** Active keywords. */
   readonly keywords: readonly InsightKeyword[]
@@ -81,4 +92,6 @@ export interface InsightInputs {
   readonly gscPeriod: GscPeriod | null
   /** The latest month's AI Visibility answers per question; empty without captures. */
   readonly aeo: readonly AeoQuestionMonth[]
+  /** Each active page's latest crawled or rendered state; empty before any scan. */
+  readonly pageStates: readonly InsightPageState[]
 }

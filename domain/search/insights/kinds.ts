@@ -12,6 +12,7 @@ export const INSIGHT_TYPES = [
   'low_ctr',
   'ai_overview_without_client',
   'ai_answers_without_client',
+  'page_problem',
 ] as const
 export const InsightType = z
   .enum(INSIGHT_TYPES)
@@ -19,7 +20,8 @@ export const InsightType = z
     'rank_drop (fell ≥ 5 positions or out of the top 10), keyword_without_page (no page serves it), cannibalization (two client pages ' +
       'compete for one query), low_ctr (impressions, but CTR far below what the position earns), ai_overview_without_client ' +
       "(Google's AI Overview is shown and does not cite the client), ai_answers_without_client (the client ranks top 3, yet AI " +
-      'engines answering the matching AI Visibility question never name it)',
+      'engines answering the matching AI Visibility question never name it), page_problem (the latest crawl found an active page gone ' +
+      '(4xx or 5xx), noindexed or without a title)',
   )
 export type InsightType = z.infer<typeof InsightType>
 

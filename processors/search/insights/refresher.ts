@@ -17,8 +17,8 @@ const READ_MODEL_WAIT_MS = 30_000
 
 /**
  * The events after which a client's insights may have changed: ranks recorded, a Search Console capture
- * completed, keyword ↔ page links, keywords and pages changed, AI Visibility answers ingested. Each names
- * its client in `client_id`.
+ * completed, keyword ↔ page links, keywords and pages changed, a crawl that found a page changed (a site
+ * change: page_problem), AI Visibility answers ingested. Each names its client in `client_id`.
  */
 export const INSIGHT_TRIGGERS: readonly EventType[] = [
   'KeywordRanksRecorded',
@@ -33,6 +33,7 @@ export const INSIGHT_TRIGGERS: readonly EventType[] = [
   'PageUpdated',
   'PagesDeactivated',
   'AeoCaptureIngested',
+  'SiteChangeDetected',
 ]
 
 export interface RefresherDeps {

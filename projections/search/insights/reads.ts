@@ -1,6 +1,13 @@
 import { sql } from 'kysely'
 import type { InsightReads, MetaReads } from '../../../commands/search/insights/reads.js'
-import type { AeoQuestionMonth, GscPeriod, GscQueryPage, InsightInputs, RankObservation } from '../../../domain/search/insights/inputs.js'
+import type {
+  AeoQuestionMonth,
+  GscPeriod,
+  GscQueryPage,
+  InsightInputs,
+  InsightPageState,
+  RankObservation,
+} from '../../../domain/search/insights/inputs.js'
 import { addDays, captureOfDays, gscPeriodOf } from '../../../domain/search/insights/gsc-period.js'
 import { RANK_LOOKBACK_DAYS, RANK_ROWS_PER_SERIES } from '../../../domain/search/insights/rules/series.js'
 import { latestSnapshot } from '../../pages/queries.js'
@@ -131,10 +138,33 @@ async function aeoMonth(read: ReadDb, clientId: number): Promise<AeoQuestionMont
   }))
 }
 
+/** Each active page's newest crawled or rendered state (page_snapshots.state; add_snapshot's have none). */
+async function pageStates(read: ReadDb, clientId: number): Promise<InsightPageState[]> {
+  const rows = await read
+    .selectFrom('page_snapshots as s')
+    .innerJoin('pages as p', 'p.id', 's.page_id')
+    .distinctOn('s.page_id')
+    .select(['s.page_id', 'p.url', 's.state', 's.created_at'])
+    .where('s.client_id', '=', clientId)
+    .where('p.active', '=', true)
+    .where('s.state', 'is not', null)
+    .orderBy('s.page_id')
+    .orderBy('s.id', 'desc')
+    .execute()
+  return rows.map((r) => ({
+    page_id: r.page_id,
+    url: r.url,
+    status: r.state!.status,
+    noindex: r.state!.noindex,
+    title: r.state!.title,
+    crawled_at: new Date(r.created_at).toISOString(),
+  }))
+}
+
 export function insightReads(read: ReadDb): InsightReads {
   return {
     async inputsFor(clientId): Promise<InsightInputs> {
-      const [keywords, pages, associations, locations, ranks, gsc, aeo] = await Promise.all([
+      const [keywords, pages, associations, locations, ranks, gsc, aeo, states] = await Promise.all([
         read
           .selectFrom('keywords')
           .select(['id', 'keyword', 'service', 'location'])
@@ -154,6 +184,7 @@ export function insightReads(read: ReadDb): InsightReads {
         rankRows(read, clientId),
         gscTotals(read, clientId),
         aeoMonth(read, clientId),
+        pageStates(read, clientId),
       ])
       return {
         keywords,
@@ -164,6 +195,7 @@ export function insightReads(read: ReadDb): InsightReads {
         gsc: gsc.rows,
         gscPeriod: gsc.period,
         aeo,
+        pageStates: states,
       }
     },
   }
