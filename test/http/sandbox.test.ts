@@ -151,9 +151,12 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     }
     // Search Console captures have ids of their own (capture_id above names an AI Visibility capture).
     const gscCaptures = await call<{ id: number }[]>('list_gsc_keyword_captures', { client_id: clientId })
+    const scanSessions = await call<{ session_id: number }[]>('list_scan_sessions', { client_id: clientId })
     const valuesOf: Record<string, Record<string, unknown>> = {
       get_gsc_capture: { capture_id: gscCaptures[0]!.id },
       get_gsc_capture_keywords: { capture_id: gscCaptures[0]!.id },
+      get_scan_session: { session_id: scanSessions[0]!.session_id },
+      get_latest_render: { url: SANDBOX_CLIENT.websiteUrl },
       get_entity_changes: { month: '2026-10' },
       get_entity_changes_between: { start: '2026-10-01', end: '2026-10-28' },
     }

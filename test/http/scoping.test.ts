@@ -233,6 +233,21 @@ const CLIENT_CASES: ClientCase[] = [
   // Site monitoring: site changes.
   { label: 'get_site_changes', method: 'get_site_changes', body: (id) => ({ client_id: id }) },
   { label: 'count_site_changes_by_month', method: 'count_site_changes_by_month', body: (id) => ({ client_id: id }) },
+  // Site monitoring: scans, cooldowns and renders (the writes refuse before they append anything).
+  { label: 'start_site_scan', method: 'start_site_scan', body: (id) => ({ client_id: id }) },
+  { label: 'get_last_scan_session', method: 'get_last_scan_session', body: (id) => ({ client_id: id }) },
+  { label: 'list_scan_sessions', method: 'list_scan_sessions', body: (id) => ({ client_id: id }) },
+  { label: 'set_scan_cadence', method: 'set_scan_cadence', body: (id) => ({ client_id: id, frequency: 'weekly' }) },
+  { label: 'get_scan_cadence', method: 'get_scan_cadence', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_cooldown', method: 'get_client_cooldown', body: (id) => ({ client_id: id }) },
+  { label: 'is_client_in_cooldown', method: 'is_client_in_cooldown', body: (id) => ({ client_id: id, reason: 'operator' }) },
+  {
+    label: 'set_client_cooldown',
+    method: 'set_client_cooldown',
+    body: (id) => ({ client_id: id, reason: 'operator', minutes: 60, note: 'site migration' }),
+  },
+  { label: 'clear_client_cooldown', method: 'clear_client_cooldown', body: (id) => ({ client_id: id }) },
+  { label: 'get_latest_render', method: 'get_latest_render', body: (id) => ({ client_id: id, url: 'https://bravo.example/' }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
