@@ -85,6 +85,8 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_all_clients',
     'get_client_activity',
     'get_client_change_history',
+    'get_entity_changes',
+    'get_entity_changes_between',
     'get_entity_history',
     'get_gsc_capture_keywords',
     'get_keyword_metrics_for_client',
@@ -96,6 +98,8 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_pages_without_keywords',
     'get_rank_checks',
     'get_seo_insights',
+    'get_site_changes',
+    'get_site_changes_for_page',
     'get_site_edits',
     'get_snapshots_for_page',
     'get_unapplied_insights',
@@ -104,6 +108,7 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'list_all_site_edits',
     'list_gsc_keyword_captures',
     'list_keyword_metrics_fetches',
+    'list_scan_sessions',
     'list_webhook_deliveries',
   ])
   t.same(capabilities.methods.find((m: any) => m.name === 'get_aeo_captures').pagination, { max_limit: 500, default_limit: 100 })
