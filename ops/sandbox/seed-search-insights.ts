@@ -108,8 +108,8 @@ async function newestSnapshot(write: WriteDeps, pageId: number): Promise<{ id: n
 /**
  * What the insights read, from the log rather than the read models (seeding writes ahead of them): the
  * client's keywords, pages, links, locations, rank rows and Search Console totals. AI Visibility's totals
- * are the read models' own arithmetic over its captures, so the fiction's insights leave that rule out, as
- * they leave out page_problem (no crawl is seeded yet when they are).
+ * are the read models' own arithmetic over its captures, so the fiction's insights leave that rule out, and
+ * page_problem too (it reads the crawled states page_snapshots keeps).
  */
 function readsFromLog(write: WriteDeps, clientId: number): InsightReads & MetaReads {
   return {
@@ -132,7 +132,7 @@ function readsFromLog(write: WriteDeps, clientId: number): InsightReads & MetaRe
         gsc: gsc.rows,
         gscPeriod: gsc.period,
         aeo: [],
-        // The sandbox's crawls are seeded after its search fiction (ops/sandbox/seed-monitoring.ts): none yet.
+        // Crawl states are the read models' (page_snapshots.state); the fiction's insights leave page_problem out.
         pageStates: [],
       }
     },

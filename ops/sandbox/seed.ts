@@ -366,8 +366,10 @@ async function seedFixture(
 
   at = now
   await seedSandboxSite(write, ctx, orgId, clientId, SANDBOX_CLIENT.websiteUrl)
-  await seedSandboxSearch(write, ctx, orgId, clientId)
+  // The site as the monitor saw it (crawled pages and snapshots) before what search derives from its pages:
+  // the intents are classified from each page's newest snapshot, so a crawl seeded after them left them stale.
   await seedSandboxMonitoring(write, ctx, orgId, clientId)
+  await seedSandboxSearch(write, ctx, orgId, clientId)
   const seeded = await sandboxCommand(
     write,
     { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION },

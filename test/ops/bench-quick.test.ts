@@ -89,6 +89,7 @@ t.test('bench --quick runs every registered scenario, prints the table and write
     [
       'catch-up-read',
       'claim_aeo_runs',
+      'crawl',
       'rank-history-read',
       'rank-ingest',
       'read-rpc-get-aeo-summary',
