@@ -3,28 +3,9 @@
  * never a throw and never a hang. The timeouts and caps are small so the file runs in seconds.
  */
 import t from 'tap'
-import { systemResolver } from '../../commands/webhooks.js'
-import { EMPTY_ALLOW_LIST, parseAllowList } from '../../domain/webhooks/url-policy.js'
-import { crawl, type CrawlOptions, type CrawlResult } from '../../processors/monitoring/scans/crawler/crawl.js'
-import { DEFAULT_MONITORING_SETTINGS } from '../../processors/monitoring/settings.js'
+import { EMPTY_ALLOW_LIST } from '../../domain/webhooks/url-policy.js'
 import { startTestSite, type TestSite } from '../support/stand-ins/test-site.js'
-
-const settings = (overrides: Partial<CrawlOptions['settings']> = {}): CrawlOptions['settings'] => ({
-  ...DEFAULT_MONITORING_SETTINGS,
-  allowList: parseAllowList('127.0.0.1')!,
-  resolve: systemResolver,
-  delayMs: 0,
-  timeoutMs: 3000,
-  maxPages: 100,
-  ...overrides,
-})
-
-async function collect(options: CrawlOptions): Promise<CrawlResult[]> {
-  const results: CrawlResult[] = []
-  for await (const result of crawl(options)) results.push(result)
-  return results
-}
-const byUrl = (results: CrawlResult[], url: string) => results.filter((r) => r.kind !== 'sitemap' && r.url === url)
+import { byUrl, collect, settings } from './monitoring-crawler-support.js'
 
 let site: TestSite
 t.beforeEach(async () => {

@@ -6,29 +6,11 @@
  */
 import t from 'tap'
 import { PageState } from '../../domain/monitoring/page-state.js'
-import { parseAllowList } from '../../domain/webhooks/url-policy.js'
-import { systemResolver } from '../../commands/webhooks.js'
-import { crawl, type CrawlOptions, type CrawlResult } from '../../processors/monitoring/scans/crawler/crawl.js'
+import { crawl, type CrawlResult } from '../../processors/monitoring/scans/crawler/crawl.js'
 import { DEFAULT_MONITORING_SETTINGS } from '../../processors/monitoring/settings.js'
 import { startTestSite, type TestSite } from '../support/stand-ins/test-site.js'
+import { byUrl, collect, settings } from './monitoring-crawler-support.js'
 
-const settings = (overrides: Partial<CrawlOptions['settings']> = {}): CrawlOptions['settings'] => ({
-  ...DEFAULT_MONITORING_SETTINGS,
-  allowList: parseAllowList('127.0.0.1')!,
-  resolve: systemResolver,
-  delayMs: 0,
-  timeoutMs: 3000,
-  maxPages: 100,
-  ...overrides,
-})
-
-async function collect(options: CrawlOptions): Promise<CrawlResult[]> {
-  const results: CrawlResult[] = []
-  for await (const result of crawl(options)) results.push(result)
-  return results
-}
-
-const byUrl = (results: CrawlResult[], url: string) => results.filter((r) => r.kind !== 'sitemap' && r.url === url)
 const page = (results: CrawlResult[], url: string) => {
   const found = byUrl(results, url)
   if (found.length !== 1 || found[0]!.kind !== 'page') throw new Error(`expected one page result for ${url}, got ${JSON.stringify(found)}`)
