@@ -46,7 +46,7 @@ export function editText(content: string): string {
  *   theme that did);
  * - headings: every heading the page gained appears in the edit's content; when it only lost headings, none of
  *   them is still in the edit's content;
- * - body: every word of the edit's text is in the new main text (as bags, markup ignored).
+ * - body: every word of the edit's text is in the new main text or headings (as bags, markup ignored).
  * Status, redirects and a page gone are never an edit's: the publisher changes content, not how a URL answers.
  */
 function editExplains(kind: SiteChangeKind, before: PageState, after: PageState, edit: SiteEditSnapshot): boolean {
@@ -70,7 +70,9 @@ function editExplains(kind: SiteChangeKind, before: PageState, after: PageState,
       return content !== '' && lost.length > 0 && lost.every((t) => !content.includes(t))
     }
     case 'body_changed':
-      return wordsContained(editText(edit.content), after.main_text)
+      // With the headings: Readability lifts the article's title heading out of the main text (an edit's h1
+      // that repeats the <title> is never in it), yet the page shows it.
+      return wordsContained(editText(edit.content), [after.main_text, ...after.headings.map((h) => h.text)].join(' '))
     case 'page_added':
     case 'page_gone':
     case 'status_changed':

@@ -1,5 +1,6 @@
 import type { ScanRef } from '../../../commands/monitoring/scans.js'
 import type { PageState } from '../../../domain/monitoring/page-state.js'
+import { pageUrlKey } from '../../../domain/pages/url.js'
 import { pagesForClient } from '../../../projections/pages/queries.js'
 import type { ProcessorDeps } from '../../runtime.js'
 import { crawl, type CrawlValidators } from './crawler/crawl.js'
@@ -30,6 +31,9 @@ export async function crawlInto(input: ScanInput): Promise<void> {
   const seeds = active.map((p) => p.url)
   const done = new Map<string, PageState | null>([...input.done].map((url) => [url, null]))
   const validators: ReadonlyMap<string, CrawlValidators> = await validatorsOf(deps.read, active)
+  // A 304 answers only a conditional request, sent for an active page: its row names that page, so the
+  // architecture reads the links its last snapshot saw (a row without a page has none).
+  const pageIdOf = new Map(active.map((p) => [pageUrlKey(p.url), p.id]))
   const results = crawl({ startUrl: input.startUrl, seeds, settings: deps.monitoring, done, validators, signal: input.signal })
   for await (const r of results) {
     if (recorder.stopped !== null) break
@@ -46,7 +50,7 @@ export async function crawlInto(input: ScanInput): Promise<void> {
           kind: 'row',
           row: {
             url: r.url,
-            page_id: null,
+            page_id: pageIdOf.get(pageUrlKey(r.url)) ?? null,
             status: 304,
             in_sitemap: r.inSitemap,
             depth: depthOf(r.depth),
