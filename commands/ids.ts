@@ -14,6 +14,7 @@ import type { SEO_INSIGHT_ID_KINDS } from '../migrations/0031-seo-insight-ids.js
 import type { GSC_ID_KINDS } from '../migrations/0033-gsc-capture-ids.js'
 import type { SITE_SCAN_ID_KINDS } from '../migrations/0035-site-scan-ids.js'
 import type { SITE_CHANGE_ID_KINDS } from '../migrations/0036-site-change-ids.js'
+import type { PLANNING_ID_KINDS } from '../migrations/0037-planning-ids.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
@@ -31,6 +32,7 @@ export type IdKind =
   | (typeof GSC_ID_KINDS)[number]
   | (typeof SITE_SCAN_ID_KINDS)[number]
   | (typeof SITE_CHANGE_ID_KINDS)[number]
+  | (typeof PLANNING_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
 export interface IdAllocator {

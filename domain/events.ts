@@ -23,6 +23,7 @@ import { ssoProviderEventSchemas, ssoSignInEventSchemas, ssoUserEventSchemas } f
 import { samlProviderEventSchemas } from './sso/saml-events.js'
 import { searchEventSchemas } from './search/events.js'
 import { monitoringEventSchemas } from './monitoring/events.js'
+import { planningEventSchemas } from './planning/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data at the type's current
@@ -66,6 +67,7 @@ export const eventSchemas = {
   ...oauthEventSchemas,
   ...searchEventSchemas,
   ...monitoringEventSchemas,
+  ...planningEventSchemas,
 } as const
 
 /** The name of every event type the domain records. */

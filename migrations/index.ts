@@ -24,6 +24,7 @@ import * as seoInsightIds from './0031-seo-insight-ids.js'
 import * as gscCaptureIds from './0033-gsc-capture-ids.js'
 import * as siteScanIds from './0035-site-scan-ids.js'
 import * as siteChangeIds from './0036-site-change-ids.js'
+import * as planningIds from './0037-planning-ids.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0033-gsc-capture-ids': gscCaptureIds,
   '0035-site-scan-ids': siteScanIds,
   '0036-site-change-ids': siteChangeIds,
+  '0037-planning-ids': planningIds,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

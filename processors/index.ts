@@ -5,6 +5,7 @@ import type { Processor, ProcessorDeps } from './runtime.js'
 import { webhookProcessors } from './webhooks/index.js'
 import { searchProcessors } from './search/index.js'
 import { monitoringProcessors } from './monitoring/index.js'
+import { planningProcessors } from './planning/index.js'
 
 /** Every processor the processors role runs. */
 export function createProcessors(deps: ProcessorDeps): Processor[] {
@@ -15,5 +16,6 @@ export function createProcessors(deps: ProcessorDeps): Processor[] {
     exportExpiryProcessor(deps),
     ...searchProcessors(deps),
     ...monitoringProcessors(deps),
+    ...planningProcessors(deps),
   ]
 }

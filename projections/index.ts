@@ -17,6 +17,7 @@ import { exportsProjector } from './exports/projector.js'
 import { oauthProjector } from './oauth/projector.js'
 import { searchProjectors } from './search/index.js'
 import { monitoringProjectors } from './monitoring/index.js'
+import { planningProjectors } from './planning/index.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -36,6 +37,7 @@ export const projectors: readonly Projector[] = [
   oauthProjector,
   ...searchProjectors,
   ...monitoringProjectors,
+  ...planningProjectors,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

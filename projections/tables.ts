@@ -13,6 +13,7 @@ import type { ExportReadModels } from './exports/tables.js'
 import type { OAuthReadModels } from './oauth/tables.js'
 import type { SearchReadModels } from './search/tables.js'
 import type { MonitoringReadModels } from './monitoring/tables.js'
+import type { PlanningReadModels } from './planning/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -113,6 +114,7 @@ export interface ReadModels
   extends AeoReadModels,
     SearchReadModels,
     MonitoringReadModels,
+    PlanningReadModels,
     JobReadModels,
     PageReadModels,
     SiteEditReadModels,

@@ -124,12 +124,28 @@ export const PUBLIC_EVENTS: readonly PublicEvent[] = [
   },
   {
     name: 'action_item.status_changed',
-    emittedWhen: 'An SEO action item changed status',
-    from: [],
-    data: z.object({ action_type: z.string(), page_url: z.string().nullable(), status: z.string() }),
+    emittedWhen: 'An SEO action item changed status (set_action_item_status, or a job carrying it out)',
+    from: ['ActionItemStatusChanged'],
+    data: z.object({
+      item_id: Id,
+      month: z.string().nullable().describe('YYYY-MM, or null for an item without a month'),
+      action_type: z.string(),
+      page_url: z.string().nullable().describe('The page it is about; null when none'),
+      from: z.string().describe('The status before'),
+      status: z.string().describe('pending, in_progress, done or skipped'),
+      completed_at: z.string().nullable().describe('When it was done (ISO-8601), null otherwise'),
+    }),
     build: ({ data: d }) => ({
-      client_id: d.client_id ?? null,
-      data: { action_type: d.action_type, page_url: d.page_url ?? null, status: d.status },
+      client_id: d.client_id,
+      data: {
+        item_id: d.item_id,
+        month: d.month,
+        action_type: d.action_type,
+        page_url: d.page_url === '' ? null : d.page_url,
+        from: d.from,
+        status: d.status,
+        completed_at: d.completed_at,
+      },
     }),
   },
   {

@@ -22,6 +22,7 @@ import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import { seedSandboxSite } from './seed-site-edits.js'
 import { seedSandboxSearch } from './seed-search.js'
 import { seedSandboxMonitoring } from './seed-monitoring.js'
+import { seedSandboxPlanning } from './seed-planning.js'
 import { organizationStream, organization } from '../../domain/organizations/organization.js'
 import { SCOPES } from '../../domain/api-keys/scopes.js'
 import { apiKeyStream } from '../../domain/api-keys/api-key.js'
@@ -370,6 +371,8 @@ async function seedFixture(
   // the intents are classified from each page's newest snapshot, so a crawl seeded after them left them stale.
   await seedSandboxMonitoring(write, ctx, orgId, clientId)
   await seedSandboxSearch(write, ctx, orgId, clientId)
+  // The month's plan is made from what search and AI Visibility found, so it comes after them.
+  await seedSandboxPlanning(write, ctx, orgId, clientId)
   const seeded = await sandboxCommand(
     write,
     { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION },

@@ -18,6 +18,7 @@ import { usageRpcs } from './usage.js'
 import { webhookRpcs } from './webhooks.js'
 import { searchRpcs } from './search/index.js'
 import { monitoringRpcs } from './monitoring/index.js'
+import { planningRpcs } from './planning/index.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
@@ -41,5 +42,6 @@ export function createRegistry(): RpcRegistry {
     ...samlRpcs,
     ...searchRpcs,
     ...monitoringRpcs,
+    ...planningRpcs,
   ] as AnyRpc[])
 }

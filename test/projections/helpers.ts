@@ -28,6 +28,7 @@ import { writeOAuthLog } from './realistic/oauth.js'
 import { writeSsoLog } from './realistic/sso.js'
 import { writeSearchLog } from './realistic/search.js'
 import { writeMonitoringLog } from './realistic/monitoring.js'
+import { writePlanningLog } from './realistic/planning.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -383,6 +384,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeSsoLog(ts, log)
   await writeSearchLog(ts, log, keys)
   await writeMonitoringLog(ts, log, keys)
+  await writePlanningLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }

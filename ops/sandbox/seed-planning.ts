@@ -1,0 +1,13 @@
+import type { CommandContext, WriteDeps } from '../../commands/command-handler.js'
+import { seedSandboxActionItems } from './seed-planning-action-items.js'
+import { seedSandboxClientGroups } from './seed-planning-groups.js'
+import { seedSandboxCycles } from './seed-planning-cycles.js'
+import { seedSandboxCompareReports } from './seed-planning-compare-reports.js'
+
+/** The sandbox's fictional planning data: a client group, a month of action items with a closed cycle before it, an hour budget, a compare report. */
+export async function seedSandboxPlanning(write: WriteDeps, ctx: CommandContext, orgId: number, clientId: number): Promise<void> {
+  await seedSandboxActionItems(write, ctx, orgId, clientId)
+  await seedSandboxClientGroups(write, ctx, orgId, clientId)
+  await seedSandboxCycles(write, ctx, orgId, clientId)
+  await seedSandboxCompareReports(write, ctx, orgId, clientId)
+}
