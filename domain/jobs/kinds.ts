@@ -10,6 +10,8 @@ export interface JobKindSpec {
   readonly summary: string
   /** client_id is required (and must be a client of the organization); false: the job is about the organization. */
   readonly clientRequired: boolean
+  /** group_id is required instead of client_id (bulk_strategist): one active job per group. Absent: false. */
+  readonly groupRequired?: boolean
   readonly payload: z.ZodObject
   /** The sandbox key may start it (spec: export_org only, at most one per 10 minutes). */
   readonly sandboxAllowed: boolean
