@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Id, Month } from '../shared/values.js'
 
 /**
  * The job kinds this service runs, with what `POST /api/v1/jobs` checks before a job is accepted: whether
@@ -61,6 +62,64 @@ export const JOB_KINDS = {
     payload: z
       .object({
         max_keywords: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+  strategist: {
+    kind: 'strategist',
+    summary:
+      "Plans the client's month: carries unfinished items over from the last open month, then adds action items from open SEO insights and AI Visibility items, ranked by expected impact per hour and fitted to the hour budget.",
+    clientRequired: true,
+    payload: z
+      .object({
+        month: Month.optional(),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+  bulk_strategist: {
+    kind: 'bulk_strategist',
+    summary: "Runs the strategist for every active client of a group (one client's failure is recorded, the rest go on).",
+    clientRequired: false,
+    groupRequired: true,
+    payload: z
+      .object({
+        month: Month.optional(),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+  execute_tier_a: {
+    kind: 'execute_tier_a',
+    summary: "Carries out the month's pending tier A action items that can be automated, as site edits.",
+    clientRequired: true,
+    payload: z
+      .object({
+        month: Month.optional(),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+  fulfill_selected: {
+    kind: 'fulfill_selected',
+    summary: 'Carries out exactly the given action items of the client (any tier) as site edits; ones that cannot be are refused per item.',
+    clientRequired: true,
+    payload: z
+      .object({
+        action_item_ids: z.array(Id).min(1).max(200),
+      })
+      .strict(),
+    sandboxAllowed: false,
+  },
+  autopilot: {
+    kind: 'autopilot',
+    summary:
+      "The monthly loop for a client that opted in (setting autopilot_enabled): a scan if stale, the strategist, execute_tier_a, then the month's compare report.",
+    clientRequired: true,
+    payload: z
+      .object({
+        month: Month.optional(),
       })
       .strict(),
     sandboxAllowed: false,

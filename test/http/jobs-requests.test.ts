@@ -62,7 +62,7 @@ t.test('400s name the field; a client of another organization is 404', async (t)
   t.match(unknown.detail, /export_org/, 'lists the kinds')
   const specified = expectError(
     t,
-    await postJob(ts.app, org.key, { kind: 'strategist', client_id: clientId }),
+    await postJob(ts.app, org.key, { kind: 'blog_pipeline', client_id: clientId }),
     400,
     'job_kind_unavailable',
     'specified, not run here',
