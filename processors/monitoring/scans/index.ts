@@ -1,7 +1,7 @@
 import { periodicProcessor } from '../../periodic.js'
 import type { Processor, ProcessorDeps } from '../../runtime.js'
 import { subscriptionProcessor } from '../../subscription.js'
-import { ScanRunner } from './runner.js'
+import { scanRunner } from './runner.js'
 import { queueDueScans } from './scheduler.js'
 
 /** The checkpoint of the subscription that wakes the runner when a scan is queued. */
@@ -12,7 +12,7 @@ export const SITE_SCAN_WAKER = 'monitoring_site_scan_waker'
  * subscription to SiteScanQueued that wakes the runner at once, so start_site_scan does not wait for a poll.
  */
 export function scansProcessors(deps: ProcessorDeps): Processor[] {
-  const runner = new ScanRunner(deps)
+  const runner = scanRunner(deps)
   return [
     periodicProcessor(
       'monitoring-scan-scheduler',

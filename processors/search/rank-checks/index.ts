@@ -2,7 +2,7 @@ import { periodicProcessor } from '../../periodic.js'
 import type { Processor, ProcessorDeps } from '../../runtime.js'
 import { subscriptionProcessor } from '../../subscription.js'
 import { rankProviderFor } from './providers/index.js'
-import { RankCheckRunner } from './runner.js'
+import { rankCheckRunner } from './runner.js'
 import { queueDueRankChecks } from './scheduler.js'
 
 /** The checkpoint of the subscription that wakes the runner when a check is queued. */
@@ -13,7 +13,7 @@ export const RANK_CHECK_WAKER = 'search_rank_check_waker'
  * RankCheckQueued that wakes the runner at once, so run_rank_check does not wait for the next poll.
  */
 export function rankChecksProcessors(deps: ProcessorDeps): Processor[] {
-  const runner = new RankCheckRunner(deps, { provider: rankProviderFor(deps.search) })
+  const runner = rankCheckRunner(deps, { provider: rankProviderFor(deps.search) })
   return [
     periodicProcessor(
       'search-rank-check-scheduler',
