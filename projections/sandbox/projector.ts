@@ -51,6 +51,11 @@ export const CLIENT_TABLES = [
   'client_cooldowns',
   'page_renders',
   'site_changes',
+  'compare_reports',
+  'client_group_members',
+  'action_items',
+  'action_item_months_closed',
+  'hour_budget_settings',
 ] as const
 
 /**
