@@ -51,11 +51,8 @@ export const CLIENT_TABLES = [
   'client_cooldowns',
   'page_renders',
   'site_changes',
-  'compare_reports',
-  'client_group_members',
   'action_items',
   'action_item_months_closed',
-  'hour_budget_settings',
 ] as const
 
 /**
