@@ -441,6 +441,28 @@ export const ERRORS = {
     message: 'The scan session is closed',
     hint: 'get_scan_session shows how it ended; start_site_scan opens a new one',
   },
+  // Planning: client groups (domain/planning/groups)
+  client_group_name_taken: {
+    status: 409,
+    message: 'Another client group of the organization has this name',
+    hint: 'Choose another name, or rename or delete the group named in detail (get_all_client_groups lists them)',
+  },
+  client_group_deleted: {
+    status: 409,
+    message: 'The client group is deleted',
+    hint: 'A deleted group takes no members or jobs; create_client_group makes a new one',
+  },
+  client_group_empty: {
+    status: 409,
+    message: 'The client group has no active client',
+    hint: 'add_client_to_group an active client first (get_clients_in_group shows each member with an active flag)',
+  },
+  // Planning: action items (domain/planning/action-items)
+  action_item_month_closed: {
+    status: 409,
+    message: 'The month is closed',
+    hint: 'Its unfinished items moved to the next month (get_action_items with that month); add the item there, or without a month',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
   store_unavailable: {

@@ -248,6 +248,22 @@ const CLIENT_CASES: ClientCase[] = [
   },
   { label: 'clear_client_cooldown', method: 'clear_client_cooldown', body: (id) => ({ client_id: id }) },
   { label: 'get_latest_render', method: 'get_latest_render', body: (id) => ({ client_id: id, url: 'https://bravo.example/' }) },
+  // Planning: client groups (the group is looked up first, so a missing group answers alike for every client).
+  { label: 'get_groups_for_client', method: 'get_groups_for_client', body: (id) => ({ client_id: id }) },
+  {
+    label: 'add_client_to_group',
+    method: 'add_client_to_group',
+    body: (id) => ({ group_id: NO_SET, client_id: id }),
+    missingDetail: `client group ${NO_SET} not found`,
+  },
+  {
+    label: 'remove_client_from_group',
+    method: 'remove_client_from_group',
+    body: (id) => ({ group_id: NO_SET, client_id: id }),
+    missingDetail: `client group ${NO_SET} not found`,
+  },
+  // Planning: compare reports.
+  { label: 'create_compare_report', method: 'create_compare_report', body: (id) => ({ client_id: id, month: '2026-03' }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
@@ -470,6 +486,7 @@ t.test('platform keys must name the organization for list methods', async (t) =>
     ['get_org_activity', {}],
     ['get_organization', {}],
     ['add_client', clientPayload('Orphan')],
+    ['get_compare_reports_for_org', {}],
   ]
   for (const [method, body] of needOrg) {
     const envelope = expectError(t, await ts.rpc(method, body), 400, 'org_id_required', method)
