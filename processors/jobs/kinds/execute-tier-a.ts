@@ -1,0 +1,49 @@
+import { writableClient } from '../../../commands/aeo/capture-facts.js'
+import { loadClientMonth } from '../../../commands/planning/action-items.js'
+import { isAutomatable } from '../../../domain/planning/action-items/action-types.js'
+import { liveItems, type ItemState } from '../../../domain/planning/action-items/client-month.js'
+import type { JobHandler } from '../handler.js'
+import { addOutcome, autoApplies, carryOutItem, stagedByJob, type CarryResult } from './carry-out-item.js'
+
+/**
+ * execute_tier_a: the client's month (payload `month`, default the current one, UTC) — its pending tier A items
+ * whose action type the service can carry out — carried out as site edits (carry-out-item.ts), in the month's
+ * order. The items are read from the month's stream, so the choice is the log's, not a lagging read model's.
+ * A resumed job (attempt > 1) also continues the items it moved in_progress itself (it staged their edits).
+ */
+export const executeTierAHandler: JobHandler<'execute_tier_a'> = async (ctx) => {
+  const { job } = ctx
+  const clientId = job.clientId!
+  const month = job.payload.month ?? ctx.clock().toISOString().slice(0, 7)
+  const owner = await writableClient(ctx.store, clientId, job.orgId)
+  const state = await loadClientMonth(ctx.write, clientId, month)
+  const candidates = liveItems(state).filter((i) => i.tier === 'A' && isAutomatable(i.actionType))
+  const chosen: ItemState[] = []
+  for (const item of candidates) {
+    if (item.status === 'pending') chosen.push(item)
+    else if (item.status === 'in_progress' && job.attempt > 1 && (await stagedByJob(ctx.read, clientId, item.id, job.jobId)))
+      chosen.push(item)
+  }
+  const autoApply = autoApplies(owner)
+  const result: CarryResult = { client_id: clientId, month, staged: 0, applied: 0, skipped: [], edits: [] }
+  for (const [index, item] of chosen.entries()) {
+    ctx.signal.throwIfAborted()
+    await ctx.progress(index, chosen.length, `item ${item.id} (${item.actionType})`)
+    const outcome = await carryOutItem(
+      ctx,
+      owner,
+      {
+        itemId: item.id,
+        month,
+        actionType: item.actionType,
+        pageUrl: item.pageUrl,
+        description: item.description,
+        sourceKey: item.sourceKey,
+      },
+      autoApply,
+    )
+    addOutcome(result, item.id, outcome)
+  }
+  await ctx.progress(chosen.length, chosen.length, 'done')
+  return { ...result, auto_apply: autoApply }
+}
