@@ -1,7 +1,9 @@
 import type { JobKind } from '../../../domain/jobs/kinds.js'
 import type { JobHandler } from '../handler.js'
 import { adCopyHandler } from './ad-copy.js'
+import { executeTierAHandler } from './execute-tier-a.js'
 import { exportOrgHandler } from './export-org.js'
+import { fulfillSelectedHandler } from './fulfill-selected.js'
 import { keywordGenerationHandler } from './keyword-generation.js'
 import { promptedEdit } from './prompted-edit.js'
 
@@ -11,7 +13,9 @@ import { promptedEdit } from './prompted-edit.js'
  */
 export const JOB_HANDLERS: { readonly [K in JobKind]?: JobHandler<K> } = {
   ad_copy: adCopyHandler,
+  execute_tier_a: executeTierAHandler,
   export_org: exportOrgHandler,
+  fulfill_selected: fulfillSelectedHandler,
   keyword_generation: keywordGenerationHandler,
   prompted_edit: promptedEdit,
 }
