@@ -23,6 +23,7 @@ import { seedSandboxSite } from './seed-site-edits.js'
 import { seedSandboxSearch } from './seed-search.js'
 import { seedSandboxMonitoring } from './seed-monitoring.js'
 import { seedSandboxPlanning } from './seed-planning.js'
+import { seedSandboxCompareReport } from './seed-planning-compare-reports.js'
 import { organizationStream, organization } from '../../domain/organizations/organization.js'
 import { SCOPES } from '../../domain/api-keys/scopes.js'
 import { apiKeyStream } from '../../domain/api-keys/api-key.js'
@@ -192,8 +193,14 @@ async function retireClients(deps: SandboxDeps, orgId: number, state: SandboxSta
       .where('org_id', '=', orgId)
       .where(sql<boolean>`client_id = any(${sql.val(retired)}::bigint[])`)
       .execute()
+    const compareReports = await deps.read
+      .selectFrom('compare_reports')
+      .select('path')
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`client_id = any(${sql.val(retired)}::bigint[])`)
+      .execute()
     const blobs = new PostgresBlobStore(deps.db, deps.write.clock)
-    for (const report of reports) await blobs.delete(report.path)
+    for (const report of [...reports, ...compareReports]) await blobs.delete(report.path)
     await deps.db
       .deleteFrom('aeo_capture_records')
       .where('org_id', '=', orgId)
@@ -373,6 +380,9 @@ async function seedFixture(
   await seedSandboxSearch(write, ctx, orgId, clientId)
   // The month's plan is made from what search and AI Visibility found, so it comes after them.
   await seedSandboxPlanning(write, ctx, orgId, clientId)
+  // The month's compare report is rendered from the read models, like the AI Visibility report above.
+  await caughtUp(deps)
+  await seedSandboxCompareReport({ ...deps, write }, ctx, orgId, clientId, months.at(-1)!)
   const seeded = await sandboxCommand(
     write,
     { type: 'RecordSeed', client_ids: [clientId], months, fixture_version: FIXTURE_VERSION },

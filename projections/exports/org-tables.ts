@@ -142,7 +142,7 @@ export async function checkpointPosition(
   return { position: rows[0]?.position ?? null, version: rows[0]?.read_model_version ?? null }
 }
 
-/** The organization's filed report files (aeo_reports.path), page by page, in the same snapshot. */
+/** The organization's filed report files (aeo_reports.path, compare_reports.path), page by page, in the same snapshot. */
 export async function* orgReportPaths(
   trx: Transaction<WorkTables>,
   schema: string,
@@ -150,7 +150,8 @@ export async function* orgReportPaths(
   pageSize: number,
 ): AsyncGenerator<{ path: string; client_id: number; month: string }[]> {
   const cursor = sql.id('export_report_paths')
-  await sql`declare ${cursor} no scroll cursor for select path, client_id, month from ${sql.id(schema, 'aeo_reports')} where org_id = ${orgId} order by client_id, month, path`.execute(
+  // Filed report pages: AI Visibility reports and compare reports (planning), each row naming its blob.
+  await sql`declare ${cursor} no scroll cursor for select path, client_id, month from ${sql.id(schema, 'aeo_reports')} where org_id = ${orgId} union all select path, client_id, month from ${sql.id(schema, 'compare_reports')} where org_id = ${orgId} order by client_id, month, path`.execute(
     trx,
   )
   try {

@@ -53,6 +53,7 @@ export const CLIENT_TABLES = [
   'site_changes',
   'action_items',
   'action_item_months_closed',
+  'compare_reports',
   'hour_budget_settings',
 ] as const
 

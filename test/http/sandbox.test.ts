@@ -101,6 +101,18 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     t.match(file.body, /Rapid Rooter Plumbing/)
   })
 
+  await t.test("the latest month's compare report, filed and downloadable", async (t) => {
+    const compare = await call<{ month: string; against_month: string; url: string }[]>('get_compare_reports_for_org', {})
+    t.same(
+      compare.map((r) => [r.month, r.against_month]),
+      [[seeded.months.at(-1), seeded.months.at(-2)]],
+      'one report: the latest month against the one before',
+    )
+    const file = await ts.app.inject({ method: 'GET', url: compare[0]!.url, headers: { authorization: `Bearer ${SANDBOX_KEY}` } })
+    t.equal(file.statusCode, 200, 'the compare report downloads with the sandbox key')
+    t.match(file.body, /Monthly comparison: Rapid Rooter Plumbing/)
+  })
+
   await t.test('every read RPC answers 200 with the sandbox key', async (t) => {
     const captures = await call<{ id: number }[]>('get_aeo_captures', { client_id: clientId, limit: 1 })
     const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
@@ -152,6 +164,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     // Search Console captures have ids of their own (capture_id above names an AI Visibility capture).
     const gscCaptures = await call<{ id: number }[]>('list_gsc_keyword_captures', { client_id: clientId })
     const scanSessions = await call<{ session_id: number }[]>('list_scan_sessions', { client_id: clientId })
+    const compareReports = await call<{ report_id: number }[]>('get_compare_reports_for_org', {})
+    const actionItems = await call<{ id: number; month: string; action_type: string }[]>('get_action_items', { client_id: clientId })
     const valuesOf: Record<string, Record<string, unknown>> = {
       get_gsc_capture: { capture_id: gscCaptures[0]!.id },
       get_gsc_capture_keywords: { capture_id: gscCaptures[0]!.id },
@@ -159,6 +173,11 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       get_latest_render: { url: SANDBOX_CLIENT.websiteUrl },
       get_entity_changes: { month: '2026-10' },
       get_entity_changes_between: { start: '2026-10-01', end: '2026-10-28' },
+      get_org_cycle_overview: { month: seeded.months.at(-1), current_month: seeded.months.at(-1) },
+      list_cycle_tier_a_todo: { month: seeded.months.at(-1) },
+      get_action_item: { item_id: actionItems[0]!.id },
+      find_action_item_id: { month: actionItems[0]!.month, action_type: actionItems[0]!.action_type },
+      get_compare_report: { report_id: compareReports[0]!.report_id },
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)
