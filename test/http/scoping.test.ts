@@ -248,6 +248,25 @@ const CLIENT_CASES: ClientCase[] = [
   },
   { label: 'clear_client_cooldown', method: 'clear_client_cooldown', body: (id) => ({ client_id: id }) },
   { label: 'get_latest_render', method: 'get_latest_render', body: (id) => ({ client_id: id, url: 'https://bravo.example/' }) },
+  // Planning: action items (the writes refuse before they append anything).
+  {
+    label: 'add_action_item',
+    method: 'add_action_item',
+    body: (id) => ({ client_id: id, month: '2026-03', action_type: 'manual', description: 'Planted' }),
+  },
+  {
+    label: 'delete_action_items_for_month',
+    method: 'delete_action_items_for_month',
+    body: (id) => ({ client_id: id, month: '2026-03' }),
+  },
+  { label: 'close_action_item_month', method: 'close_action_item_month', body: (id) => ({ client_id: id, month: '2026-03' }) },
+  {
+    label: 'find_action_item_id',
+    method: 'find_action_item_id',
+    body: (id) => ({ client_id: id, month: '2026-03', action_type: 'manual' }),
+  },
+  { label: 'get_action_items', method: 'get_action_items', body: (id) => ({ client_id: id }) },
+  { label: 'list_action_item_months_for_client', method: 'list_action_item_months_for_client', body: (id) => ({ client_id: id }) },
   // Planning: client groups (the group is looked up first, so a missing group answers alike for every client).
   { label: 'get_groups_for_client', method: 'get_groups_for_client', body: (id) => ({ client_id: id }) },
   {
@@ -486,6 +505,8 @@ t.test('platform keys must name the organization for list methods', async (t) =>
     ['get_org_activity', {}],
     ['get_organization', {}],
     ['add_client', clientPayload('Orphan')],
+    ['list_action_item_months_for_org', {}],
+    ['list_action_items_for_org_filtered', {}],
     ['get_compare_reports_for_org', {}],
   ]
   for (const [method, body] of needOrg) {
