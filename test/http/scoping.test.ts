@@ -248,6 +248,10 @@ const CLIENT_CASES: ClientCase[] = [
   },
   { label: 'clear_client_cooldown', method: 'clear_client_cooldown', body: (id) => ({ client_id: id }) },
   { label: 'get_latest_render', method: 'get_latest_render', body: (id) => ({ client_id: id, url: 'https://bravo.example/' }) },
+  // Planning: hour budgets (set_hour_budget refuses before it appends anything).
+  { label: 'set_hour_budget', method: 'set_hour_budget', body: (id) => ({ client_id: id, hours: 10, from_month: '2026-03' }) },
+  { label: 'get_hour_budgets', method: 'get_hour_budgets', body: (id) => ({ client_id: id }) },
+  { label: 'get_consecutive_rollover_months', method: 'get_consecutive_rollover_months', body: (id) => ({ client_id: id }) },
   // Planning: action items (the writes refuse before they append anything).
   {
     label: 'add_action_item',
@@ -373,6 +377,10 @@ t.test('an organization key passing another org_id answers like a missing organi
     ['get_client', { client_id: w.clientA }],
     ['set_client_setting', { client_id: w.clientA, key: 'k', value: 'v' }],
     ['get_entity_history', { entity_type: 'client', entity_id: w.clientA }],
+    ['get_org_cycle_overview', { month: '2026-03', current_month: '2026-03' }],
+    ['list_cycle_tier_a_todo', { month: '2026-03' }],
+    ['get_resolved_cycle_pairs', {}],
+    ['get_outstanding_summary', {}],
   ]
   for (const [method, body] of cases) {
     const missing = expectError(t, await ts.rpc(method, { ...body, org_id: missingOrg }, a.key), 404, 'not_found', `${method} missing org`)
