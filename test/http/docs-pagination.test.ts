@@ -77,6 +77,7 @@ t.test('only paginated methods take limit/offset', async (t) => {
   const capabilities = (await ts.app.inject({ url: '/api/v1/capabilities', headers: bearer(org.key) })).json()
   const paginated = capabilities.methods.filter((m: any) => m.pagination !== null).map((m: any) => m.name)
   t.same(paginated.sort(), [
+    'get_action_items',
     'get_active_pages_with_intent',
     'get_aeo_capture_records',
     'get_aeo_captures',
@@ -104,6 +105,7 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_site_edits',
     'get_snapshots_for_page',
     'get_unapplied_insights',
+    'list_action_items_for_org_filtered',
     'list_ad_copy_ad_groups',
     'list_ad_copy_sets_for_client',
     'list_all_site_edits',
