@@ -24,7 +24,7 @@ async function holderStatus(deps: WriteDeps, holder: number | null): Promise<Hol
 }
 
 /**
- * Accepts a job: takes the client's (or organization's) slot with a compare-and-set append, then records
+ * Accepts a job: takes the client's (or group's, or organization's) slot with a compare-and-set append, then records
  * JobRequested. A request that loses the race re-reads the slot, finds the winner active and gets
  * job_already_running (JobAlreadyRunningError). The job id is allocated first so that the slot names it; an
  * id of a request refused here is simply never used (sequences have gaps anyway).
@@ -35,7 +35,7 @@ export async function requestJob(
   request: JobRequest,
 ): Promise<{ jobId: number; position: Position }> {
   const jobId = await deps.ids.next('job')
-  const key = slotKey({ clientId: request.clientId, orgId: request.orgId })
+  const key = slotKey({ clientId: request.clientId, groupId: request.groupId, orgId: request.orgId })
   await handleCommand(deps, {
     aggregate: slot,
     id: key,

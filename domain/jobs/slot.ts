@@ -4,7 +4,8 @@ import { sandboxMayCreateJob } from '../sandbox/policy.js'
 import type { JobSlotEvent } from './events.js'
 
 /**
- * One active job per client (or per organization, for kinds about the organization: export_org). The slot
+ * One active job per client (per group, for kinds about a group: bulk_strategist; per organization, for kinds
+ * about the organization: export_org). The slot
  * is a stream of its own, `job_slot-<key>`; a request takes it with a compare-and-set append, so exactly one
  * of any number of concurrent requests, on any number of processes, wins.
  *
@@ -12,8 +13,10 @@ import type { JobSlotEvent } from './events.js'
  * whether it is (the caller reads it and passes `holder`), so there is no release event that could lag
  * behind or be lost: a client can start its next job the moment the last one ends.
  */
-export const slotKey = (target: { clientId: number | null; orgId: number }): string =>
-  target.clientId !== null ? `client_${target.clientId}` : `org_${target.orgId}`
+export function slotKey(target: { clientId: number | null; groupId?: number | null; orgId: number }): string {
+  if (target.groupId !== undefined && target.groupId !== null) return `group_${target.groupId}`
+  return target.clientId !== null ? `client_${target.clientId}` : `org_${target.orgId}`
+}
 export const slotStream = (key: string) => `job_slot-${key}`
 
 /** A slot whose job was never recorded (the requester crashed in between) is free again after this. */

@@ -13,8 +13,10 @@ export interface JobRun<K extends JobKind = JobKind> {
   readonly jobId: number
   readonly kind: K
   readonly orgId: number
-  /** Null only for kinds without a client (export_org). */
+  /** Null only for kinds without a client (export_org, and bulk_strategist, which targets a group). */
   readonly clientId: number | null
+  /** The target group of a kind about a group (bulk_strategist: its active clients are read from the group); null otherwise. */
+  readonly groupId: number | null
   readonly payload: JobPayload<K>
   /** The attempt number: > 1 when the job is resumed after a restart. Handlers must be safe to re-run. */
   readonly attempt: number

@@ -194,6 +194,7 @@ export class JobRunner implements Processor {
         kind: row.kind as JobKind,
         orgId: row.org_id,
         clientId: row.client_id,
+        groupId: requested?.type === 'JobRequested' ? requested.data.group_id : null,
         payload: (requested?.type === 'JobRequested' ? requested.data.payload : {}) as JobRun['payload'],
         attempt,
       },

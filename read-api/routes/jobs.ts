@@ -4,11 +4,12 @@ import type { WriteDeps } from '../../commands/command-handler.js'
 import type { Position } from '../../commands/event-store/port.js'
 import { cancelJob } from '../../commands/jobs/job.js'
 import { requestJob } from '../../commands/jobs/request.js'
-import { isJobKind, JOB_KINDS, SPECIFIED_JOB_KINDS } from '../../domain/jobs/kinds.js'
+import { isJobKind, JOB_KINDS, type JobKindSpec, SPECIFIED_JOB_KINDS } from '../../domain/jobs/kinds.js'
 import { JobAlreadyRunningError, SandboxExportLimitedError } from '../../domain/jobs/slot.js'
 import { Id } from '../../domain/shared/values.js'
 import { findClient } from '../../projections/clients/queries.js'
 import { findJob, jobStatusUrl, jobView } from '../../projections/jobs/queries.js'
+import { activeClientIdsInGroup, findClientGroup } from '../../projections/planning/groups/queries.js'
 import type { ReadDb } from '../../projections/tables.js'
 import type { ProjectionWatermark } from '../../projections/watermark.js'
 import { callerOf } from '../auth/request-caller.js'
@@ -83,18 +84,29 @@ async function resolveRequest(deps: JobRouteDeps, caller: Caller, body: z.infer<
       'job_kind_unavailable',
       `kind: ${kind} has no runner on this service; available: ${[...deps.jobKinds].sort().join(', ') || 'none'}`,
     )
-  const spec = JOB_KINDS[kind]
+  const spec: JobKindSpec = JOB_KINDS[kind]
   const clientId = body.client_id ?? null
-  if (spec.clientRequired && clientId === null)
-    throw new ApiError(
-      'validation_failed',
-      `client_id: required for ${kind}`,
-      `Pass the target client's id as client_id (list_clients shows them)`,
-    )
-  if (!spec.clientRequired && clientId !== null)
-    throw new ApiError('validation_failed', `client_id: ${kind} is about the whole organization and takes no client_id`)
-  if (body.group_id !== undefined && body.group_id !== null)
-    throw new ApiError('validation_failed', `group_id: only bulk_strategist takes a group; ${kind} does not`)
+  const groupId = body.group_id ?? null
+  if (spec.groupRequired) {
+    // A kind about a group (bulk_strategist) takes the group, never one client.
+    if (groupId === null)
+      throw new ApiError(
+        'validation_failed',
+        `group_id: required for ${kind}`,
+        `Pass the target group's id as group_id (get_all_client_groups shows them)`,
+      )
+    if (clientId !== null) throw new ApiError('validation_failed', `client_id: ${kind} is about a group and takes group_id, not client_id`)
+  } else {
+    if (spec.clientRequired && clientId === null)
+      throw new ApiError(
+        'validation_failed',
+        `client_id: required for ${kind}`,
+        `Pass the target client's id as client_id (list_clients shows them)`,
+      )
+    if (!spec.clientRequired && clientId !== null)
+      throw new ApiError('validation_failed', `client_id: ${kind} is about the whole organization and takes no client_id`)
+    if (groupId !== null) throw new ApiError('validation_failed', `group_id: only bulk_strategist takes a group; ${kind} does not`)
+  }
   const payload = spec.payload.safeParse(body.payload ?? {})
   if (!payload.success) {
     const detail = describeIssues(payload.error)
@@ -107,7 +119,9 @@ async function resolveRequest(deps: JobRouteDeps, caller: Caller, body: z.infer<
   if (caller.orgId !== null && requestedOrg !== null && requestedOrg !== caller.orgId)
     throw new ApiError('not_found', `organization ${requestedOrg} not found`)
   let orgId: number
-  if (clientId !== null) {
+  if (groupId !== null) {
+    orgId = await groupOrg(deps.read, caller.orgId ?? requestedOrg, groupId)
+  } else if (clientId !== null) {
     const client = await findClient(deps.read, caller.orgId ?? requestedOrg, clientId)
     if (!client) throw new ApiError('not_found', `client ${clientId} not found`)
     if (client.status === 'deleted') throw new ApiError('client_deleted', `client ${clientId} is deleted`)
@@ -120,7 +134,20 @@ async function resolveRequest(deps: JobRouteDeps, caller: Caller, body: z.infer<
     if (!org) throw new ApiError('not_found', `organization ${requestedOrg} not found`)
     orgId = requestedOrg
   }
-  return { kind, orgId, clientId, payload: payload.data as Record<string, unknown> }
+  return { kind, orgId, clientId, groupId, payload: payload.data as Record<string, unknown> }
+}
+
+/**
+ * The organization of a group a job may target: the caller's (404 like a missing one otherwise), live (409
+ * client_group_deleted) and with at least one active client to work on (409 client_group_empty).
+ */
+async function groupOrg(read: ReadDb, orgId: number | null, groupId: number): Promise<number> {
+  const group = await findClientGroup(read, orgId, groupId)
+  if (!group) throw new ApiError('not_found', `client group ${groupId} not found`)
+  if (group.deleted_at !== null) throw new ApiError('client_group_deleted', `client group ${groupId} is deleted`)
+  if ((await activeClientIdsInGroup(read, groupId)).length === 0)
+    throw new ApiError('client_group_empty', `client group ${groupId} has no active client`)
+  return group.org_id
 }
 
 async function settle(deps: JobRouteDeps, reply: FastifyReply, position: Position | null): Promise<void> {
@@ -149,7 +176,7 @@ export const createJobRoute = route<JobRouteDeps, z.ZodNever, z.ZodNever, typeof
   operationId: 'create_job',
   summary: 'Start a background job',
   description:
-    "Needs the write and jobs scopes (the sandbox key: export_org only, once per 10 minutes). One active job per client (per organization for export_org): another request answers 409 job_already_running naming the active job. Unknown kind, missing client_id or a payload failing the kind's schema: 400 naming the field. Accepts Idempotency-Key.",
+    "Needs the write and jobs scopes (the sandbox key: export_org only, once per 10 minutes). One active job per client (per group for bulk_strategist, which takes group_id instead of client_id; per organization for export_org): another request answers 409 job_already_running naming the active job. A group must be live (409 client_group_deleted) with an active client (409 client_group_empty). Unknown kind, missing client_id or group_id, or a payload failing the kind's schema: 400 naming the field. Accepts Idempotency-Key.",
   tag: 'jobs',
   auth: 'bearer',
   scopes: ['write', 'jobs'],
@@ -195,7 +222,7 @@ export const createJobRoute = route<JobRouteDeps, z.ZodNever, z.ZodNever, typeof
         orgId: target.orgId,
         kind: target.kind,
         clientId: target.clientId,
-        groupId: null,
+        groupId: target.groupId,
         payload: target.payload,
         meter: body.meter ?? false,
         sandbox: caller.sandbox,

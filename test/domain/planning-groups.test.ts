@@ -8,6 +8,7 @@ import type { GroupDirectoryEvent, GroupMembershipEvent } from '../../domain/pla
 import { groupDirectory, groupDirectoryStream, liveGroupNamed } from '../../domain/planning/groups/group-directory.js'
 import { groupMembers, groupMembersStream } from '../../domain/planning/groups/group-members.js'
 import { groupName } from '../../domain/planning/groups/names.js'
+import { slotKey } from '../../domain/jobs/slot.js'
 import { fold } from '../../domain/shared/aggregate.js'
 import { spec } from './given-when-then.js'
 
@@ -98,4 +99,10 @@ t.test("a group's members: added once, removed, nothing for a deleted group", as
     .thenThrows(t, 'client_group_deleted')
   given(added(3)).when(remove(3, true)).thenThrows(t, 'client_group_deleted')
   t.same(fold(groupMembers, [added(3), added(4), removed(3), added(3)]).clientIds, [4, 3], 'in the order they (last) joined')
+})
+
+t.test("a group job's slot is the group's own", async (t) => {
+  t.equal(slotKey({ clientId: null, groupId: 9, orgId: 2 }), 'group_9')
+  t.equal(slotKey({ clientId: null, groupId: null, orgId: 2 }), 'org_2', 'no group: the organization')
+  t.equal(slotKey({ clientId: 7, orgId: 2 }), 'client_7')
 })

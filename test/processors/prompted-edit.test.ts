@@ -44,6 +44,7 @@ function context(
       kind: 'prompted_edit',
       orgId: job.orgId,
       clientId: job.clientId,
+      groupId: null,
       payload: job.payload,
       attempt: job.attempt ?? 1,
     },

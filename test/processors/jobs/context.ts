@@ -14,7 +14,9 @@ export interface TestJob<K extends JobKind> {
   readonly kind: K
   readonly jobId: number
   readonly orgId: number
-  readonly clientId: number
+  /** Null for a kind about a group (bulk_strategist), which names groupId instead. */
+  readonly clientId: number | null
+  readonly groupId?: number | null
   readonly payload: JobPayload<K>
   readonly languageModel?: LanguageModel | null
   readonly attempt?: number
@@ -27,7 +29,15 @@ export function jobContext<K extends JobKind>(
   const progressSeen: [number, number][] = []
   const controller = new AbortController()
   return {
-    job: { jobId: job.jobId, kind: job.kind, orgId: job.orgId, clientId: job.clientId, payload: job.payload, attempt: job.attempt ?? 1 },
+    job: {
+      jobId: job.jobId,
+      kind: job.kind,
+      orgId: job.orgId,
+      clientId: job.clientId,
+      groupId: job.groupId ?? null,
+      payload: job.payload,
+      attempt: job.attempt ?? 1,
+    },
     store: ts.system.store,
     write: ts.system.write,
     command: systemContext(`job-${job.jobId}`),
