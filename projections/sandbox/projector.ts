@@ -55,6 +55,7 @@ export const CLIENT_TABLES = [
   'action_item_months_closed',
   'compare_reports',
   'hour_budget_settings',
+  'client_group_members',
 ] as const
 
 /**
