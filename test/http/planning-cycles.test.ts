@@ -12,6 +12,8 @@ import { systemContext } from '../../commands/command-handler.js'
 import { addActionItems, closeActionItemMonth, setActionItemStatus, type ActionItemInput } from '../../commands/planning/action-items.js'
 import { hourBudgetFor } from '../../commands/planning/cycles.js'
 import type { ActionItemStatus } from '../../domain/planning/action-items/events.js'
+import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
+import { resetSandbox } from '../../ops/sandbox/seed.js'
 import { startTestSystem } from '../support/system.js'
 import { handClock } from './aeo-runs-helpers.js'
 import { clientPayload, eventCount, expectError, orgWithKey, streamEvents } from './helpers.js'
@@ -459,4 +461,34 @@ t.test('budgets, rollover and the owner views over three months', async (t) => {
     // A platform key names the organization.
     t.equal((await ts.call<any[]>('get_resolved_cycle_pairs', { org_id: a.orgId })).length, 2)
   })
+})
+
+t.test("the sandbox's budget and its closed month", async (t) => {
+  const ts = await startTestSystem(t)
+  const seeded = await resetSandbox({
+    write: ts.system.write,
+    read: ts.system.read,
+    db: ts.system.database.db,
+    watermark: ts.system.watermark,
+    log: ts.system.log,
+  })
+  const [current, last] = [seeded.months.at(-1)!, seeded.months.at(-2)!]
+  const months = await ts.call<any[]>('get_hour_budgets', { client_id: seeded.clientId }, SANDBOX_KEY)
+  t.same(
+    months.map((m) => [m.budget_hours, m.closed]),
+    [
+      [10, false],
+      [8, true],
+      [8, false],
+      [8, false],
+    ],
+    '10 hours this month, 8 in the three before; last month closed with its budget',
+  )
+  t.equal(months[0].month, current)
+  t.equal(months[1].month, last)
+  t.ok(months[1].items_carried_out > 0 && months[1].items_done > 0, 'last month did some and carried some')
+  t.equal(months[0].rolled_over_in_hours, Math.min(months[1].unused_hours, 10), "last month's unused hours rolled in")
+  t.equal(await ts.call('get_consecutive_rollover_months', { client_id: seeded.clientId }, SANDBOX_KEY), 1)
+  const overview = await ts.call<any>('get_org_cycle_overview', { month: current, current_month: current }, SANDBOX_KEY)
+  t.match(overview.clients, [{ client_id: seeded.clientId, budget_hours: 10, items_rolled_over_in: months[1].items_carried_out }])
 })
