@@ -5,8 +5,7 @@ import type { ActionItemStatus } from '../../../domain/planning/action-items/eve
 import { DomainError } from '../../../domain/shared/errors.js'
 import type { ReadDb } from '../../../projections/tables.js'
 import { builtInSitePublisher } from '../../site-edits/built-in-publisher.js'
-import type { JobContext } from '../handler.js'
-import { itemPayloadPrefix, planItemEdits, REDIRECT, type ItemToCarry } from './item-edits.js'
+import { itemPayloadPrefix, planItemEdits, REDIRECT, type CarryContext, type ItemToCarry } from './item-edits.js'
 
 /**
  * Carrying out one action item (execute_tier_a and fulfill_selected): its site edits are staged (item-edits.ts),
@@ -70,7 +69,7 @@ export async function stagedByJob(read: ReadDb, clientId: number, itemId: number
   return (await editsOfItem(read, clientId, itemId)).some((e) => e.jobId === jobId)
 }
 
-type Ctx = JobContext<'execute_tier_a' | 'fulfill_selected'>
+type Ctx = CarryContext
 
 async function setStatus(ctx: Ctx, owner: ClientState, item: ItemToCarry, status: ActionItemStatus, note: string, editId: number) {
   const { position } = await setActionItemStatus(
@@ -178,7 +177,7 @@ export async function carryOutItem(ctx: Ctx, owner: ClientState, item: ItemToCar
 }
 
 /** The result both kinds answer. */
-export interface CarryResult {
+export type CarryResult = {
   client_id: number
   month: string | null
   /** Items whose edits are staged (not all applied). */

@@ -4,6 +4,7 @@ import { isAutomatable } from '../../../domain/planning/action-items/action-type
 import { liveItems, type ItemState } from '../../../domain/planning/action-items/client-month.js'
 import type { JobHandler } from '../handler.js'
 import { addOutcome, autoApplies, carryOutItem, stagedByJob, type CarryResult } from './carry-out-item.js'
+import type { CarryContext } from './item-edits.js'
 
 /**
  * execute_tier_a: the client's month (payload `month`, default the current one, UTC) — its pending tier A items
@@ -12,9 +13,24 @@ import { addOutcome, autoApplies, carryOutItem, stagedByJob, type CarryResult } 
  * A resumed job (attempt > 1) also continues the items it moved in_progress itself (it staged their edits).
  */
 export const executeTierAHandler: JobHandler<'execute_tier_a'> = async (ctx) => {
+  const month = ctx.job.payload.month ?? ctx.clock().toISOString().slice(0, 7)
+  return carryOutMonth(ctx, ctx.job.clientId!, month, (done, total, message) => ctx.progress(done, total, message))
+}
+
+/** Progress of carrying out a month: items done of total. */
+export type CarryProgress = (done: number, total: number, message: string) => Promise<void>
+
+/**
+ * The month's automatable tier A items carried out (execute_tier_a's work, exported for autopilot). Safe to run
+ * again: items already in progress or done are left, and an item's edits are never staged twice.
+ */
+export async function carryOutMonth(
+  ctx: CarryContext,
+  clientId: number,
+  month: string,
+  progress: CarryProgress = async () => {},
+): Promise<CarryResult & { auto_apply: boolean }> {
   const { job } = ctx
-  const clientId = job.clientId!
-  const month = job.payload.month ?? ctx.clock().toISOString().slice(0, 7)
   const owner = await writableClient(ctx.store, clientId, job.orgId)
   const state = await loadClientMonth(ctx.write, clientId, month)
   const candidates = liveItems(state).filter((i) => i.tier === 'A' && isAutomatable(i.actionType))
@@ -28,7 +44,7 @@ export const executeTierAHandler: JobHandler<'execute_tier_a'> = async (ctx) => 
   const result: CarryResult = { client_id: clientId, month, staged: 0, applied: 0, skipped: [], edits: [] }
   for (const [index, item] of chosen.entries()) {
     ctx.signal.throwIfAborted()
-    await ctx.progress(index, chosen.length, `item ${item.id} (${item.actionType})`)
+    await progress(index, chosen.length, `item ${item.id} (${item.actionType})`)
     const outcome = await carryOutItem(
       ctx,
       owner,
@@ -44,6 +60,6 @@ export const executeTierAHandler: JobHandler<'execute_tier_a'> = async (ctx) => 
     )
     addOutcome(result, item.id, outcome)
   }
-  await ctx.progress(chosen.length, chosen.length, 'done')
+  await progress(chosen.length, chosen.length, 'done')
   return { ...result, auto_apply: autoApply }
 }

@@ -12,7 +12,7 @@ import { META_REWRITE } from '../../../domain/search/insights/meta-payload.js'
 import { builtInMetaRewrite, locationForQuery } from '../../../domain/search/insights/meta-writer.js'
 import { latestSnapshot, pagesForClient, type PageRow } from '../../../projections/pages/queries.js'
 import { metaReads } from '../../../projections/search/insights/reads.js'
-import type { JobContext } from '../handler.js'
+import type { JobContext, JobRun } from '../handler.js'
 
 /**
  * What carrying out one automatable action item stages: the site edits (operation, page, payload) of its type.
@@ -50,8 +50,19 @@ export interface PlannedEdit {
 /** The edits to stage, or why the item cannot be carried out now (it stays pending). */
 export type EditPlan = { readonly edits: PlannedEdit[] } | { readonly refused: string }
 
+/**
+ * What carrying out items needs of a job's context: any kind's (execute_tier_a, fulfill_selected, and autopilot,
+ * which carries out the month through carryOutMonth).
+ */
+export type CarryContext = Pick<
+  JobContext,
+  'store' | 'write' | 'command' | 'read' | 'languageModel' | 'log' | 'clock' | 'signal' | 'settle'
+> & {
+  readonly job: Pick<JobRun, 'jobId' | 'orgId' | 'attempt'>
+}
+
 export interface PlanDeps {
-  readonly ctx: JobContext<'execute_tier_a' | 'fulfill_selected'>
+  readonly ctx: CarryContext
   readonly owner: ClientState
   /** Pages (or, for internal_links, source pages) that already have an edit of this job for the item. */
   readonly alreadyStaged: ReadonlySet<number>

@@ -219,6 +219,24 @@ t.test('a language model writes the title and the draft page when configured', a
   })
 })
 
+t.test('a language model that fails or answers unusably: the built-in writers write it', async (t) => {
+  const site = await siteOf(ts, org.key, 'Failing Model Plumbing')
+  const ids = await monthOfWork(ts, org.orgId, site)
+  const model: LanguageModel = {
+    name: 'fake:broken-1',
+    async complete(request) {
+      if (request.system.includes('title tag')) throw new Error('provider down')
+      return 'Sorry, I cannot help with that.'
+    },
+  }
+  const result = await run(site.clientId, ++nextJob, 1, model).result
+  t.match(result, { staged: 4, skipped: [] })
+  const payloadOf = async (id: number) =>
+    JSON.parse((await ts.call<any>('get_site_edit', { edit_id: result.edits.find((e: any) => e.item_id === id).edit_id }, org.key)).payload)
+  t.match(await payloadOf(ids.meta), { writer: 'built-in', title: 'Drain Cleaning Austin | Failing Model Plumbing' })
+  t.match(await payloadOf(ids.page), { writer: 'built-in', proposed_content: /<h1>Emergency Plumber in Austin<\/h1>/ })
+})
+
 t.test('from POST /api/v1/jobs to done, the current month by default', async (t) => {
   const site = await siteOf(ts, org.key, 'Posted Plumbing')
   const month = ts.system.write.clock().toISOString().slice(0, 7)
