@@ -14,6 +14,7 @@ import { hourBudgetFor } from '../../commands/planning/cycles.js'
 import type { ActionItemStatus } from '../../domain/planning/action-items/events.js'
 import { SANDBOX_KEY } from '../../domain/sandbox/key.js'
 import { resetSandbox } from '../../ops/sandbox/seed.js'
+import { monthHours } from '../../projections/planning/cycles/queries.js'
 import { startTestSystem } from '../support/system.js'
 import { handClock } from './aeo-runs-helpers.js'
 import { clientPayload, eventCount, expectError, orgWithKey, streamEvents } from './helpers.js'
@@ -188,6 +189,14 @@ t.test('budgets, rollover and the owner views over three months', async (t) => {
       'from the first month with an item; no budget in October',
     )
     t.same(await ts.call('get_hour_budgets', { client_id: gamma }, a.key), [], 'neither a budget nor an item')
+  })
+
+  await t.test("monthHours: the strategist's fit, the same numbers", async (t) => {
+    const read = ts.system.read
+    t.strictSame(await monthHours(read, acme, '2026-11'), { budgetHours: 10, rolledOverInHours: 10, availableHours: 20 })
+    t.strictSame(await monthHours(read, acme, '2026-10'), { budgetHours: 10, rolledOverInHours: 7.5, availableHours: 17.5 })
+    t.strictSame(await monthHours(read, acme, '2027-02'), { budgetHours: 10, rolledOverInHours: 0, availableHours: 10 }, 'a month ahead')
+    t.strictSame(await monthHours(read, gamma, '2026-11'), { budgetHours: null, rolledOverInHours: 0, availableHours: null }, 'no budget')
   })
 
   await t.test('get_consecutive_rollover_months', async (t) => {

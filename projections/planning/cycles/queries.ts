@@ -215,3 +215,23 @@ export async function hourBudgetSettings(read: ReadDb, clientId: number): Promis
     .execute()
   return rows.map((r) => ({ from_month: r.from_month, hours: r.hours, set_at: r.set_at.toISOString() }))
 }
+
+/** The hours a client's month holds, by the rollover rule: what the strategist fits the month's plan to. */
+export interface MonthHours {
+  /** The month's budget (a closed month: as at its close); null: none. */
+  readonly budgetHours: number | null
+  /** Unused hours rolled in from the month closed into this one. */
+  readonly rolledOverInHours: number
+  /** budget + rolled over in; null without a budget. */
+  readonly availableHours: number | null
+}
+
+/**
+ * The budget, rollover and available hours of one client-month (the same numbers get_hour_budgets shows for
+ * it). Read after the earlier months' closes are settled, so their unused hours are counted.
+ */
+export async function monthHours(read: ReadDb, clientId: number, month: string): Promise<MonthHours> {
+  const facts = (await cycleFacts(read, { clientId })).get(clientId) ?? newFacts()
+  const m = clientLedger(facts, month).find((l) => l.month === month)!
+  return { budgetHours: m.budgetHours, rolledOverInHours: m.rolledOverInHours, availableHours: m.availableHours }
+}
