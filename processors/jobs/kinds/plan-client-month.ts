@@ -8,6 +8,7 @@ import { candidatesFrom, type Candidate } from '../../../domain/planning/strateg
 import { DESCRIPTION_SYSTEM, descriptionPrompt, parseDescriptions } from '../../../domain/planning/strategist/model-descriptions.js'
 import { planMonth } from '../../../domain/planning/strategist/plan.js'
 import { TEMPLATE_WRITER, templateDescription } from '../../../domain/planning/strategist/templates.js'
+import { clientLedger, cycleFacts } from '../../../projections/planning/cycles/queries.js'
 import type { ReadDb } from '../../../projections/tables.js'
 import type { LanguageModel } from '../../language-model/port.js'
 import { aeoItemInputs, clientName, heldSourceKeys, insightInputs, openMonthsBefore } from './strategist-inputs.js'
@@ -81,7 +82,9 @@ export interface ClientMonthPlanResult {
   deferred: DeferredResult[]
   /** The month's budget (null: none). */
   budget_hours: number | null
-  /** What the plan was fitted to (null: no budget, nothing cut but the per-run cap). */
+  /** Unused hours of the month closed into this one, rolled over (the cycles ledger; 0 without a budget). */
+  rolled_over_hours: number
+  /** What the plan was fitted to: budget + rolled over (null: no budget, nothing cut but the per-run cap). */
   available_hours: number | null
   /** Hours of the month's live items (skipped ones left out) after this run. */
   planned_hours: number
@@ -95,16 +98,21 @@ export interface ClientMonthPlanResult {
 export const monthOf = (at: Date): string => at.toISOString().slice(0, 7)
 
 /**
- * The hours the month can hold. The budget in effect for the month; h3's rollover (unused hours of the
- * closed month before) is not read here yet, so a month with rollover is planned to its own budget only.
+ * The hours the month can hold: the budget in effect (from the log) plus the hours rolled over into it from
+ * the month closed into it (the cycles ledger, domain/planning/cycles/rollover.ts: capped at the budget).
+ * Read after the closes have settled, so a close made by this run counts. No budget: null (no limit).
  */
 async function availableHours(
   deps: PlannerDeps,
   clientId: number,
   month: string,
-): Promise<{ budget: number | null; available: number | null }> {
+): Promise<{ budget: number | null; rolledOver: number; available: number | null }> {
   const budget = await hourBudgetFor(deps.write, clientId, month)
-  return { budget, available: budget }
+  if (budget === null) return { budget, rolledOver: 0, available: null }
+  const facts = (await cycleFacts(deps.read, { clientId })).get(clientId)
+  const ledger = facts ? clientLedger(facts, month).find((m) => m.month === month) : undefined
+  const rolledOver = Math.min(ledger?.rolledOverInHours ?? 0, budget)
+  return { budget, rolledOver, available: Math.round((budget + rolledOver) * 100) / 100 }
 }
 
 async function describe(
@@ -233,6 +241,7 @@ export async function planClientMonth(deps: PlannerDeps, clientId: number, month
       reason: d.reason,
     })),
     budget_hours: hours.budget,
+    rolled_over_hours: hours.rolledOver,
     available_hours: hours.available,
     planned_hours: Math.round((committedHours + addedItems.reduce((s, i) => s + i.hours, 0)) * 100) / 100,
     writer: written.writer,

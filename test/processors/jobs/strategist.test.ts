@@ -2,7 +2,8 @@
  * The strategist against the real service: open insights and AI Visibility items become the month's action
  * items (types, keys, pages, impact, descriptions), a second run adds nothing, the earlier open month is
  * closed with its unfinished items carried over (counted first in the hours, their findings not planned
- * again), the hour budget cuts what does not fit (deferred in the result), a closed month is refused, the
+ * again), the hour budget cuts what does not fit (deferred in the result), last month's unused hours roll
+ * over into what this month can hold, a closed month is refused, the
  * language model's descriptions are used and an invalid answer falls back to the templates; and the kind
  * through POST /api/v1/jobs to done, with its result and progress.
  */
@@ -173,7 +174,7 @@ t.test('carry-over from the last open month, counted first; the budget cuts what
   t.same(november.closed_months, [{ month: '2026-10', carried: 4, closed_now: true }], 'October closed into November')
   const carriedHours = october.added_items.slice(2).reduce((s: number, i: any) => s + i.hours, 0)
   t.equal(carriedHours, 1 + 1.5 + 1.5 + 3)
-  t.match(november, { month: '2026-11', carried_over: 4, budget_hours: 8, available_hours: 8, added: 1 })
+  t.match(november, { month: '2026-11', carried_over: 4, budget_hours: 8, rolled_over_hours: 0, available_hours: 8, added: 1 })
   t.same(
     november.added_items.map((i: any) => i.action_type),
     ['title_meta_rewrite'],
@@ -200,6 +201,38 @@ t.test('carry-over from the last open month, counted first; the budget cuts what
     'a closed month takes no plan',
   )
   await t.rejects(run(ts, org.orgId + 1000, clientId).result, /not found/i, "another organization's client is not found")
+})
+
+t.test("last month's unused hours roll over into this month's available hours", async (t) => {
+  const ts = await startTestSystem(t, { clock })
+  const { org, clientId } = await world(ts)
+  const ctx = systemContext('test')
+  const position = await setHourBudget(ts.system.write, ctx, { clientId, callerOrgId: org.orgId, fromMonth: '2026-10', hours: 2 })
+  if (position) await ts.system.watermark.waitFor(position, 10_000)
+  const october = await run(ts, org.orgId, clientId, '2026-10').result
+  t.match(october, { budget_hours: 2, rolled_over_hours: 0, available_hours: 2, added: 3, planned_hours: 2 })
+  t.equal(october.deferred.length, 3)
+  // 0.5 h done; the other 1.5 h are carried, and October's unused 1.5 h roll into November.
+  const meta = october.added_items.find((i: any) => i.action_type === 'title_meta_rewrite')
+  await setActionItemStatus(
+    ts.system.write,
+    ctx,
+    { clientId, callerOrgId: org.orgId, month: '2026-10', itemId: meta.item_id },
+    { status: 'done' },
+  )
+
+  const november = await run(ts, org.orgId, clientId, '2026-11').result
+  t.match(november, { budget_hours: 2, rolled_over_hours: 1.5, available_hours: 3.5, carried_over: 2 })
+  t.same(
+    november.added_items.map((i: any) => [i.action_type, i.tier]),
+    [['ai_visibility', 'B']],
+    'the 2 h left after 1.5 carried hours: the best tracker item',
+  )
+  t.equal(november.planned_hours, 3)
+  t.same(
+    november.deferred.map((d: any) => d.reason),
+    ['over_budget', 'over_budget'],
+  )
 })
 
 t.test('the language model writes the descriptions; an invalid answer falls back to the templates', async (t) => {
