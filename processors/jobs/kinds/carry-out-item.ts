@@ -64,9 +64,9 @@ export async function editsOfItem(read: ReadDb, clientId: number, itemId: number
   return rows.map((r) => ({ id: r.id, jobId: r.job_id, operation: r.operation, pageId: r.page_id, pageUrl: r.page_url, status: r.status }))
 }
 
-/** Whether this job staged edits for the item (a resumed attempt continues an item it moved in_progress). */
-export async function stagedByJob(read: ReadDb, clientId: number, itemId: number, jobId: number): Promise<boolean> {
-  return (await editsOfItem(read, clientId, itemId)).some((e) => e.jobId === jobId)
+/** Whether the service staged edits for the item: an item in_progress with them is continued (applied, done), not re-planned. */
+export async function hasEdits(read: ReadDb, clientId: number, itemId: number): Promise<boolean> {
+  return (await editsOfItem(read, clientId, itemId)).length > 0
 }
 
 type Ctx = CarryContext
@@ -113,9 +113,11 @@ async function applyAll(ctx: Ctx, edits: StagedEdit[]): Promise<string | null> {
 
 export async function carryOutItem(ctx: Ctx, owner: ClientState, item: ItemToCarry, autoApply: boolean): Promise<ItemOutcome> {
   const earlier = await editsOfItem(ctx.read, owner.id, item.itemId)
-  // One edit per item, except internal_links (one per source page): a resumed internal_links job may add the rest.
+  // One edit per item, except internal_links (one per source page): the job that staged some (or, the item still
+  // pending, a job that died before its status) may add the rest; an item in progress keeps the edits it has.
   const edits: StagedEdit[] = [...earlier]
-  if (earlier.length === 0 || item.actionType === 'internal_links') {
+  const mayAdd = item.actionType === 'internal_links' && (item.status === 'pending' || earlier.some((e) => e.jobId === ctx.job.jobId))
+  if (earlier.length === 0 || mayAdd) {
     const plan = await planItemEdits(
       { ctx, owner, alreadyStaged: new Set(earlier.flatMap((e) => (e.pageId === null ? [] : [e.pageId]))) },
       item,

@@ -3,14 +3,15 @@ import { loadClientMonth } from '../../../commands/planning/action-items.js'
 import { isAutomatable } from '../../../domain/planning/action-items/action-types.js'
 import { liveItems, type ItemState } from '../../../domain/planning/action-items/client-month.js'
 import type { JobHandler } from '../handler.js'
-import { addOutcome, autoApplies, carryOutItem, stagedByJob, type CarryResult } from './carry-out-item.js'
+import { addOutcome, autoApplies, carryOutItem, hasEdits, type CarryResult } from './carry-out-item.js'
 import type { CarryContext } from './item-edits.js'
 
 /**
  * execute_tier_a: the client's month (payload `month`, default the current one, UTC) — its pending tier A items
  * whose action type the service can carry out — carried out as site edits (carry-out-item.ts), in the month's
  * order. The items are read from the month's stream, so the choice is the log's, not a lagging read model's.
- * A resumed job (attempt > 1) also continues the items it moved in_progress itself (it staged their edits).
+ * Items in_progress with edits the service staged are continued too: their edits applied (auto-apply on now, a
+ * cooldown over) and the items done, so a job killed between an apply and the item's status leaves nothing stuck.
  */
 export const executeTierAHandler: JobHandler<'execute_tier_a'> = async (ctx) => {
   const month = ctx.job.payload.month ?? ctx.clock().toISOString().slice(0, 7)
@@ -22,7 +23,7 @@ export type CarryProgress = (done: number, total: number, message: string) => Pr
 
 /**
  * The month's automatable tier A items carried out (execute_tier_a's work, exported for autopilot). Safe to run
- * again: items already in progress or done are left, and an item's edits are never staged twice.
+ * again: done items are left, items in progress with staged edits continued, an item's edits never staged twice.
  */
 export async function carryOutMonth(
   ctx: CarryContext,
@@ -37,8 +38,7 @@ export async function carryOutMonth(
   const chosen: ItemState[] = []
   for (const item of candidates) {
     if (item.status === 'pending') chosen.push(item)
-    else if (item.status === 'in_progress' && job.attempt > 1 && (await stagedByJob(ctx.read, clientId, item.id, job.jobId)))
-      chosen.push(item)
+    else if (item.status === 'in_progress' && (await hasEdits(ctx.read, clientId, item.id))) chosen.push(item)
   }
   const autoApply = autoApplies(owner)
   const result: CarryResult = { client_id: clientId, month, staged: 0, applied: 0, skipped: [], edits: [] }
@@ -55,6 +55,7 @@ export async function carryOutMonth(
         pageUrl: item.pageUrl,
         description: item.description,
         sourceKey: item.sourceKey,
+        status: item.status === 'pending' ? 'pending' : 'in_progress',
       },
       autoApply,
     )

@@ -3,15 +3,16 @@ import { loadClientMonth } from '../../../commands/planning/action-items.js'
 import { isAutomatable } from '../../../domain/planning/action-items/action-types.js'
 import type { ClientMonthState } from '../../../domain/planning/action-items/client-month.js'
 import type { JobHandler } from '../handler.js'
-import { addOutcome, autoApplies, carryOutItem, stagedByJob, type CarryResult } from './carry-out-item.js'
+import { addOutcome, autoApplies, carryOutItem, hasEdits, type CarryResult } from './carry-out-item.js'
 
 /**
  * fulfill_selected: exactly the given action items of the job's client (any tier) carried out as site edits
  * (carry-out-item.ts), in the order given (an id named twice once). Each item that cannot be is refused in the
  * result's `skipped`, the job going on: an id that is not an item of this client (another client's, another
  * organization's, deleted or unknown: all answer alike), an action type the service cannot carry out, an item
- * that is not pending. Where each item lives (its month) is read from the action_items read model; its status
- * from the month's stream. A resumed job (attempt > 1) continues the items it moved in_progress itself.
+ * that is neither pending nor in progress with edits the service staged (those are continued: applied when
+ * auto-apply is on, then done). Where each item lives (its month) is read from the action_items read model;
+ * its status from the month's stream.
  */
 export const fulfillSelectedHandler: JobHandler<'fulfill_selected'> = async (ctx) => {
   const { job } = ctx
@@ -53,9 +54,12 @@ export const fulfillSelectedHandler: JobHandler<'fulfill_selected'> = async (ctx
       result.skipped.push({ item_id: id, reason: `action type ${item.actionType} is not one the service can carry out` })
       continue
     }
-    const resumed = item.status === 'in_progress' && job.attempt > 1 && (await stagedByJob(ctx.read, clientId, id, job.jobId))
-    if (item.status !== 'pending' && !resumed) {
-      result.skipped.push({ item_id: id, reason: `the item is ${item.status}: only pending items are carried out` })
+    const continued = item.status === 'in_progress' && (await hasEdits(ctx.read, clientId, id))
+    if (item.status !== 'pending' && !continued) {
+      result.skipped.push({
+        item_id: id,
+        reason: `the item is ${item.status}: only pending items (and items in progress with the service's staged edits) are carried out`,
+      })
       continue
     }
     seenMonths.add(row.month)
@@ -69,6 +73,7 @@ export const fulfillSelectedHandler: JobHandler<'fulfill_selected'> = async (ctx
         pageUrl: item.pageUrl,
         description: item.description,
         sourceKey: item.sourceKey,
+        status: item.status === 'pending' ? 'pending' : 'in_progress',
       },
       autoApply,
     )

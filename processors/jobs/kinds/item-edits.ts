@@ -37,6 +37,8 @@ export interface ItemToCarry {
   readonly pageUrl: string
   readonly description: string
   readonly sourceKey: string | null
+  /** pending, or in_progress with edits the service staged (continued: applied and done). */
+  readonly status: 'pending' | 'in_progress'
 }
 
 export interface PlannedEdit {

@@ -92,10 +92,29 @@ t.test('stages each automatable type; items in_progress awaiting approval; a re-
     result.edits.map((e: any) => e.edit_id),
     'a resumed attempt answers the edits it staged',
   )
-  // Another run: nothing pending is automatable any more.
+  // Another run continues the items in progress with the edits they have.
   const again = await run(site.clientId).result
-  t.match(again, { staged: 0, applied: 0, edits: [] })
+  t.match(again, { staged: 4, applied: 0 })
+  t.same(
+    again.edits.map((e: any) => e.edit_id),
+    result.edits.map((e: any) => e.edit_id),
+  )
   t.equal((await editsOf(ts, site.clientId)).length, count, 'no second edit for any item')
+
+  // Auto-apply switched on: the next run applies the staged edits and the items are done, still no new edit.
+  await ts.call('set_client_setting', { client_id: site.clientId, key: 'auto_apply_site_edits', value: 'true' }, org.key)
+  const applied = await run(site.clientId).result
+  t.match(applied, { staged: 1, applied: 3 })
+  t.same(
+    applied.edits.map((e: any) => e.edit_id),
+    result.edits.map((e: any) => e.edit_id),
+  )
+  const after = await statuses(ts, site.clientId)
+  t.same(
+    [ids.meta, ids.redirect, ids.links, ids.page].map((id) => after.get(id)),
+    ['done', 'in_progress', 'done', 'done'],
+  )
+  t.equal((await editsOf(ts, site.clientId)).length, count, 'still no second edit')
 })
 
 t.test('auto_apply_site_edits on: applied, items done, the pages changed; the redirect stays staged', async (t) => {
@@ -132,7 +151,11 @@ t.test('auto_apply_site_edits on: applied, items done, the pages changed; the re
   t.match(page.content, /Emergency Plumber in Austin/, 'the draft page has its content')
 
   const again = await run(site.clientId).result
-  t.match(again, { staged: 0, applied: 0, edits: [] }, 'a second run finds nothing left to do')
+  t.match(again, { staged: 1, applied: 0 }, 'a second run finds only the redirect, still awaiting a person')
+  t.same(
+    again.edits.map((e: any) => e.operation),
+    ['redirect'],
+  )
 })
 
 t.test('a cooldown that holds publishing back: edits staged, items in_progress, the result says so', async (t) => {

@@ -115,7 +115,7 @@ t.test('exactly the given items, any tier; the others refused per item, the job 
     result.edits.map((e: any) => e.edit_id),
   )
   t.equal((await editsOf(ts, site.clientId)).length, before)
-  // A new job for the same items: they are in progress now, so refused.
+  // A new job for an item in progress with its edit: continued with that edit, none staged.
   const again = (await fulfillSelectedHandler(
     jobContext(ts, {
       kind: 'fulfill_selected',
@@ -125,7 +125,31 @@ t.test('exactly the given items, any tier; the others refused per item, the job 
       payload: { action_item_ids: [ids.metaB] },
     }),
   )) as any
-  t.match(again, { staged: 0, skipped: [{ item_id: ids.metaB, reason: /the item is in_progress/ }] })
+  t.match(again, { staged: 1, skipped: [] })
+  t.same(
+    again.edits.map((e: any) => e.edit_id),
+    result.edits.filter((e: any) => e.item_id === ids.metaB).map((e: any) => e.edit_id),
+  )
+  t.equal((await editsOf(ts, site.clientId)).length, before)
+  // An item a person moved in_progress (no edit of the service's) is refused.
+  await settled(
+    setActionItemStatus(
+      ts.system.write,
+      system,
+      { clientId: site.clientId, callerOrgId: org.orgId, month: MONTH, itemId: ids.meta },
+      { status: 'in_progress' },
+    ),
+  )
+  const byHand = (await fulfillSelectedHandler(
+    jobContext(ts, {
+      kind: 'fulfill_selected',
+      jobId: 7003,
+      orgId: org.orgId,
+      clientId: site.clientId,
+      payload: { action_item_ids: [ids.meta] },
+    }),
+  )) as any
+  t.match(byHand, { staged: 0, skipped: [{ item_id: ids.meta, reason: /the item is in_progress/ }] })
 })
 
 t.test('from POST /api/v1/jobs to done, applied with auto_apply_site_edits', async (t) => {
