@@ -113,6 +113,15 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     t.match(file.body, /Monthly comparison: Rapid Rooter Plumbing/)
   })
 
+  await t.test('a client group with the sandbox client', async (t) => {
+    const groups = await call<{ id: number; client_ids: number[]; active_member_count: number }[]>('get_all_client_groups', {})
+    t.same(
+      groups.map((g) => [g.client_ids, g.active_member_count]),
+      [[[clientId], 1]],
+      'one group, the client active in it',
+    )
+  })
+
   await t.test('every read RPC answers 200 with the sandbox key', async (t) => {
     const captures = await call<{ id: number }[]>('get_aeo_captures', { client_id: clientId, limit: 1 })
     const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
@@ -166,6 +175,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const scanSessions = await call<{ session_id: number }[]>('list_scan_sessions', { client_id: clientId })
     const compareReports = await call<{ report_id: number }[]>('get_compare_reports_for_org', {})
     const actionItems = await call<{ id: number; month: string; action_type: string }[]>('get_action_items', { client_id: clientId })
+    const groups = await call<{ id: number }[]>('get_all_client_groups', {})
     const valuesOf: Record<string, Record<string, unknown>> = {
       get_gsc_capture: { capture_id: gscCaptures[0]!.id },
       get_gsc_capture_keywords: { capture_id: gscCaptures[0]!.id },
@@ -178,6 +188,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       get_action_item: { item_id: actionItems[0]!.id },
       find_action_item_id: { month: actionItems[0]!.month, action_type: actionItems[0]!.action_type },
       get_compare_report: { report_id: compareReports[0]!.report_id },
+      get_client_group: { group_id: groups[0]!.id },
+      get_clients_in_group: { group_id: groups[0]!.id },
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)
@@ -225,6 +237,12 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     t.same(
       (await call<{ id: number }[]>('get_all_clients', { include_deleted: true })).map((c) => c.id),
       [again.clientId],
+    )
+    const groups = await call<{ client_ids: number[] }[]>('get_all_client_groups', {})
+    t.same(
+      groups.map((g) => g.client_ids),
+      [[again.clientId]],
+      'the same one group, with the fresh client only',
     )
     const summary = await call<Summary>('get_aeo_summary', { client_id: again.clientId })
     t.same(summary.months, again.months)

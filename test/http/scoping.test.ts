@@ -381,6 +381,8 @@ t.test('an organization key passing another org_id answers like a missing organi
     ['list_cycle_tier_a_todo', { month: '2026-03' }],
     ['get_resolved_cycle_pairs', {}],
     ['get_outstanding_summary', {}],
+    ['get_all_client_groups', {}],
+    ['create_client_group', { name: 'Planted' }],
   ]
   for (const [method, body] of cases) {
     const missing = expectError(t, await ts.rpc(method, { ...body, org_id: missingOrg }, a.key), 404, 'not_found', `${method} missing org`)
@@ -516,6 +518,8 @@ t.test('platform keys must name the organization for list methods', async (t) =>
     ['list_action_item_months_for_org', {}],
     ['list_action_items_for_org_filtered', {}],
     ['get_compare_reports_for_org', {}],
+    ['get_all_client_groups', {}],
+    ['create_client_group', { name: 'Orphan' }],
   ]
   for (const [method, body] of needOrg) {
     const envelope = expectError(t, await ts.rpc(method, body), 400, 'org_id_required', method)
