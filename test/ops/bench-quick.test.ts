@@ -94,6 +94,7 @@ t.test('bench --quick runs every registered scenario, prints the table and write
       'rank-ingest',
       'read-rpc-get-aeo-summary',
       'read-rpc-get-client',
+      'strategist',
       'webhook_dispatch',
       'write-rpc',
     ],

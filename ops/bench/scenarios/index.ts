@@ -8,6 +8,7 @@ import { httpScenarios } from './http.js'
 import { rebuildScenarios } from './rebuild.js'
 import { webhookScenarios } from './webhook-dispatch.js'
 import { rankScenarios } from './ranks.js'
+import { strategistScenarios } from './strategist.js'
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
 export const scenarios: readonly Scenario[] = [
@@ -20,4 +21,5 @@ export const scenarios: readonly Scenario[] = [
   ...exportScenarios,
   ...rankScenarios,
   ...crawlScenarios,
+  ...strategistScenarios,
 ]
