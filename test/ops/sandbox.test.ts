@@ -126,9 +126,12 @@ t.test('a reset touches no other organization, and a rebuild reaches the same st
     )
     const files = await db.selectFrom('files').select('path').where('org_id', '=', orgId).execute()
     t.same(
-      files.map((f) => f.path),
-      [`aeo-reports/${orgId}/${third.clientId}/${third.months.at(-2)}.html`],
-      "only the current fixture's report file",
+      files.map((f) => f.path).sort(),
+      [
+        `aeo-reports/${orgId}/${third.clientId}/${third.months.at(-2)}.html`,
+        `compare-reports/${orgId}/${third.clientId}/${third.months.at(-1)}.html`,
+      ],
+      "only the current fixture's report files (its AI Visibility report and compare report)",
     )
   })
 
