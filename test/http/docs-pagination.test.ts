@@ -86,6 +86,7 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_all_clients',
     'get_client_activity',
     'get_client_change_history',
+    'get_compare_reports_for_org',
     'get_entity_changes',
     'get_entity_changes_between',
     'get_entity_history',
