@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { CommandContext, WriteDeps } from '../../commands/command-handler.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
-import { addMonths } from '../../domain/planning/compare-reports/months.js'
+import { addMonths } from '../../domain/shared/months.js'
 import type { WorkTables } from '../../migrations/work-tables.js'
 import { visibleClient } from '../../projections/clients/queries.js'
 import { createCompareReport } from '../../projections/planning/compare-reports/create.js'

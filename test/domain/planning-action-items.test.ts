@@ -12,7 +12,7 @@ import { addActionItems, closeActionItemMonth, loadClientMonth, setActionItemSta
 import { actionTypeSpec, isAutomatable } from '../../domain/planning/action-items/action-types.js'
 import { actionItemsStream, clientMonth, type NewActionItem } from '../../domain/planning/action-items/client-month.js'
 import type { ActionItemEvent } from '../../domain/planning/action-items/events.js'
-import { monthAfter } from '../../domain/planning/action-items/next-month.js'
+import { monthAfter } from '../../domain/shared/months.js'
 import { startTestSystem } from '../support/system.js'
 import { clientPayload, orgWithKey } from '../http/helpers.js'
 import { spec } from './given-when-then.js'

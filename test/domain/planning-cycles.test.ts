@@ -8,7 +8,7 @@
 import t from 'tap'
 import { budgetFor, hourBudget, hourBudgetStream } from '../../domain/planning/cycles/hour-budget.js'
 import type { CyclesEvent } from '../../domain/planning/cycles/events.js'
-import { monthAfter, monthOfDate, monthRange, monthsBefore } from '../../domain/planning/cycles/months.js'
+import { monthAfter, monthOfDate, monthRange, monthsBefore } from '../../domain/shared/months.js'
 import { consecutiveRolloverMonths, hourLedger, type MonthFacts } from '../../domain/planning/cycles/rollover.js'
 import { fold } from '../../domain/shared/aggregate.js'
 import { spec } from './given-when-then.js'

@@ -1,3 +1,4 @@
+import { monthOfDate } from '../../../domain/shared/months.js'
 import { writableClient } from '../../../commands/aeo/capture-facts.js'
 import { loadClientCooldowns } from '../../../commands/monitoring/cooldowns.js'
 import { loadSiteScan, queueSiteScan } from '../../../commands/monitoring/scans.js'
@@ -5,15 +6,15 @@ import { sleep } from '../../../commands/sleep.js'
 import type { ClientState } from '../../../domain/clients/client.js'
 import { holdingCooldown } from '../../../domain/monitoring/cooldowns/client-cooldowns.js'
 import { isClosed } from '../../../domain/monitoring/scans/site-scan.js'
-import { addMonths } from '../../../domain/planning/compare-reports/months.js'
+import { addMonths } from '../../../domain/shared/months.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { latestCompletedCrawl, scanCadenceOf } from '../../../projections/monitoring/scans/queries.js'
 import { createCompareReport } from '../../../projections/planning/compare-reports/create.js'
 import { compareReportOfMonth } from '../../../projections/planning/compare-reports/queries.js'
 import type { JobContext, JobHandler } from '../handler.js'
-import { AUTOPILOT_SETTING, optedIn, STEPS, staleReason, type StepReport } from './autopilot-rules.js'
+import { AUTOPILOT_SETTING, optedIn, STEPS, staleReason, type StepReport } from '../../../domain/planning/autopilot/rules.js'
 import { carryOutMonth } from './execute-tier-a.js'
-import { monthOf, planClientMonth } from './plan-client-month.js'
+import { planClientMonth } from '../../planning/strategist/plan-client-month.js'
 import { plannerDepsOf } from './strategist.js'
 
 export interface AutopilotOptions {
@@ -136,7 +137,7 @@ export function createAutopilotHandler(options: AutopilotOptions = {}): JobHandl
   const bounds = { scanWaitMs: options.scanWaitMs ?? 15 * 60_000, scanPollMs: options.scanPollMs ?? 2_000 }
   return async (ctx) => {
     const clientId = ctx.job.clientId!
-    const month = ctx.job.payload.month ?? monthOf(ctx.clock())
+    const month = ctx.job.payload.month ?? monthOfDate(ctx.clock())
     const owner = await writableClient(ctx.store, clientId, ctx.job.orgId)
     if (!optedIn(owner.settings))
       throw new Error(

@@ -1,6 +1,7 @@
+import { monthOfDate } from '../../../domain/shared/months.js'
 import { activeClientIdsInGroup } from '../../../projections/planning/groups/queries.js'
 import type { JobHandler } from '../handler.js'
-import { monthOf, planClientMonth } from './plan-client-month.js'
+import { planClientMonth } from '../../planning/strategist/plan-client-month.js'
 import { plannerDepsOf } from './strategist.js'
 
 /**
@@ -29,7 +30,7 @@ export interface BulkClientResult {
 export const bulkStrategistHandler: JobHandler<'bulk_strategist'> = async (ctx) => {
   const groupId = ctx.job.groupId
   if (groupId === null) throw new Error(`job ${ctx.job.jobId} names no group (bulk_strategist takes group_id)`)
-  const month = ctx.job.payload.month ?? monthOf(ctx.clock())
+  const month = ctx.job.payload.month ?? monthOfDate(ctx.clock())
   const clientIds = await activeClientIdsInGroup(ctx.read, groupId)
   const deps = plannerDepsOf(ctx)
   const results: BulkClientResult[] = []

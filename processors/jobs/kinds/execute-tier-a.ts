@@ -1,20 +1,21 @@
+import { monthOfDate } from '../../../domain/shared/months.js'
 import { writableClient } from '../../../commands/aeo/capture-facts.js'
 import { loadClientMonth } from '../../../commands/planning/action-items.js'
 import { isAutomatable } from '../../../domain/planning/action-items/action-types.js'
 import { liveItems, type ItemState } from '../../../domain/planning/action-items/client-month.js'
 import type { JobHandler } from '../handler.js'
-import { addOutcome, autoApplies, carryOutItem, hasEdits, type CarryResult } from './carry-out-item.js'
-import type { CarryContext } from './item-edits.js'
+import { addOutcome, autoApplies, carryOutItem, hasEdits, type CarryResult } from '../../planning/execution/carry-out-item.js'
+import type { CarryContext } from '../../planning/execution/item-edits.js'
 
 /**
  * execute_tier_a: the client's month (payload `month`, default the current one, UTC) — its pending tier A items
- * whose action type the service can carry out — carried out as site edits (carry-out-item.ts), in the month's
+ * whose action type the service can carry out — carried out as site edits (processors/planning/execution/carry-out-item.ts), in the month's
  * order. The items are read from the month's stream, so the choice is the log's, not a lagging read model's.
  * Items in_progress with edits the service staged are continued too: their edits applied (auto-apply on now, a
  * cooldown over) and the items done, so a job killed between an apply and the item's status leaves nothing stuck.
  */
 export const executeTierAHandler: JobHandler<'execute_tier_a'> = async (ctx) => {
-  const month = ctx.job.payload.month ?? ctx.clock().toISOString().slice(0, 7)
+  const month = ctx.job.payload.month ?? monthOfDate(ctx.clock())
   return carryOutMonth(ctx, ctx.job.clientId!, month, (done, total, message) => ctx.progress(done, total, message))
 }
 

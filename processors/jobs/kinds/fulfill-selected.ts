@@ -3,11 +3,11 @@ import { loadClientMonth } from '../../../commands/planning/action-items.js'
 import { isAutomatable } from '../../../domain/planning/action-items/action-types.js'
 import type { ClientMonthState } from '../../../domain/planning/action-items/client-month.js'
 import type { JobHandler } from '../handler.js'
-import { addOutcome, autoApplies, carryOutItem, hasEdits, type CarryResult } from './carry-out-item.js'
+import { addOutcome, autoApplies, carryOutItem, hasEdits, type CarryResult } from '../../planning/execution/carry-out-item.js'
 
 /**
  * fulfill_selected: exactly the given action items of the job's client (any tier) carried out as site edits
- * (carry-out-item.ts), in the order given (an id named twice once). Each item that cannot be is refused in the
+ * (processors/planning/execution/carry-out-item.ts), in the order given (an id named twice once). Each item that cannot be is refused in the
  * result's `skipped`, the job going on: an id that is not an item of this client (another client's, another
  * organization's, deleted or unknown: all answer alike), an action type the service cannot carry out, an item
  * that is neither pending nor in progress with edits the service staged (those are continued: applied when

@@ -1,7 +1,8 @@
+import { monthOfDate } from '../../../domain/shared/months.js'
 import type { JobContext, JobHandler } from '../handler.js'
-import { monthOf, planClientMonth, PLAN_STEPS, type PlannerDeps } from './plan-client-month.js'
+import { planClientMonth, PLAN_STEPS, type PlannerDeps } from '../../planning/strategist/plan-client-month.js'
 
-export { planClientMonth, type PlannerDeps } from './plan-client-month.js'
+export { planClientMonth, type PlannerDeps } from '../../planning/strategist/plan-client-month.js'
 
 /** A job's context as the planner's deps (the job's organization, the job recorded on the items). */
 export function plannerDepsOf(ctx: JobContext, onStep?: PlannerDeps['onStep']): PlannerDeps {
@@ -21,10 +22,10 @@ export function plannerDepsOf(ctx: JobContext, onStep?: PlannerDeps['onStep']): 
 /**
  * strategist(client_id, {month?}): plans the client's month (default the current one, UTC): carry-over from
  * the earlier open months, then items from the open findings fitted to the hour budget
- * (plan-client-month.ts). Re-runnable: a resumed or repeated job adds nothing twice.
+ * (processors/planning/strategist/plan-client-month.ts). Re-runnable: a resumed or repeated job adds nothing twice.
  */
 export const strategistHandler: JobHandler<'strategist'> = async (ctx) => {
-  const month = ctx.job.payload.month ?? monthOf(ctx.clock())
+  const month = ctx.job.payload.month ?? monthOfDate(ctx.clock())
   const result = await planClientMonth(
     plannerDepsOf(ctx, (done, total, message) => ctx.progress(done, total, message)),
     ctx.job.clientId!,

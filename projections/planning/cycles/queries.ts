@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { budgetFor } from '../../../domain/planning/cycles/hour-budget.js'
-import { monthRange } from '../../../domain/planning/cycles/months.js'
+import { monthRange } from '../../../domain/shared/months.js'
 import { consecutiveRolloverMonths, hourLedger, type MonthFacts, type MonthLedger } from '../../../domain/planning/cycles/rollover.js'
 import type { ReadDb } from '../../tables.js'
 

@@ -18,7 +18,7 @@ import {
   ItemDescription,
   ItemPageUrl,
 } from '../../../domain/planning/action-items/events.js'
-import { monthAfter } from '../../../domain/planning/action-items/next-month.js'
+import { monthAfter } from '../../../domain/shared/months.js'
 import { DomainError } from '../../../domain/shared/errors.js'
 import { Id, Month } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { setHourBudget } from '../../../commands/planning/cycles.js'
 import { Hours } from '../../../domain/planning/action-items/events.js'
-import { monthOfDate } from '../../../domain/planning/cycles/months.js'
+import { monthOfDate } from '../../../domain/shared/months.js'
 import { Month } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { orgCycleOverview, outstandingSummary, resolvedCyclePairs, tierATodo } from '../../../projections/planning/cycles/org-views.js'

@@ -12,7 +12,7 @@ import { META_REWRITE } from '../../../domain/search/insights/meta-payload.js'
 import { builtInMetaRewrite, locationForQuery } from '../../../domain/search/insights/meta-writer.js'
 import { latestSnapshot, pagesForClient, type PageRow } from '../../../projections/pages/queries.js'
 import { metaReads } from '../../../projections/search/insights/reads.js'
-import type { JobContext, JobRun } from '../handler.js'
+import type { JobContext, JobRun } from '../../jobs/handler.js'
 
 /**
  * What carrying out one automatable action item stages: the site edits (operation, page, payload) of its type.

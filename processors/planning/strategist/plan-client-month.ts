@@ -11,7 +11,13 @@ import { TEMPLATE_WRITER, templateDescription } from '../../../domain/planning/s
 import { clientLedger, cycleFacts } from '../../../projections/planning/cycles/queries.js'
 import type { ReadDb } from '../../../projections/tables.js'
 import type { LanguageModel } from '../../language-model/port.js'
-import { aeoItemInputs, clientName, heldSourceKeys, insightInputs, openMonthsBefore } from './strategist-inputs.js'
+import {
+  aeoItemInputs,
+  clientName,
+  heldSourceKeys,
+  insightInputs,
+  openMonthsBefore,
+} from '../../../projections/planning/strategist/inputs.js'
 
 /**
  * The strategist's work for one client-month, shared by the strategist, bulk_strategist and autopilot jobs:
@@ -95,7 +101,6 @@ export interface ClientMonthPlanResult {
 }
 
 /** The current month, UTC. */
-export const monthOf = (at: Date): string => at.toISOString().slice(0, 7)
 
 /**
  * The hours the month can hold: the budget in effect (from the log) plus the hours rolled over into it from

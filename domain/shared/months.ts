@@ -1,4 +1,4 @@
-/** Calendar arithmetic on `YYYY-MM` months (UTC), for the cycle views' month ranges. */
+/** Calendar arithmetic on `YYYY-MM` months (UTC): the one place a month is counted forward or back. */
 
 const parse = (month: string): number => {
   const [y, m] = month.split('-').map(Number) as [number, number]
@@ -20,4 +20,14 @@ export function monthRange(first: string, last: string): string[] {
   const months: string[] = []
   for (let i = parse(first); i <= parse(last); i++) months.push(format(i))
   return months
+}
+
+/** The month `delta` months from `month` (negative: before). */
+export const addMonths = (month: string, delta: number): string => format(parse(month) + delta)
+
+/** The first and last day (YYYY-MM-DD) of a month. */
+export function daysOf(month: string): { start: string; end: string } {
+  const start = `${month}-01`
+  const end = new Date(Date.parse(`${addMonths(month, 1)}-01T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
+  return { start, end }
 }

@@ -1,4 +1,4 @@
-import type { ScanFrequency } from '../../../domain/monitoring/scans/events.js'
+import type { ScanFrequency } from '../../monitoring/scans/events.js'
 
 /**
  * The autopilot's pure rules: who opted in, when the site is stale, what a step reports. No I/O: the handler

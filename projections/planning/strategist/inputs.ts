@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
 import type { AeoItemInput, InsightInput } from '../../../domain/planning/strategist/candidates.js'
 import type { Severity } from '../../../domain/planning/strategist/impact.js'
-import { itemsForClient } from '../../../projections/aeo/tracker/queries.js'
-import { pagesForClient } from '../../../projections/pages/queries.js'
-import { seoInsightsOfClient } from '../../../projections/search/insights/queries.js'
-import type { ReadDb } from '../../../projections/tables.js'
+import { itemsForClient } from '../../aeo/tracker/queries.js'
+import { pagesForClient } from '../../pages/queries.js'
+import { seoInsightsOfClient } from '../../search/insights/queries.js'
+import type { ReadDb } from '../../tables.js'
 
 /**
  * The read side of the strategist: a client's open findings as the pure planner takes them, and the earlier
