@@ -224,7 +224,7 @@ export const ERRORS = {
   // Jobs (read-api/routes/jobs.ts, domain/jobs): the job API and its one-active-job rule.
   job_already_running: {
     status: 409,
-    message: 'A job for the same client (or organization) is still active',
+    message: 'A job for the same client, group (bulk_strategist) or organization is still active',
     hint: 'Poll the active job (detail names its status_url) until its status is done, failed or cancelled, then retry; or cancel it with POST /api/v1/jobs/<job_id>/cancel',
   },
   job_already_terminal: {

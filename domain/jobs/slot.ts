@@ -55,7 +55,7 @@ export class JobAlreadyRunningError extends DomainError {
   constructor(readonly activeJobId: number) {
     super(
       'job_already_running',
-      'A job for the same client is still active',
+      'A job for the same client, group or organization is still active',
       `job ${activeJobId} is still active; poll /api/v1/jobs/${activeJobId}`,
     )
     this.name = 'JobAlreadyRunningError'
