@@ -29,6 +29,8 @@ export const ACTION_TABLE: readonly (readonly [pattern: RegExp, action: EntityAc
   [/^AeoQuestionsMerged$/, 'deleted'],
   [/^(AeoRunClaimed|AeoRunClaimExpired|MetaOptimizationStaged)$/, 'status_changed'],
   [/^(JobRequested|ClientCooldownSet)$/, 'created'],
+  [/^ClientAddedToGroup$/, 'linked'],
+  [/^ClientRemovedFromGroup$/, 'unlinked'],
   // By the verb the type ends with.
   [/Restored$/, 'restored'],
   [/StatusChanged$/, 'status_changed'],
@@ -37,10 +39,10 @@ export const ACTION_TABLE: readonly (readonly [pattern: RegExp, action: EntityAc
   [/(Added|Created|Registered|Claimed|Invited|Proposed|Staged|Raised|Queued|Issued|Reserved|Bootstrapped)$/, 'created'],
   [/(Deleted|Removed|Revoked|Released|Expired|Cleared|Pruned)$/, 'deleted'],
   [
-    /(Started|Completed|Failed|Cancelled|Interrupted|Applied|RolledBack|Approved|Rejected|Resolved|Disabled|Expired|LockedOut|Enrolled|Planned)$/,
+    /(Started|Completed|Failed|Cancelled|Interrupted|Applied|RolledBack|Approved|Rejected|Resolved|Disabled|Expired|LockedOut|Enrolled|Planned|Closed)$/,
     'status_changed',
   ],
-  [/(Updated|Set|Changed|Overridden|Rotated|Reanalyzed|Classified|Rebuilt|Merged|Refreshed|Tracked|Provisioned\w*)$/, 'updated'],
+  [/(Updated|Set|Changed|Renamed|Overridden|Rotated|Reanalyzed|Classified|Rebuilt|Merged|Refreshed|Tracked|Provisioned\w*)$/, 'updated'],
   [
     /(Recorded|Ingested|Detected|Filed|Produced|Progressed|Attempted|Seen|Read|Rendered|Seeded|Reset|SignedIn|SignedOut|SignedInWithSso|Used|Exchanged|Announced|Taken|Requested|Sso)$/,
     'recorded',
