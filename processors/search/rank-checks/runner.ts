@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import { claimableRankChecks } from '../../../projections/search/rank-checks/queries.js'
 import { ClaimingRunner } from '../../claiming-runner.js'
 import type { ProcessorDeps } from '../../runtime.js'
+import { sandboxOrgId } from '../../sandbox-fiction.js'
 import type { RetryPolicy } from './call-with-retries.js'
 import type { RankProvider } from './providers/port.js'
 import { runRankCheck, type CheckRunDeps } from './run-check.js'
@@ -55,7 +56,11 @@ export function rankCheckRunner(deps: ProcessorDeps, options: RunnerOptions): Cl
     name: 'search-rank-check-runner',
     concurrency: MAX_CHECKS_IN_HAND,
     pollMs: s.pollMs,
-    findWork: (free, inHand) => claimableRankChecks(deps.read, deps.write.clock(), free, inHand),
+    // The public sandbox's checks are fiction its seeder completes itself: never taken (as the scan runner).
+    async findWork(free, inHand) {
+      const sandbox = await sandboxOrgId(deps.store)
+      return (await claimableRankChecks(deps.read, deps.write.clock(), free, inHand)).filter((c) => c.org_id !== sandbox)
+    },
     run: (check, signal) => runRankCheck(checkDeps, { id: check.id, clientId: check.client_id }, signal),
   })
 }
