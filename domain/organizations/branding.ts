@@ -35,3 +35,10 @@ export const NO_BRANDING: Branding = { name: null, logo_url: null, accent_color:
 
 /** The accent a report uses when the organization set none. */
 export const DEFAULT_ACCENT = '#2563eb'
+
+/**
+ * The accent a rendered report uses: the stored one, checked again as `#rrggbb` (it ends up in CSS), else the
+ * default. One rule for every report page (AI Visibility, compare).
+ */
+export const reportAccent = (value: string | null): string =>
+  value !== null && /^#[0-9a-fA-F]{6}$/.test(value) ? value.toLowerCase() : DEFAULT_ACCENT

@@ -1,4 +1,4 @@
-import { DEFAULT_ACCENT } from '../../organizations/branding.js'
+import { reportAccent } from '../../organizations/branding.js'
 import type { Rate, RatePair, RatesSummary } from '../summary/summary.js'
 import type { Proportion } from '../summary/wilson.js'
 
@@ -59,8 +59,6 @@ const TIERS: readonly { tier: string; label: string }[] = [
 export function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`)
 }
-
-const safeColor = (value: string | null) => (value !== null && /^#[0-9a-fA-F]{6}$/.test(value) ? value.toLowerCase() : DEFAULT_ACCENT)
 
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`)
 
@@ -213,7 +211,7 @@ footer{margin-top:40px;font-size:12px;color:#64748b;border-top:1px solid #e2e8f0
 
 /** The whole page. Pure: the same input gives the same bytes. */
 export function renderReportHtml(input: ReportInput): string {
-  const accent = safeColor(input.brand.accent_color)
+  const accent = reportAccent(input.brand.accent_color)
   const s = input.summary
   const rows = [{ label: 'All services', pair: s.overall }, ...s.services.map((row) => ({ label: serviceLabel(row.service), pair: row }))]
   const trend =

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../aeo/reports/html.js'
-import { DEFAULT_ACCENT } from '../../organizations/branding.js'
+import { reportAccent } from '../../organizations/branding.js'
 import type { CompareMonthNumbers, CompareSummary } from './events.js'
 import type { Mover } from './numbers.js'
 
@@ -30,8 +30,6 @@ export interface CompareReportInput {
   /** The month's items done, and those still open (pending or in progress). */
   readonly items: { readonly done: readonly CompareItemLine[]; readonly open: readonly CompareItemLine[] }
 }
-
-const safeColor = (value: string | null) => (value !== null && /^#[0-9a-fA-F]{6}$/.test(value) ? value.toLowerCase() : DEFAULT_ACCENT)
 
 const integer = (n: number) => n.toLocaleString('en-US')
 const percent = (num: number, den: number) => (den === 0 ? '–' : `${((num / den) * 100).toFixed(1)}%`)
@@ -167,7 +165,7 @@ footer{margin-top:40px;font-size:12px;color:#64748b;border-top:1px solid #e2e8f0
 
 /** The whole page. */
 export function renderCompareReportHtml(input: CompareReportInput): string {
-  const accent = safeColor(input.brand.accent_color)
+  const accent = reportAccent(input.brand.accent_color)
   const { month: now, against: before } = input.summary
   const kpi = (label: string, value: string, was: string) =>
     `<div class="kpi"><div class="muted">${escapeHtml(label)}</div><div class="value">${value}</div><div class="muted">was ${was}</div></div>`
