@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { startEmbeddedPostgres, type EmbeddedCluster } from '../ops/embedded-postgres.js'
 import { prepareCoverage, reportCoverage } from './support/coverage.js'
+import { FailureList } from './support/failure-list.js'
 import { prepareTemplate, TEMPLATE_DATABASE } from './support/template.js'
 
 // A directory argument means every test file under it (tap itself only takes files and globs).
@@ -46,6 +47,7 @@ let code = 1
 try {
   await prepareTemplate(serverUrl)
   let summary: Record<string, number> | undefined
+  const failures = new FailureList()
   code = await new Promise<number>((resolve) => {
     const tap = spawn(path.resolve('node_modules/.bin/tap'), args, {
       stdio: ['inherit', 'pipe', 'inherit'],
@@ -65,6 +67,7 @@ try {
     let tail = ''
     tap.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk)
+      failures.read(chunk.toString('utf8'))
       tail = (tail + chunk.toString('utf8')).slice(-4096)
       const match = /#\s*\{\s*(total:[^}]*)\}/.exec(tail)
       if (match)
@@ -82,6 +85,8 @@ try {
     const failed = summary.fail ?? 0
     const skipped = (summary.skip ?? 0) + (summary.todo ?? 0)
     process.stdout.write(`\n${summary.pass ?? 0} passed, ${failed} failed, ${skipped} skipped\n`)
+    // A long run's log is often seen only by its tail: name what failed there, not 40,000 lines up.
+    if (failures.lines.length) process.stdout.write(`\nFailed:\n${failures.lines.join('\n')}\n`)
   } else {
     process.stdout.write('\nNo test summary from tap: treating the run as failed\n')
     if (code === 0) code = 1
