@@ -15,6 +15,7 @@ import type { GSC_ID_KINDS } from '../migrations/0033-gsc-capture-ids.js'
 import type { SITE_SCAN_ID_KINDS } from '../migrations/0035-site-scan-ids.js'
 import type { SITE_CHANGE_ID_KINDS } from '../migrations/0036-site-change-ids.js'
 import type { PLANNING_ID_KINDS } from '../migrations/0037-planning-ids.js'
+import type { PUBLISHING_ID_KINDS } from '../migrations/0038-publishing-ids.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
@@ -33,6 +34,7 @@ export type IdKind =
   | (typeof SITE_SCAN_ID_KINDS)[number]
   | (typeof SITE_CHANGE_ID_KINDS)[number]
   | (typeof PLANNING_ID_KINDS)[number]
+  | (typeof PUBLISHING_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
 export interface IdAllocator {

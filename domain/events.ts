@@ -24,6 +24,7 @@ import { samlProviderEventSchemas } from './sso/saml-events.js'
 import { searchEventSchemas } from './search/events.js'
 import { monitoringEventSchemas } from './monitoring/events.js'
 import { planningEventSchemas } from './planning/events.js'
+import { publishingEventSchemas } from './publishing/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data at the type's current
@@ -68,6 +69,7 @@ export const eventSchemas = {
   ...searchEventSchemas,
   ...monitoringEventSchemas,
   ...planningEventSchemas,
+  ...publishingEventSchemas,
 } as const
 
 /** The name of every event type the domain records. */

@@ -25,6 +25,7 @@ import * as gscCaptureIds from './0033-gsc-capture-ids.js'
 import * as siteScanIds from './0035-site-scan-ids.js'
 import * as siteChangeIds from './0036-site-change-ids.js'
 import * as planningIds from './0037-planning-ids.js'
+import * as publishingIds from './0038-publishing-ids.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0035-site-scan-ids': siteScanIds,
   '0036-site-change-ids': siteChangeIds,
   '0037-planning-ids': planningIds,
+  '0038-publishing-ids': publishingIds,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

@@ -6,6 +6,7 @@ import { webhookProcessors } from './webhooks/index.js'
 import { searchProcessors } from './search/index.js'
 import { monitoringProcessors } from './monitoring/index.js'
 import { planningProcessors } from './planning/index.js'
+import { publishingProcessors } from './publishing/index.js'
 
 /** Every processor the processors role runs. */
 export function createProcessors(deps: ProcessorDeps): Processor[] {
@@ -17,5 +18,6 @@ export function createProcessors(deps: ProcessorDeps): Processor[] {
     ...searchProcessors(deps),
     ...monitoringProcessors(deps),
     ...planningProcessors(deps),
+    ...publishingProcessors(deps),
   ]
 }

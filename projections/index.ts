@@ -18,6 +18,7 @@ import { oauthProjector } from './oauth/projector.js'
 import { searchProjectors } from './search/index.js'
 import { monitoringProjectors } from './monitoring/index.js'
 import { planningProjectors } from './planning/index.js'
+import { publishingProjectors } from './publishing/index.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -38,6 +39,7 @@ export const projectors: readonly Projector[] = [
   ...searchProjectors,
   ...monitoringProjectors,
   ...planningProjectors,
+  ...publishingProjectors,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -14,6 +14,7 @@ import type { OAuthReadModels } from './oauth/tables.js'
 import type { SearchReadModels } from './search/tables.js'
 import type { MonitoringReadModels } from './monitoring/tables.js'
 import type { PlanningReadModels } from './planning/tables.js'
+import type { PublishingReadModels } from './publishing/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -115,6 +116,7 @@ export interface ReadModels
     SearchReadModels,
     MonitoringReadModels,
     PlanningReadModels,
+    PublishingReadModels,
     JobReadModels,
     PageReadModels,
     SiteEditReadModels,

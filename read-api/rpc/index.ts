@@ -19,6 +19,7 @@ import { webhookRpcs } from './webhooks.js'
 import { searchRpcs } from './search/index.js'
 import { monitoringRpcs } from './monitoring/index.js'
 import { planningRpcs } from './planning/index.js'
+import { publishingRpcs } from './publishing/index.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
@@ -43,5 +44,6 @@ export function createRegistry(): RpcRegistry {
     ...searchRpcs,
     ...monitoringRpcs,
     ...planningRpcs,
+    ...publishingRpcs,
   ] as AnyRpc[])
 }

@@ -29,6 +29,7 @@ import { writeSsoLog } from './realistic/sso.js'
 import { writeSearchLog } from './realistic/search.js'
 import { writeMonitoringLog } from './realistic/monitoring.js'
 import { writePlanningLog } from './realistic/planning.js'
+import { writePublishingLog } from './realistic/publishing.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -385,6 +386,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeSearchLog(ts, log, keys)
   await writeMonitoringLog(ts, log, keys)
   await writePlanningLog(ts, log, keys)
+  await writePublishingLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }

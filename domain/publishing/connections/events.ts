@@ -1,0 +1,2 @@
+/** The site connections sub-area's events (issue 27); see README.md beside this file. */
+export const siteConnectionsEventSchemas = {} as const

@@ -1,0 +1,2 @@
+/** The push failures sub-area's events (issue 27); see README.md beside this file. */
+export const pushFailuresEventSchemas = {} as const

@@ -1,0 +1,6 @@
+import type { Processor, ProcessorDeps } from '../../runtime.js'
+
+/** The site connections sub-area's processors. */
+export function siteConnectionsProcessors(_deps: ProcessorDeps): Processor[] {
+  return []
+}

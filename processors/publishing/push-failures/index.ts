@@ -1,0 +1,6 @@
+import type { Processor, ProcessorDeps } from '../../runtime.js'
+
+/** The push failures sub-area's processors. */
+export function pushFailuresProcessors(_deps: ProcessorDeps): Processor[] {
+  return []
+}
