@@ -5,6 +5,7 @@ import type { Engine } from '../../domain/aeo/engines.js'
 import type { WorkTables } from '../../migrations/work-tables.js'
 import { AeoCaptureIngested } from '../../domain/aeo/captures/events.js'
 import { DomainError, NotFoundError } from '../../domain/shared/errors.js'
+import { monthOfDate } from '../../domain/shared/months.js'
 import type { CommandContext, WriteDeps } from '../command-handler.js'
 import type { Position } from '../event-store/port.js'
 import { assertRunOfCapture } from './runs.js'
@@ -21,8 +22,6 @@ export const MAX_ANSWER_CHARS = 200_000
 
 /** Raw records above this size are refused (they are kept for audit, not as a data store). */
 export const MAX_RECORD_BYTES = 900_000
-
-export const monthOf = (date: Date) => date.toISOString().slice(0, 7)
 
 export interface CitationInput {
   readonly url: string
@@ -103,7 +102,7 @@ export async function ingestCapture(
     client_id: input.clientId,
     query_id: input.queryId,
     engine: input.engine,
-    month: input.month ?? monthOf(now),
+    month: input.month ?? monthOfDate(now),
     run_id: input.runId ?? null,
     answer_text: input.answerText,
     citations,

@@ -5,6 +5,8 @@
  * follows every event contract and analysis rule as they are today.
  */
 
+import { monthOfDate } from '../shared/months.js'
+
 /** Bumped when the fixture's story changes (recorded in SandboxSeeded). */
 export const FIXTURE_VERSION = 2
 
@@ -62,13 +64,12 @@ const DIRECTORIES = [
 ] as const
 
 /** `YYYY-MM` of a date (UTC). */
-export const monthOf = (at: Date) => at.toISOString().slice(0, 7)
 
 /** The `count` months ending with the clock's month, oldest first. */
 export function fixtureMonths(now: Date, count: number = HISTORY_MONTHS): string[] {
   const months: string[] = []
   for (let back = count - 1; back >= 0; back--) {
-    months.push(monthOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1))))
+    months.push(monthOfDate(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1))))
   }
   return months
 }

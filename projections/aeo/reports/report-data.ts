@@ -1,13 +1,13 @@
 import type { ReportInput } from '../../../domain/aeo/reports/html.js'
 import { previousMonth, summarizeRates, type RatesSummary } from '../../../domain/aeo/summary/summary.js'
 import { proportion } from '../../../domain/aeo/summary/wilson.js'
+import { monthOfDate } from '../../../domain/shared/months.js'
 import type { ClientRow } from '../../clients/queries.js'
 import type { ReadDb } from '../../tables.js'
 import { brandingOf, citedSources, openItems, type CadenceView, type OpenItemsByTier, type QueueCounts } from './queries.js'
 import { summaryCompetitors, summaryCounts, summaryMonths } from './summary-totals.js'
 
 /** `YYYY-MM` of a time, in UTC (months are calendar months in UTC everywhere in the area). */
-export const monthOf = (at: Date) => at.toISOString().slice(0, 7)
 
 export interface AeoSummary extends RatesSummary {
   readonly client_id: number
@@ -20,7 +20,7 @@ export interface AeoSummary extends RatesSummary {
 
 /** The month a read is about: the one asked for, else the latest with captures, else the current month. */
 export function resolveMonth(months: readonly string[], requested: string | undefined, now: Date): string {
-  return requested ?? months.at(-1) ?? monthOf(now)
+  return requested ?? months.at(-1) ?? monthOfDate(now)
 }
 
 /* get_aeo_summary itself is one statement: summary-query.ts. */

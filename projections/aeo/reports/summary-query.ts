@@ -5,7 +5,8 @@ import { namedStatement } from '../../../commands/named-statements.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
 import type { ReadDb } from '../../tables.js'
 import { cadenceQuery, openItemsByTierQuery, queueCountsQuery, toCadenceView, toOpenItemsByTier, toQueueCounts } from './queries.js'
-import { monthOf, type AeoSummary } from './report-data.js'
+import type { AeoSummary } from './report-data.js'
+import { monthOfDate } from '../../../domain/shared/months.js'
 import { SummaryAnswers } from './summary-answers.js'
 import type { SummaryMonthCount } from '../tables.js'
 
@@ -157,7 +158,7 @@ export async function loadVisibleSummaries(
         distinct.map((a) => a.clientId),
         distinct.map((a) => a.requested ?? null),
         orgId,
-        monthOf(now),
+        monthOfDate(now),
       ),
     ) as CompiledQuery<{ asked: string | null; id: number; row: string }>,
   )

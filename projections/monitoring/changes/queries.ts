@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { SiteChangeAttribution } from '../../../domain/monitoring/changes/events.js'
+import { monthOfDate, monthsBefore } from '../../../domain/shared/months.js'
 import type { ReadDb } from '../../tables.js'
 import type { SiteChangesTable } from './tables.js'
 
@@ -87,18 +88,12 @@ export interface SiteChangeMonth {
   pages: number
 }
 
-/** `YYYY-MM` of `date` moved back `back` months (UTC). */
-function monthBack(date: Date, back: number): string {
-  const d = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1))
-  return d.toISOString().slice(0, 7)
-}
-
 /**
  * The client's changes counted per UTC month for the `months` calendar months ending with `now`'s, newest
  * first; a month without changes is there with zeros, so a chart of the answer needs no gap filling.
  */
 export async function siteChangesByMonth(read: ReadDb, clientId: number, months: number, now: Date): Promise<SiteChangeMonth[]> {
-  const wanted = Array.from({ length: months }, (_, i) => monthBack(now, i))
+  const wanted = Array.from({ length: months }, (_, i) => monthsBefore(monthOfDate(now), i))
   const from = new Date(`${wanted[wanted.length - 1]}-01T00:00:00Z`)
   const month = sql<string>`to_char(detected_at at time zone 'UTC', 'YYYY-MM')`
   const rows = await read

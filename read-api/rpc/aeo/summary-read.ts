@@ -1,5 +1,5 @@
 import type { AeoSummary } from '../../../projections/aeo/reports/report-data.js'
-import { monthOf } from '../../../projections/aeo/reports/report-data.js'
+import { monthOfDate } from '../../../domain/shared/months.js'
 import { loadVisibleSummaries, type SummaryAsk } from '../../../projections/aeo/reports/summary-query.js'
 import type { ReadDb } from '../../../projections/tables.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
@@ -45,7 +45,7 @@ export async function coalescedSummary(
     coalescer = new Coalescer((_key, asks) => loadVisibleSummaries(db, asks[0]!.orgId, asks, asks[0]!.now))
     summaryReads.set(db, coalescer)
   }
-  const summary = await coalescer.submit(`${orgId ?? '*'}/${monthOf(now)}`, { orgId, clientId, requested, now })
+  const summary = await coalescer.submit(`${orgId ?? '*'}/${monthOfDate(now)}`, { orgId, clientId, requested, now })
   if (!summary) throw new NotFoundError('client', clientId)
   return shareAnswer(summary)
 }
