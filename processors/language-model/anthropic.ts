@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk'
+// The SDK (~250 ES modules) is imported with the first completion, not when the app starts.
+import type Anthropic from '@anthropic-ai/sdk'
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages.js'
 import { toLanguageModelError } from './errors.js'
 import { LanguageModelError, type LanguageModel } from './port.js'
@@ -9,15 +10,17 @@ import { DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, type LanguageModelProviderSetti
  * user turn; the answer is the text blocks joined. No SDK retries: the job decides what a failure means.
  */
 export function createAnthropicLanguageModel(settings: LanguageModelProviderSettings, options: { timeoutMs?: number } = {}): LanguageModel {
-  const client = new Anthropic({
-    apiKey: settings.apiKey,
-    ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-  })
+  let client: Anthropic | undefined
   return {
     name: `anthropic:${settings.model}`,
     async complete(request) {
+      const sdk = await import('@anthropic-ai/sdk')
+      client ??= new sdk.default({
+        apiKey: settings.apiKey,
+        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      })
       let message: Message
       try {
         message = await client.messages.create(

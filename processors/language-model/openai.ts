@@ -1,4 +1,5 @@
-import OpenAI from 'openai'
+// The SDK (~150 ES modules) is imported with the first completion, not when the app starts.
+import type OpenAI from 'openai'
 import type { Response } from 'openai/resources/responses/responses.js'
 import { toLanguageModelError } from './errors.js'
 import { LanguageModelError, type LanguageModel } from './port.js'
@@ -9,15 +10,17 @@ import { DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, type LanguageModelProviderSetti
  * the answer is the output_text parts of the message items joined. No SDK retries.
  */
 export function createOpenAiLanguageModel(settings: LanguageModelProviderSettings, options: { timeoutMs?: number } = {}): LanguageModel {
-  const client = new OpenAI({
-    apiKey: settings.apiKey,
-    ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-  })
+  let client: OpenAI | undefined
   return {
     name: `openai:${settings.model}`,
     async complete(request) {
+      const sdk = await import('openai')
+      client ??= new sdk.default({
+        apiKey: settings.apiKey,
+        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      })
       let response: Response
       try {
         response = await client.responses.create(

@@ -1,4 +1,6 @@
-import Anthropic, { APIError } from '@anthropic-ai/sdk'
+// The SDK (~250 ES modules) is imported with the first question, not when the app starts.
+import type Anthropic from '@anthropic-ai/sdk'
+import type { APIError } from '@anthropic-ai/sdk'
 import type { ContentBlock, Message, MessageParam, WebSearchTool20250305 } from '@anthropic-ai/sdk/resources/messages/messages.js'
 import type { EngineSettings } from '../settings.js'
 import {
@@ -29,16 +31,18 @@ const MAX_CONTINUATIONS = 3
  * a `server_tool_use` block named web_search means it searched.
  */
 export function createClaudeAdapter(settings: EngineSettings, options: AdapterOptions = {}): EngineAdapter {
-  const client = new Anthropic({
-    apiKey: settings.apiKey,
-    ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-  })
+  let client: Anthropic | undefined
 
   return {
     engine: 'claude',
     async ask(prompt: string, askOptions: AskOptions = {}): Promise<EngineAnswer> {
+      const sdk = await import('@anthropic-ai/sdk')
+      client ??= new sdk.default({
+        apiKey: settings.apiKey,
+        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      })
       const location = approximateLocation(askOptions.geoState)
       const tool: WebSearchTool20250305 = {
         type: 'web_search_20250305',
@@ -61,7 +65,7 @@ export function createClaudeAdapter(settings: EngineSettings, options: AdapterOp
           messages.push({ role: 'assistant', content: response.content as MessageParam['content'] })
         }
       } catch (error) {
-        throw toEngineError(error, askOptions.signal)
+        throw toEngineError(error, askOptions.signal, sdk.APIError)
       }
       return readAnswer(responses)
     },
@@ -134,10 +138,10 @@ function malformed(detail: string): EngineError {
   return new EngineError(`malformed Anthropic response: ${detail}`, { retryable: true })
 }
 
-function toEngineError(error: unknown, signal: AbortSignal | undefined): EngineError {
+function toEngineError(error: unknown, signal: AbortSignal | undefined, apiError: typeof APIError): EngineError {
   if (error instanceof EngineError) return error
   if (isAbort(error, signal)) return new EngineError('request aborted', { retryable: true, cause: error })
-  if (error instanceof APIError) {
+  if (error instanceof apiError) {
     const status = typeof error.status === 'number' ? error.status : undefined
     // apiMessage is the provider's own `error.message`; a connection failure has only the SDK's message.
     const reason = error.apiMessage ?? error.message

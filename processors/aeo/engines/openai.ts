@@ -1,4 +1,6 @@
-import OpenAI, { APIError } from 'openai'
+// The SDK (~150 ES modules) is imported with the first question, not when the app starts.
+import type OpenAI from 'openai'
+import type { APIError } from 'openai'
 import type { Response, ResponseOutputItem, WebSearchTool } from 'openai/resources/responses/responses.js'
 import type { EngineSettings } from '../settings.js'
 import {
@@ -22,16 +24,18 @@ import {
  * `action.sources` (asked for with `include`) are what it retrieved.
  */
 export function createOpenAiAdapter(settings: EngineSettings, options: AdapterOptions = {}): EngineAdapter {
-  const client = new OpenAI({
-    apiKey: settings.apiKey,
-    ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-  })
+  let client: OpenAI | undefined
 
   return {
     engine: 'openai',
     async ask(prompt: string, askOptions: AskOptions = {}): Promise<EngineAnswer> {
+      const sdk = await import('openai')
+      client ??= new sdk.default({
+        apiKey: settings.apiKey,
+        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      })
       const location = approximateLocation(askOptions.geoState)
       const tool: WebSearchTool = { type: 'web_search', ...(location ? { user_location: { type: 'approximate', ...location } } : {}) }
       let response: Response
@@ -41,7 +45,7 @@ export function createOpenAiAdapter(settings: EngineSettings, options: AdapterOp
           askOptions.signal ? { signal: askOptions.signal } : undefined,
         )
       } catch (error) {
-        throw toEngineError(error, askOptions.signal)
+        throw toEngineError(error, askOptions.signal, sdk.APIError)
       }
       return readAnswer(response)
     },
@@ -128,10 +132,10 @@ function malformed(detail: string): EngineError {
   return new EngineError(`malformed OpenAI response: ${detail}`, { retryable: true })
 }
 
-function toEngineError(error: unknown, signal: AbortSignal | undefined): EngineError {
+function toEngineError(error: unknown, signal: AbortSignal | undefined, apiError: typeof APIError): EngineError {
   if (error instanceof EngineError) return error
   if (isAbort(error, signal)) return new EngineError('request aborted', { retryable: true, cause: error })
-  if (error instanceof APIError) {
+  if (error instanceof apiError) {
     const status = typeof error.status === 'number' ? error.status : undefined
     // `error.error` is the body's `error` object; its message is the provider's own reason.
     const body = error.error as { message?: unknown } | undefined

@@ -1,10 +1,5 @@
-import {
-  DataforseoLabsApi,
-  type DataforseoLabsGoogleBulkKeywordDifficultyLiveResultInfo,
-  DataforseoLabsGoogleBulkKeywordDifficultyLiveRequestInfo,
-  KeywordsDataApi,
-  KeywordsDataGoogleAdsSearchVolumeLiveRequestInfo,
-} from 'dataforseo-client'
+// dataforseo-client is ~2,400 ES modules: imported where a call is made, not with the app.
+import type { DataforseoLabsGoogleBulkKeywordDifficultyLiveResultInfo } from 'dataforseo-client'
 import type { ProviderFailure } from '../../../domain/search/metrics/events.js'
 import { classifyProviderFailure } from '../../../domain/search/metrics/failures.js'
 import type { DifficultyResult, VolumeResult } from '../../../domain/search/metrics/results.js'
@@ -110,7 +105,8 @@ export function dataForSeoProvider(settings: DataForSeoSettings): KeywordMetrics
   }
 
   return {
-    searchVolume(request: MetricsRequest, signal: AbortSignal): Promise<ProviderAnswer<VolumeResult>> {
+    async searchVolume(request: MetricsRequest, signal: AbortSignal): Promise<ProviderAnswer<VolumeResult>> {
+      const { KeywordsDataApi, KeywordsDataGoogleAdsSearchVolumeLiveRequestInfo } = await import('dataforseo-client')
       const task = new KeywordsDataGoogleAdsSearchVolumeLiveRequestInfo({
         keywords: [...request.keywords],
         location_code: request.location.location_code,
@@ -119,6 +115,7 @@ export function dataForSeoProvider(settings: DataForSeoSettings): KeywordMetrics
       return call(googleAds, signal, () => new KeywordsDataApi(baseUrl, http(signal)).googleAdsSearchVolumeLive([task]))
     },
     async difficulty(request: MetricsRequest, signal: AbortSignal): Promise<ProviderAnswer<DifficultyResult>> {
+      const { DataforseoLabsApi, DataforseoLabsGoogleBulkKeywordDifficultyLiveRequestInfo } = await import('dataforseo-client')
       const task = new DataforseoLabsGoogleBulkKeywordDifficultyLiveRequestInfo({
         keywords: [...request.keywords],
         location_code: request.location.location_code,

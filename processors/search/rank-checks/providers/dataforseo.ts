@@ -1,4 +1,5 @@
-import { SerpApi, SerpGoogleOrganicLiveAdvancedRequestInfo } from 'dataforseo-client'
+// dataforseo-client is ~2,400 ES modules: imported where a search is made, not with the app.
+import type { SerpApi } from 'dataforseo-client'
 import { dataForSeoLocationName } from '../../../../domain/search/rank-checks/locations.js'
 import type { SerpPage } from '../../../../domain/search/rank-checks/serp.js'
 import { retryAfterMs } from '../../../aeo/engines/adapter.js'
@@ -112,6 +113,8 @@ export function dataForSeoProvider(settings: DataForSeoSettings, options: { time
   return {
     name: 'dataforseo',
     async search(query: SerpQuery, signal: AbortSignal) {
+      // Imported before the limiter and the call's timeout: loading the SDK is no part of the call's time.
+      const { SerpApi, SerpGoogleOrganicLiveAdvancedRequestInfo } = await import('dataforseo-client')
       await options.limiter.take(signal).catch((error: unknown) => {
         throw networkFailure(error, signal)
       })
