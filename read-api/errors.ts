@@ -463,6 +463,58 @@ export const ERRORS = {
     message: 'The month is closed',
     hint: 'Its unfinished items moved to the next month (get_action_items with that month); add the item there, or without a month',
   },
+  // Publishing: website projects, sitemap pages, generated content, Elementor pages (domain/publishing/projects)
+  website_project_archived: {
+    status: 409,
+    message: 'The website project is archived',
+    hint: 'set_website_project_status(project_id, "planning") takes it up again; an archived project is read-only',
+  },
+  website_project_status_invalid: {
+    status: 409,
+    message: 'The website project cannot move to that status from its current one',
+    hint: 'A project moves one stage at a time (planning, building, review, live), or to archived; detail names the allowed moves',
+  },
+  sitemap_page_slug_taken: {
+    status: 409,
+    message: 'Another page of the project has this slug',
+    hint: 'Choose another slug, or update the page named in detail (get_sitemap_pages_for_project lists them)',
+  },
+  sitemap_page_parent_invalid: {
+    status: 409,
+    message: 'The parent cannot hold this page',
+    hint: 'A parent is another live page of the same project, and a page cannot sit under itself or its own descendants',
+  },
+  sitemap_page_has_children: {
+    status: 409,
+    message: 'The page has child pages',
+    hint: 'Move or delete its children first, or pass with_children: true to delete them with it',
+  },
+  sitemap_page_status_invalid: {
+    status: 409,
+    message: 'The page cannot move to that status from its current one',
+    hint: 'A page moves planned → drafting → drafted → approved → published (one step back allowed); detail names the allowed moves',
+  },
+  sitemap_page_deleted: {
+    status: 409,
+    message: 'The sitemap page is deleted',
+    hint: 'A deleted page takes no changes or content; add_sitemap_page makes a new one',
+  },
+  // Publishing: content pages (domain/publishing/content-pages)
+  content_page_exists: {
+    status: 409,
+    message: 'The client already has a content page for this WordPress post',
+    hint: 'update_content_page changes the page named in detail (list_content_pages lists them)',
+  },
+  content_page_status_invalid: {
+    status: 409,
+    message: 'The content page cannot move to this status',
+    hint: 'detail names the statuses it may move to (domain/publishing/content-pages/README.md shows the table)',
+  },
+  content_page_verify_json_invalid: {
+    status: 400,
+    message: 'verify_json is not a valid verification',
+    hint: 'Send a JSON object of at most 64 KiB, e.g. {"checks": [{"name": "http_200", "passed": true}]}, or an empty string',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
   store_unavailable: {

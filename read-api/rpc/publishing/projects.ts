@@ -1,4 +1,5 @@
 import type { AnyRpc } from '../../registry.js'
+import { websiteProjectRpcs } from './projects/website-projects.js'
 
-/** The website projects, sitemap pages and generated content sub-area's methods. */
-export const websiteProjectsRpcs: readonly AnyRpc[] = []
+/** The website projects, sitemap pages, generated content and Elementor pages sub-area's methods. */
+export const websiteProjectsRpcs: readonly AnyRpc[] = [...websiteProjectRpcs]
