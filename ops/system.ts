@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { WriteDeps } from '../commands/command-handler.js'
-import { EventStoreDbEventStore } from '../commands/event-store/eventstoredb.js'
 import type { EventStore } from '../commands/event-store/port.js'
 import { PostgresEventStore } from '../commands/event-store/postgres.js'
 import { SequenceIds } from '../commands/ids.js'
@@ -110,8 +109,10 @@ export interface System {
   close(): Promise<void>
 }
 
-export function createEventStore(databaseUrl: string, database: Database, eventStoreUrl?: string): EventStore {
-  if (eventStoreUrl) return EventStoreDbEventStore.fromConnectionString(eventStoreUrl)
+export async function createEventStore(databaseUrl: string, database: Database, eventStoreUrl?: string): Promise<EventStore> {
+  // Imported only for an EventStoreDB store: its gRPC client is ~170 modules every other process would load.
+  if (eventStoreUrl)
+    return (await import('../commands/event-store/eventstoredb.js')).EventStoreDbEventStore.fromConnectionString(eventStoreUrl)
   return new PostgresEventStore({ connectionString: databaseUrl, pool: database.pool })
 }
 
@@ -127,7 +128,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
   const database = openPool(options.databaseUrl, { onError: (error) => log.warn({ err: error }, 'database connection lost') })
   try {
     await migrateToLatest(database.db)
-    const store = createEventStore(options.databaseUrl, database, options.eventStoreUrl)
+    const store = await createEventStore(options.databaseUrl, database, options.eventStoreUrl)
     const { version } = await ensureLiveReadModels(database.db, [MAIN_GROUP])
     if (version < READ_MODEL_VERSION) {
       log.info({ from: version, to: READ_MODEL_VERSION }, 'read models are older than this code: rebuilding them')

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import saml2 from 'saml2-js'
+// saml2-js (with xmlbuilder2, xml-crypto, xml-encryption) is imported when a sign-in starts, not with the app.
+import type saml2 from 'saml2-js'
 import { z } from 'zod'
 import { loadSamlProvider, samlRulesOf } from '../../commands/saml.js'
 import { completeSsoSignIn, recordSsoSignInFailure } from '../../commands/sso.js'
@@ -52,8 +53,8 @@ async function providerByKey(deps: SsoPagesDeps, key: string): Promise<SamlProvi
 }
 const urlsOf = (deps: SsoPagesDeps, request: FastifyRequest, provider: SamlProviderState) =>
   samlUrls(baseUrlOf(request, deps.sso.baseUrl), provider.providerKey!)
-const idpOf = (provider: SamlProviderState) =>
-  new saml2.IdentityProvider({ sso_login_url: provider.settings!.sso_url, certificates: [...provider.settings!.certificates] })
+const idpOf = (saml2js: typeof saml2, provider: SamlProviderState) =>
+  new saml2js.IdentityProvider({ sso_login_url: provider.settings!.sso_url, certificates: [...provider.settings!.certificates] })
 
 const KeyParams = z.object({
   key: z.string().meta({ pattern: '^[a-z0-9]{20,40}$' }).describe("The SAML provider's key (in the URLs the SAML provider RPCs give)"),
@@ -130,9 +131,12 @@ export const samlLoginRoute = route<SsoPagesDeps, typeof KeyParams, typeof Login
     if (!provider?.active) return unknownProvider(reply)
     if (await writesOff(request, reply)) return reply
     const urls = urlsOf(deps, request, provider)
-    const sp = new saml2.ServiceProvider({ entity_id: urls.entityId, assert_endpoint: urls.acs })
+    const { default: saml2js } = await import('saml2-js')
+    const sp = new saml2js.ServiceProvider({ entity_id: urls.entityId, assert_endpoint: urls.acs })
     const { url, requestId } = await new Promise<{ url: string; requestId: string }>((resolve, reject) =>
-      sp.create_login_request_url(idpOf(provider), {}, (error, url, requestId) => (error ? reject(error) : resolve({ url, requestId }))),
+      sp.create_login_request_url(idpOf(saml2js, provider), {}, (error, url, requestId) =>
+        error ? reject(error) : resolve({ url, requestId }),
+      ),
     )
     // One binding value per browser (kept if present, so two sign-ins started in parallel both work).
     let browserToken = parseCookies(request.headers.cookie).get(cookieName(secure))

@@ -1,5 +1,6 @@
-import saml2 from 'saml2-js'
-import { SignedXml } from 'xml-crypto'
+// saml2-js (with xmlbuilder2, xml-encryption) and xml-crypto are imported when a response is verified, not with the app.
+import type saml2 from 'saml2-js'
+import type { SignedXml } from 'xml-crypto'
 import type { SsoFailureReason } from '../../domain/sso/events.js'
 import { SAML_RESPONSE_MAX_BYTES } from '../../domain/sso/policy.js'
 import type { BearerConfirmation, SamlAssertionFacts } from '../../domain/sso/saml-checks.js'
@@ -56,13 +57,14 @@ export async function verifySamlResponse(input: ResponseVerification): Promise<V
   const assertions = descendants(doc, NS.SAML, 'Assertion')
   if (assertions.length !== 1) return refuse('saml_response_invalid', `expected exactly one Assertion, found ${assertions.length}`)
 
-  const sp = new saml2.ServiceProvider({
+  const [{ default: saml2js }, { SignedXml: signedXml }] = await Promise.all([import('saml2-js'), import('xml-crypto')])
+  const sp = new saml2js.ServiceProvider({
     entity_id: input.spEntityId,
     assert_endpoint: input.acsUrl,
     audience: input.spEntityId,
     allow_unencrypted_assertion: true,
   })
-  const idp = new saml2.IdentityProvider({ sso_login_url: input.ssoUrl, certificates: [...input.certificates] })
+  const idp = new saml2js.IdentityProvider({ sso_login_url: input.ssoUrl, certificates: [...input.certificates] })
   let asserted: saml2.AssertResponse
   try {
     asserted = await new Promise((resolve, reject) =>
@@ -80,7 +82,7 @@ export async function verifySamlResponse(input: ResponseVerification): Promise<V
     return refuse('saml_response_invalid', `${message}${extra ? ` ${extra}` : ''}`.slice(0, 2000))
   }
 
-  const signed = signedAssertion(xml, doc, input.certificates)
+  const signed = signedAssertion(signedXml, xml, doc, input.certificates)
   if (!signed) return refuse('signature_invalid', 'no signature over the assertion verified')
   return {
     ok: true,
@@ -99,6 +101,7 @@ export async function verifySamlResponse(input: ResponseVerification): Promise<V
  * NODE_ENV=test, so it is done here with the same library.)
  */
 function signedAssertion(
+  signedXml: typeof SignedXml,
   xml: string,
   doc: Document,
   certificates: readonly string[],
@@ -109,7 +112,7 @@ function signedAssertion(
   const signatures = [...children(assertion, NS.DS, 'Signature'), ...children(root, NS.DS, 'Signature')]
   for (const certificate of certificates) {
     for (const signature of signatures) {
-      const verifier = new SignedXml({ publicCert: certificate, getCertFromKeyInfo: () => null })
+      const verifier = new signedXml({ publicCert: certificate, getCertFromKeyInfo: () => null })
       let references: string[]
       try {
         verifier.loadSignature(signature)

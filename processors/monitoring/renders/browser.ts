@@ -1,4 +1,5 @@
-import { chromium, type Browser } from 'playwright-core'
+// playwright-core is imported when a browser is launched, not with the app (most processes never render).
+import type { Browser } from 'playwright-core'
 import { DomainError } from '../../../domain/shared/errors.js'
 
 /**
@@ -25,6 +26,7 @@ export const RENDER_CHROMIUM_ARGS = [
 ]
 
 export async function launchRenderBrowser(executablePath: string): Promise<Browser> {
+  const { chromium } = await import('playwright-core')
   try {
     return await chromium.launch({ executablePath, headless: true, args: RENDER_CHROMIUM_ARGS })
   } catch (error) {

@@ -1,4 +1,4 @@
-import { errors, type Browser, type Response } from 'playwright-core'
+import type { Browser, errors, Response } from 'playwright-core'
 import type { RenderError } from '../../../domain/monitoring/renders/events.js'
 import { MAX_REDIRECT_HOPS } from '../../../domain/monitoring/page-state.js'
 import { RequestGuard, type GuardSettings } from './request-guard.js'
@@ -41,6 +41,8 @@ export async function renderPage(
   url: string,
   signal: AbortSignal,
 ): Promise<RenderedPage | FailedRender> {
+  // playwright-core is imported where a render runs (browser.ts launched it already), not with the app.
+  const { errors } = await import('playwright-core')
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)])
   const started = performance.now()
   const remaining = () => Math.max(1, settings.timeoutMs - (performance.now() - started))
@@ -64,7 +66,7 @@ export async function renderPage(
     try {
       response = await page.goto(url, { waitUntil: 'load', timeout: remaining() })
     } catch (error) {
-      return failed(navigationError(error, guard))
+      return failed(navigationError(error, guard, errors.TimeoutError))
     }
     if (response === null) return failed({ code: 'render_failed', message: 'the navigation produced no document' })
     // The network settling is best effort: a page that polls forever is rendered as it is at the deadline.
@@ -110,13 +112,13 @@ async function redirectsOf(response: Response): Promise<{ url: string; status: n
   return hops
 }
 
-function navigationError(error: unknown, guard: RequestGuard): RenderError {
+function navigationError(error: unknown, guard: RequestGuard, timeoutError: typeof errors.TimeoutError): RenderError {
   if (guard.documentRefusal !== null) {
     const code = guard.documentRefusal.kind === 'address_refused' ? 'address_refused' : 'connection_failed'
     return { code, message: guard.documentRefusal.message.slice(0, 1000) }
   }
   const message = String((error as Error).message ?? error).slice(0, 1000)
-  if (error instanceof errors.TimeoutError) return { code: 'timeout', message }
+  if (error instanceof timeoutError) return { code: 'timeout', message }
   if (/net::ERR_/.test(message)) return { code: 'connection_failed', message }
   return { code: 'render_failed', message }
 }
