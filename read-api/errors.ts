@@ -499,6 +499,11 @@ export const ERRORS = {
     message: 'The sitemap page is deleted',
     hint: 'A deleted page takes no changes or content; add_sitemap_page makes a new one',
   },
+  sitemap_page_limit: {
+    status: 409,
+    message: 'The project has as many sitemap pages as it may',
+    hint: 'Delete pages the project no longer plans (delete_sitemap_page), or split the site into projects',
+  },
   // Publishing: content pages (domain/publishing/content-pages)
   content_page_exists: {
     status: 409,

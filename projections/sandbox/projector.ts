@@ -56,6 +56,8 @@ export const CLIENT_TABLES = [
   'compare_reports',
   'hour_budget_settings',
   'client_group_members',
+  'content_pages',
+  'website_projects',
 ] as const
 
 /**

@@ -285,6 +285,9 @@ const CLIENT_CASES: ClientCase[] = [
     body: (id) => ({ group_id: NO_SET, client_id: id }),
     missingDetail: `client group ${NO_SET} not found`,
   },
+  // Publishing: content pages and the template images report.
+  { label: 'create_content_page', method: 'create_content_page', body: (id) => ({ client_id: id, wp_post_id: 481 }) },
+  { label: 'list_content_pages', method: 'list_content_pages', body: (id) => ({ client_id: id }) },
   // Planning: compare reports.
   { label: 'create_compare_report', method: 'create_compare_report', body: (id) => ({ client_id: id, month: '2026-03' }) },
 ]
