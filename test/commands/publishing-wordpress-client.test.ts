@@ -3,31 +3,13 @@
  * check, reading and writing pages and posts, the Redirection plugin's redirects.
  */
 import t, { type Test } from 'tap'
-import { wordPressClient, WordPressError, type WordPressSettings } from '../../commands/publishing/wordpress/client.js'
-import { parseAllowList } from '../../domain/webhooks/url-policy.js'
-import { startWordPressStandIn, type WordPressStandInOptions } from '../support/stand-ins/wordpress.js'
-
-export const testSettings = (overrides: Partial<WordPressSettings> = {}): WordPressSettings => ({
-  allowList: parseAllowList('127.0.0.1')!,
-  resolve: async (host) => [host],
-  timeoutMs: 3000,
-  maxResponseBytes: 1024 * 1024,
-  maxAttempts: 3,
-  userAgent: 'RankRelay-test',
-  backoffBaseMs: 5,
-  ...overrides,
-})
-
-/** The WordPressError a call fails with (a call that succeeds fails the test). */
-export async function failure(promise: Promise<unknown>): Promise<WordPressError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  )
-  if (!('error' in outcome)) throw new Error(`expected a WordPressError, got ${JSON.stringify(outcome.value).slice(0, 200)}`)
-  if (!(outcome.error instanceof WordPressError)) throw outcome.error
-  return outcome.error
-}
+import { wordPressClient } from '../../commands/publishing/wordpress/client.js'
+import {
+  standInSettings as testSettings,
+  startWordPressStandIn,
+  wordPressFailure as failure,
+  type WordPressStandInOptions,
+} from '../support/stand-ins/wordpress.js'
 
 async function standIn(tt: Test, options: WordPressStandInOptions = {}) {
   const wp = await startWordPressStandIn(options)

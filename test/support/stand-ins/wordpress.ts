@@ -19,10 +19,14 @@
  *   const wp = await startWordPressStandIn({ seo: 'yoast' })
  *   t.teardown(() => wp.close())
  *   const page = wp.site.addPage({ title: 'About', content: '<p>Hi</p>' })
- *   const client = wordPressClient(settingsFor(wp), wp.credentials)
+ *   const client = wordPressClient(standInSettings(), wp.credentials)
+ *   const error = await wordPressFailure(client.getPost('pages', 999)) // error.category === 'not_found'
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { WordPressError } from '../../../commands/publishing/wordpress/errors.js'
+import type { WordPressSettings } from '../../../commands/publishing/wordpress/settings.js'
+import { parseAllowList } from '../../../domain/webhooks/url-policy.js'
 
 export type StandInPostType = 'page' | 'post'
 export type StandInSeo = 'yoast' | 'rank_math' | null
@@ -793,6 +797,32 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/**
+ * Client settings for talking to stand-ins: 127.0.0.1 allowed (and so plain http), names resolve to
+ * themselves, small bounds and a 5 ms backoff so failure tests stay quick.
+ */
+export const standInSettings = (overrides: Partial<WordPressSettings> = {}): WordPressSettings => ({
+  allowList: parseAllowList('127.0.0.1')!,
+  resolve: async (host) => [host],
+  timeoutMs: 3000,
+  maxResponseBytes: 1024 * 1024,
+  maxAttempts: 3,
+  userAgent: 'RankRelay-test',
+  backoffBaseMs: 5,
+  ...overrides,
+})
+
+/** The WordPressError a call fails with; a call that succeeds (or fails otherwise) throws, failing the test. */
+export async function wordPressFailure(promise: Promise<unknown>): Promise<WordPressError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  )
+  if (!('error' in outcome)) throw new Error(`expected a WordPressError, got ${JSON.stringify(outcome.value).slice(0, 200)}`)
+  if (!(outcome.error instanceof WordPressError)) throw outcome.error
+  return outcome.error
 }
 
 function invalidParam(name: string, detail: string, status = 400, code = 'rest_invalid_param'): WpError {
