@@ -1,4 +1,5 @@
-import { ApiError, GoogleGenAI, type GenerateContentResponse, type GroundingChunk } from '@google/genai'
+// The SDK is imported with the first question, not when the app starts.
+import type { ApiError, GenerateContentResponse, GoogleGenAI, GroundingChunk } from '@google/genai'
 import type { EngineSettings } from '../settings.js'
 import {
   approximateLocation,
@@ -37,18 +38,20 @@ export interface GeminiAdapterOptions extends AdapterOptions {
  */
 export function createGeminiAdapter(settings: EngineSettings, options: GeminiAdapterOptions = {}): EngineAdapter {
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const client = new GoogleGenAI({
-    vertexai: false,
-    apiKey: settings.apiKey,
-    // No retryOptions: the SDK then asks once (the runs queue retries).
-    httpOptions: { timeout, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}) },
-  })
+  let client: GoogleGenAI | undefined
   const prefixes = options.redirectPrefixes ?? GROUNDING_REDIRECT_PREFIXES
   const redirectTimeoutMs = options.redirectTimeoutMs ?? 5000
 
   return {
     engine: 'gemini',
     async ask(prompt: string, askOptions: AskOptions = {}): Promise<EngineAnswer> {
+      const sdk = await import('@google/genai')
+      client ??= new sdk.GoogleGenAI({
+        vertexai: false,
+        apiKey: settings.apiKey,
+        // No retryOptions: the SDK then asks once (the runs queue retries).
+        httpOptions: { timeout, ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}) },
+      })
       const location = approximateLocation(askOptions.geoState)
       let response: GenerateContentResponse
       try {
@@ -64,7 +67,7 @@ export function createGeminiAdapter(settings: EngineSettings, options: GeminiAda
           },
         })
       } catch (error) {
-        throw toEngineError(error, askOptions.signal)
+        throw toEngineError(error, askOptions.signal, sdk.ApiError)
       }
       const answer = readAnswer(response, settings.model)
       if (prefixes.length === 0) return answer
@@ -185,10 +188,10 @@ function malformed(detail: string): EngineError {
 }
 
 /** The SDK's ApiError carries the provider's JSON body as its message: read reason and RetryInfo from it. */
-function toEngineError(error: unknown, signal: AbortSignal | undefined): EngineError {
+function toEngineError(error: unknown, signal: AbortSignal | undefined, apiError: typeof ApiError): EngineError {
   if (error instanceof EngineError) return error
   if (isAbort(error, signal)) return new EngineError('request aborted', { retryable: true, cause: error })
-  if (error instanceof ApiError) {
+  if (error instanceof apiError) {
     const status = error.status
     const body = parseJson(error.message) as { error?: { message?: unknown; status?: unknown; details?: unknown } } | undefined
     const reason = typeof body?.error?.message === 'string' && body.error.message !== '' ? body.error.message : error.message

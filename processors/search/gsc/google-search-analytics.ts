@@ -1,10 +1,19 @@
-import { searchconsole, type searchconsole_v1 } from '@googleapis/searchconsole'
-import { gaxios, JWT, OAuth2Client } from 'google-auth-library'
+import { createRequire } from 'node:module'
+import type { searchconsole_v1 } from '@googleapis/searchconsole'
+import type { gaxios, JWT, OAuth2Client } from 'google-auth-library'
 import type { GscSecret } from '../../../domain/search/gsc/credentials.js'
 import { GSC_TEXT_MAX_LENGTH, type GscRow } from '../../../domain/search/gsc/events.js'
 import { unacceptableTextReason } from '../../../domain/shared/values.js'
 import { GOOGLE_TOKEN_URL } from '../settings.js'
 import { GscProviderError, type ConnectSearchAnalytics, type DayPageRequest } from './search-analytics.js'
+
+/**
+ * The Google client libraries (~100 CommonJS modules) are loaded with the first Search Console use, not with
+ * the app (most processes never make one); required, because classify and the connect function are synchronous.
+ */
+const requireFromHere = createRequire(import.meta.url)
+const authLibrary = () => requireFromHere('google-auth-library') as typeof import('google-auth-library')
+const searchconsoleLibrary = () => requireFromHere('@googleapis/searchconsole') as typeof import('@googleapis/searchconsole')
 
 /** Read-only access to Search Console data: all a capture needs. */
 export const GSC_SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly'
@@ -39,7 +48,7 @@ function routeTokenRequests(client: JWT, tokenUrl: string): void {
 function authClientOf(secret: GscSecret, settings: GoogleSearchAnalyticsSettings): JWT | OAuth2Client {
   const transporterOptions = { timeout: settings.timeoutMs }
   if (secret.type === 'service_account') {
-    const client = new JWT({
+    const client = new (authLibrary().JWT)({
       email: secret.client_email,
       key: secret.private_key,
       ...(secret.private_key_id === null ? {} : { keyId: secret.private_key_id }),
@@ -50,7 +59,7 @@ function authClientOf(secret: GscSecret, settings: GoogleSearchAnalyticsSettings
     routeTokenRequests(client, settings.tokenUrl)
     return client
   }
-  const client = new OAuth2Client({
+  const client = new (authLibrary().OAuth2Client)({
     clientId: secret.client_id,
     clientSecret: secret.client_secret,
     endpoints: { oauth2TokenUrl: settings.tokenUrl },
@@ -108,7 +117,7 @@ function retryAfterOf(error: gaxios.GaxiosError): number | undefined {
  */
 export function classify(error: unknown, tokenUrl: string): GscProviderError {
   if (error instanceof GscProviderError) return error
-  if (!(error instanceof gaxios.GaxiosError)) {
+  if (!(error instanceof authLibrary().gaxios.GaxiosError)) {
     return new GscProviderError('gsc_unavailable', `Search Console could not be reached: ${messageOf(error)}`, true)
   }
   const status = error.status ?? error.response?.status
@@ -174,7 +183,7 @@ export function googleSearchAnalytics(settings: GoogleSearchAnalyticsSettings): 
     const auth = authClientOf(secret, settings)
     // The same client class, from the google-auth-library this package depends on; googleapis-common types it
     // from the copy it pins, which TypeScript sees as another class. It only calls the client's public methods.
-    const api = searchconsole({
+    const api = searchconsoleLibrary().searchconsole({
       version: 'v1',
       auth: auth as unknown as NonNullable<searchconsole_v1.Options['auth']>,
       rootUrl: settings.baseUrl,

@@ -1,5 +1,6 @@
-import { Readability } from '@mozilla/readability'
-import { parseHTML } from 'linkedom'
+import { createRequire } from 'node:module'
+import type { Readability } from '@mozilla/readability'
+import type { parseHTML } from 'linkedom'
 import {
   MAX_HEADINGS,
   MAX_HREFLANG,
@@ -12,6 +13,19 @@ import {
 } from '../../../../domain/monitoring/page-state.js'
 import { contentHash } from './content-hash.js'
 import { normalizeUrl, sameSite } from './urls.js'
+
+/**
+ * linkedom (~170 modules) and Readability are loaded with the first page extracted, not with the app (most
+ * processes never extract one). Extraction is synchronous, so they are required: linkedom's CommonJS build is
+ * the same code as its ES one.
+ */
+const requireFromHere = createRequire(import.meta.url)
+let parsers: { parseHTML: typeof parseHTML; Readability: typeof Readability } | undefined
+const parsersOf = () =>
+  (parsers ??= {
+    parseHTML: (requireFromHere('linkedom') as typeof import('linkedom')).parseHTML,
+    Readability: (requireFromHere('@mozilla/readability') as typeof import('@mozilla/readability')).Readability,
+  })
 
 /**
  * What a page says, as a PageState: a pure function of one response (the crawler calls it on each fetched
@@ -97,7 +111,7 @@ type HtmlFields = Pick<
 >
 
 function htmlFields(finalUrl: string, body: string, headerRobots: string | null): HtmlFields {
-  const { document } = parseHTML(body)
+  const { document } = parsersOf().parseHTML(body)
   // One walk over the elements, bucketed by tag: each querySelectorAll is a walk of its own in linkedom.
   const byTag = new Map<string, Element[]>()
   const elements = [...document.querySelectorAll('*')] as unknown as Element[]
@@ -232,7 +246,9 @@ function mainText(document: LinkedomDocument, byTag: ReadonlyMap<string, Element
   for (const tag of BLOCKS) for (const element of byTag.get(tag) ?? []) element.after(' ')
   let article: { textContent?: string | null | undefined } | null = null
   try {
-    article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { maxElemsToParse: 20_000 }).parse()
+    article = new (parsersOf().Readability)(document as unknown as ConstructorParameters<typeof Readability>[0], {
+      maxElemsToParse: 20_000,
+    }).parse()
   } catch {
     // Readability gives up on some documents (too many elements, odd trees): the body text stands in.
   }
