@@ -25,6 +25,11 @@ import {
   type SearchProviderSettings,
 } from '../processors/search/settings.js'
 import { DEFAULT_CHROMIUM_PATH, DEFAULT_MONITORING_SETTINGS, type MonitoringSettings } from '../processors/monitoring/settings.js'
+import {
+  DEFAULT_WORDPRESS_MAX_ATTEMPTS,
+  DEFAULT_WORDPRESS_MAX_RESPONSE_BYTES,
+  DEFAULT_WORDPRESS_TIMEOUT_MS,
+} from '../commands/publishing/wordpress/settings.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModelSettings } from '../processors/language-model/settings.js'
 
@@ -193,6 +198,15 @@ const Env = z.object({
   SITE_SCAN_POLL_MS: z.coerce.number().int().min(100).max(86_400_000).default(DEFAULT_MONITORING_SETTINGS.pollMs),
   CHROMIUM_PATH: z.string().trim().default(DEFAULT_CHROMIUM_PATH),
   SITE_RENDER_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MONITORING_SETTINGS.renderMaxPages),
+  // Publishing to clients' WordPress sites (commands/publishing/wordpress/settings.ts): the allow list is SITE_ALLOWED_HOSTS.
+  WORDPRESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_WORDPRESS_TIMEOUT_MS),
+  WORDPRESS_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(DEFAULT_WORDPRESS_MAX_RESPONSE_BYTES),
+  WORDPRESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(DEFAULT_WORDPRESS_MAX_ATTEMPTS),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url()
     .regex(/^https?:\/\//, 'expected an http:// or https:// URL, e.g. http://otel-collector:4318')
@@ -233,6 +247,16 @@ export interface Config {
   readonly search: SearchProviderSettings
   /** How the site monitor looks at clients' sites (SITE_*, CHROMIUM_PATH). */
   readonly monitoring: MonitoringSettings
+  /** How the service talks to clients' WordPress sites (SITE_ALLOWED_HOSTS, WORDPRESS_*). */
+  readonly publishing: PublishingConfig
+}
+
+/** The WordPress client's bounds and allow list (the rest of WordPressSettings has defaults). */
+export interface PublishingConfig {
+  readonly allowList: AllowList
+  readonly timeoutMs: number
+  readonly maxResponseBytes: number
+  readonly maxAttempts: number
 }
 
 export interface ObservabilityConfig {
@@ -328,6 +352,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // A path with no Chromium makes render scans fail with a clear error; the crawl never needs it.
       chromiumPath: e.CHROMIUM_PATH,
       renderMaxPages: e.SITE_RENDER_MAX_PAGES,
+    },
+    publishing: {
+      allowList: e.SITE_ALLOWED_HOSTS,
+      timeoutMs: e.WORDPRESS_TIMEOUT_MS,
+      maxResponseBytes: e.WORDPRESS_MAX_RESPONSE_BYTES,
+      maxAttempts: e.WORDPRESS_MAX_ATTEMPTS,
     },
   }
 }

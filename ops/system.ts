@@ -39,6 +39,7 @@ import { EMPTY_ALLOW_LIST, type AllowList } from '../domain/webhooks/url-policy.
 import { DEFAULT_WEBHOOK_TUNING, type WebhookProcessorSettings } from '../processors/webhooks/settings.js'
 import { DEFAULT_SEARCH_PROVIDER_SETTINGS, type SearchProviderSettings } from '../processors/search/settings.js'
 import { DEFAULT_MONITORING_SETTINGS, type MonitoringSettings } from '../processors/monitoring/settings.js'
+import { DEFAULT_WORDPRESS_SETTINGS, type WordPressSettings } from '../commands/publishing/wordpress/settings.js'
 
 export interface SystemOptions {
   readonly databaseUrl: string
@@ -68,6 +69,8 @@ export interface SystemOptions {
   readonly search?: SearchProviderSettings
   /** The site monitor (SITE_ALLOWED_HOSTS, crawl bounds, CHROMIUM_PATH); default: nothing private allowed. */
   readonly monitoring?: MonitoringSettings
+  /** How the service talks to clients' WordPress sites (SITE_ALLOWED_HOSTS, WORDPRESS_*; tests: allow list, resolver); default: nothing private allowed, the webhooks' resolver. */
+  readonly publishing?: Partial<WordPressSettings>
   /** Sign-in: where password-reset links go (no email adapter ships; tests capture them). */
   readonly people?: { readonly deliverPasswordReset?: PasswordResetDelivery }
   /** Single sign-on: the identity-provider address allow-list (SSO_ALLOWED_HOSTS), resolver and SSO_PUBLIC_SIGNUP; defaults: none, DNS, off. */
@@ -158,6 +161,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
       pollMs: w.pollMs ?? DEFAULT_WEBHOOK_TUNING.pollMs,
       baseUrl: options.publicDocs?.baseUrl,
     }
+    const publishing: WordPressSettings = { ...DEFAULT_WORDPRESS_SETTINGS, resolve: webhookPolicy.resolve, ...options.publishing }
     const processors = [
       ...createProcessors({
         store,
@@ -179,6 +183,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
           resolve: options.monitoring?.resolve ?? webhookPolicy.resolve,
         },
         serviceKey: webhookPolicy.serviceKey,
+        publishing,
       }),
       ...(options.sandbox?.enabled ? [sandboxProcessor({ write, read, db: database.db, watermark, log }, options.sandbox)] : []),
     ]
@@ -217,6 +222,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
             serviceKey: webhookPolicy.serviceKey,
             keywordMetricsMaxAgeDays: (options.search ?? DEFAULT_SEARCH_PROVIDER_SETTINGS).metricsMaxAgeDays,
             sitePublisher: builtInSitePublisher({ write, read }),
+            publishing,
             // One service key for everything sealed: webhook secrets and TOTP secrets.
             people: {
               serviceKey: webhookPolicy.serviceKey,

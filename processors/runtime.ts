@@ -15,6 +15,7 @@ import type { WorkTables } from '../migrations/work-tables.js'
 import type { ServiceKey } from '../commands/secrets/service-key.js'
 import type { SearchProviderSettings } from './search/settings.js'
 import type { MonitoringSettings } from './monitoring/settings.js'
+import type { WordPressSettings } from '../commands/publishing/wordpress/settings.js'
 
 /** A process manager or worker: started by the processors role (and `all`), stopped on shutdown. */
 export interface Processor {
@@ -51,4 +52,6 @@ export interface ProcessorDeps {
   readonly monitoring: MonitoringSettings & { readonly resolve: NonNullable<MonitoringSettings['resolve']> }
   /** The service key: unseals credentials stored sealed in the log (Search Console keys and grants). */
   readonly serviceKey: ServiceKey
+  /** How the publisher talks to clients' WordPress sites (allow list, bounds, resolver); absent: no WordPress pushes here. */
+  readonly publishing?: WordPressSettings
 }

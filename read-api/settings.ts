@@ -4,6 +4,7 @@ import type { WebhookPolicy } from '../commands/webhooks.js'
 import type { PeopleSettings } from './people/settings.js'
 import type { SsoSettings } from './sso/settings.js'
 import type { ServiceKey } from '../commands/secrets/service-key.js'
+import type { WordPressSettings } from '../commands/publishing/wordpress/settings.js'
 
 /**
  * Operator settings the read API's handlers and platform need (built by ops/config.ts). A module of its own,
@@ -25,6 +26,8 @@ export interface ServiceSettings {
   readonly serviceKey?: ServiceKey
   /** KEYWORD_METRICS_MAX_AGE_DAYS: keyword metrics older than this read as stale; absent: 30, the processors' default. */
   readonly keywordMetricsMaxAgeDays?: number
+  /** How the service talks to clients' WordPress sites (the connection check); absent: WordPress RPCs answer 503. */
+  readonly publishing?: WordPressSettings
 }
 
 /** Operator settings for rate limits (RATE_LIMIT_PER_MINUTE). */

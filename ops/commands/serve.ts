@@ -82,6 +82,7 @@ export async function serve(config: Config, role: Role, extras: ServeExtras = {}
     jobs: config.jobs,
     search: config.search,
     monitoring: config.monitoring,
+    publishing: config.publishing,
     languageModel: createLanguageModel(config.languageModel),
     ...extras,
     webhooks: { serviceKey, allowList: config.webhooks.allowList, backoffBaseMs: config.webhooks.backoffBaseMs },

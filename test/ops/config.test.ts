@@ -44,6 +44,7 @@ t.test('defaults: an empty environment runs the embedded default on 127.0.0.1:80
     observability: { metricsToken: undefined, otlpEndpoint: undefined },
     search: DEFAULT_SEARCH_PROVIDER_SETTINGS,
     monitoring: DEFAULT_MONITORING_SETTINGS,
+    publishing: { allowList: EMPTY_ALLOW_LIST, timeoutMs: 15_000, maxResponseBytes: 10 * 1024 * 1024, maxAttempts: 3 },
   })
   t.ok(path.isAbsolute(config.dataDir), 'DATA_DIR is resolved to an absolute path')
 })
@@ -100,6 +101,9 @@ t.test('every setting is read and typed', async (t) => {
     SITE_SCAN_POLL_MS: '250',
     CHROMIUM_PATH: '/opt/chromium/chrome',
     SITE_RENDER_MAX_PAGES: '5',
+    WORDPRESS_TIMEOUT_MS: '4000',
+    WORDPRESS_MAX_RESPONSE_BYTES: '1048576',
+    WORDPRESS_MAX_ATTEMPTS: '5',
   })
   t.same(config, {
     port: 9090,
@@ -153,6 +157,7 @@ t.test('every setting is read and typed', async (t) => {
       chromiumPath: '/opt/chromium/chrome',
       renderMaxPages: 5,
     },
+    publishing: { allowList: parseAllowList('127.0.0.1,intranet.example'), timeoutMs: 4000, maxResponseBytes: 1048576, maxAttempts: 5 },
   })
   t.throws(
     () => loadConfig({ DATAFORSEO_LOGIN: 'only-half' }),

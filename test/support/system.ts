@@ -52,6 +52,8 @@ export interface TestSystemOptions {
   readonly search?: SystemOptions['search']
   /** The site monitor's settings (tests list 127.0.0.1 in allowList and make the bounds small). */
   readonly monitoring?: SystemOptions['monitoring']
+  /** The WordPress client's settings (tests list 127.0.0.1 in allowList: standInSettings() of the WordPress stand-in). */
+  readonly publishing?: SystemOptions['publishing']
   /** Sign-in: where password-reset links go (tests capture them). */
   readonly people?: SystemOptions['people']
   /** The public documents' settings (BASE_URL: an https one makes sign-in cookies Secure). */
@@ -83,6 +85,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.search ? { search: options.search } : {}),
     ...(options.monitoring ? { monitoring: options.monitoring } : {}),
+    ...(options.publishing ? { publishing: options.publishing } : {}),
     ...(options.people ? { people: options.people } : {}),
     ...(options.publicDocs ? { publicDocs: options.publicDocs } : {}),
     ...(options.sso ? { sso: options.sso } : {}),
