@@ -12,10 +12,10 @@ const LIMIT = 10
 /** The last day of a month: the whole month's samples are due, so the queue's size is exact. */
 const LAST_DAY = '2026-11-30T12:00:00.000Z'
 
-/** Clients × questions × engines × samples: 10 × 50 × 2 × 10 = 10,000 runs (1,000 with --quick). */
+/** Clients × questions × engines × samples: 10 × 50 × 2 × 10 = 10,000 runs (400 with --quick). */
 const shape = (context: BenchContext) => ({
   clients: 10,
-  questions: context.quick ? 5 : 50,
+  questions: context.quick ? 2 : 50,
   engines: ['claude', 'chatgpt-web'],
   samples: 10,
 })

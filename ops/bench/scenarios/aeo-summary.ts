@@ -95,7 +95,7 @@ const readAeoSummary: Scenario = {
         `read-rpc-get-aeo-summary: seeded ${clients} clients × ${perMonth * MONTHS.length} captures (${MONTHS.length} months) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
       )
       const bodies = clientIds.map((id) => JSON.stringify({ client_id: id }))
-      const load = { connections: 64, seconds: context.quick ? 3 : 10, headers: rpcHeaders(service.orgKey), bodies }
+      const load = { connections: 64, seconds: context.quick ? 1 : 10, headers: rpcHeaders(service.orgKey), bodies }
       const oneSummary = await service.call('get_aeo_summary', { client_id: clientIds[0] }, service.orgKey)
       context.log(`read-rpc-get-aeo-summary: one answer is ${JSON.stringify({ result: oneSummary }).length} bytes of JSON`)
       const runs: Figure[][] = []

@@ -63,7 +63,7 @@ interface Session {
 }
 
 /**
- * `crawl`: a site scan end to end on a local 10,000-page site (1,000 with --quick), served from a worker thread
+ * `crawl`: a site scan end to end on a local 10,000-page site (200 with --quick), served from a worker thread
  * (support/tree-site.ts: a tree of article pages, ~450 words each, every page in the sitemap). start_site_scan
  * over HTTP, then the scan processor in the same process: robots.txt, the sitemap, every page fetched through
  * the policy-checked connection and extracted, each page's first snapshot recorded (recordCrawledPages: the
@@ -77,7 +77,7 @@ export const crawlScenario: Scenario = {
   description: 'a site scan of a local 10,000-page site through start_site_scan: pages parsed and snapshotted per second, memory flat',
   repeat: 1,
   async run(context) {
-    const pages = context.quick ? 1_000 : 10_000
+    const pages = context.quick ? 200 : 10_000
     const worker = startThread(new URL('./support/tree-site-worker.ts', import.meta.url), { pages })
     const gc = collector()
     try {

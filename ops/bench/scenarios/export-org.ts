@@ -5,7 +5,7 @@ import { collector, sampleMemory } from './support/memory-sampler.js'
 import { rpcHeaders, startService, type RunningService } from './support/service.js'
 
 /** The two organization sizes (rows across its tables): memory must be the same at both. */
-const sizes = (context: BenchContext) => (context.quick ? [5_000, 20_000] : [50_000, 200_000])
+const sizes = (context: BenchContext) => (context.quick ? [1_000, 4_000] : [50_000, 200_000])
 
 /**
  * The organization's rows, written straight into the read models with generate_series: half keywords of

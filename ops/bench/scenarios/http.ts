@@ -60,7 +60,7 @@ async function addClients(service: RunningService, count: number): Promise<numbe
   )
 }
 
-const seconds = (context: BenchContext) => (context.quick ? 3 : 10)
+const seconds = (context: BenchContext) => (context.quick ? 1 : 10)
 
 /**
  * `set_client_setting` with a value that changes on every request, round-robin over pre-created clients:

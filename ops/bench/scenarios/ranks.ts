@@ -267,7 +267,7 @@ const rankHistoryRead: Scenario = {
       const bodies = sample.map((id) => JSON.stringify({ keyword_id: id }))
       const one = await service.call<{ points: unknown[] }>('get_rank_history', { keyword_id: sample[0] }, service.orgKey)
       context.log(`rank-history-read: one answer has ${one.points.length} points, ${JSON.stringify({ result: one }).length} bytes of JSON`)
-      const load = { connections: 64, seconds: context.quick ? 3 : 10, headers: rpcHeaders(service.orgKey), bodies }
+      const load = { connections: 64, seconds: context.quick ? 1 : 10, headers: rpcHeaders(service.orgKey), bodies }
       const runs: Figure[][] = []
       for (let i = 1; i <= repeat; i++) {
         const { result, cpu } = await measureWithCpu(

@@ -40,7 +40,7 @@ async function http(service: RunningService, method: string, path: string, body?
 }
 
 /**
- * bulk_strategist over a group of 200 clients (20 with --quick), each with five open insights and two
+ * bulk_strategist over a group of 200 clients (5 with --quick), each with five open insights and two
  * unfinished items of last month: POST /api/v1/jobs to done through the job engine in process, with the
  * built-in templates (no language model). Measured: clients planned per second (each: last month closed
  * and carried over, findings read, ranked, fitted and added) and the process's memory over the run.
@@ -51,7 +51,7 @@ const bulkStrategist: Scenario = {
   async run(context) {
     const service = await startService(context, { processors: true })
     try {
-      const clients = context.quick ? 20 : 200
+      const clients = context.quick ? 5 : 200
       const seeded = Date.now()
       const clientIds = await seed(service, clients)
       context.log(`strategist: seeded ${clients} clients in ${((Date.now() - seeded) / 1000).toFixed(1)} s`)

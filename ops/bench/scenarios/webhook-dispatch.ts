@@ -11,7 +11,7 @@ import type { WebhookReceiversInput } from './support/webhook-receivers.js'
 /** Local receivers, one per loopback address: the per-host cap applies per receiver, as it would per customer. */
 const RECEIVERS = 4
 const WEBHOOKS_PER_RECEIVER = 50
-const shape = (context: BenchContext) => ({ events: context.quick ? 5 : 50 })
+const shape = (context: BenchContext) => ({ events: context.quick ? 2 : 50 })
 
 /** The receivers, listening in a worker thread (support/webhook-receivers.ts). */
 async function startReceivers(): Promise<{ urls: string[]; received: () => Promise<number>; close: () => Promise<void> }> {
