@@ -56,8 +56,11 @@ export const CLIENT_TABLES = [
   'compare_reports',
   'hour_budget_settings',
   'client_group_members',
+  'site_connections',
   'content_pages',
   'website_projects',
+  'sitemap_pages',
+  'push_failures',
 ] as const
 
 /**

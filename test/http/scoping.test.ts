@@ -288,8 +288,37 @@ const CLIENT_CASES: ClientCase[] = [
   // Publishing: content pages and the template images report.
   { label: 'create_content_page', method: 'create_content_page', body: (id) => ({ client_id: id, wp_post_id: 481 }) },
   { label: 'list_content_pages', method: 'list_content_pages', body: (id) => ({ client_id: id }) },
+  // Publishing: push failures (auto_resolve_push_failures refuses before it appends anything).
+  { label: 'get_push_failures', method: 'get_push_failures', body: (id) => ({ client_id: id, include_resolved: true }) },
+  { label: 'count_unresolved_push_failures', method: 'count_unresolved_push_failures', body: (id) => ({ client_id: id }) },
+  {
+    label: 'auto_resolve_push_failures',
+    method: 'auto_resolve_push_failures',
+    body: (id) => ({ client_id: id, operation: 'apply_site_edit' }),
+  },
   // Planning: compare reports.
   { label: 'create_compare_report', method: 'create_compare_report', body: (id) => ({ client_id: id, month: '2026-03' }) },
+  // Publishing: site connections (the writes refuse before they reach a site or append anything).
+  {
+    label: 'set_client_wordpress',
+    method: 'set_client_wordpress',
+    body: (id) => ({ client_id: id, base_url: 'https://bravo.example', username: 'u', application_password: 'abcd efgh' }),
+  },
+  { label: 'check_client_connection', method: 'check_client_connection', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_wordpress', method: 'get_client_wordpress', body: (id) => ({ client_id: id }) },
+  { label: 'remove_client_wordpress', method: 'remove_client_wordpress', body: (id) => ({ client_id: id }) },
+  {
+    label: 'set_client_ftp',
+    method: 'set_client_ftp',
+    body: (id) => ({ client_id: id, host: 'sftp.bravo.example', username: 'u', password: 'p' }),
+  },
+  { label: 'clear_client_ftp', method: 'clear_client_ftp', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_ftp', method: 'get_client_ftp', body: (id) => ({ client_id: id }) },
+  { label: 'create_client_ssh_key', method: 'create_client_ssh_key', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_ssh_pubkey', method: 'get_client_ssh_pubkey', body: (id) => ({ client_id: id }) },
+  { label: 'set_client_webhook', method: 'set_client_webhook', body: (id) => ({ client_id: id, url: 'https://hooks.bravo.example/' }) },
+  { label: 'get_client_webhook', method: 'get_client_webhook', body: (id) => ({ client_id: id }) },
+  { label: 'get_client_wp_post_ids', method: 'get_client_wp_post_ids', body: (id) => ({ client_id: id }) },
 ]
 
 /** B's client as B sees it, to prove that nothing A tried changed it. */
@@ -523,6 +552,7 @@ t.test('platform keys must name the organization for list methods', async (t) =>
     ['get_compare_reports_for_org', {}],
     ['get_all_client_groups', {}],
     ['create_client_group', { name: 'Orphan' }],
+    ['get_ftp_capable_client_ids', {}],
   ]
   for (const [method, body] of needOrg) {
     const envelope = expectError(t, await ts.rpc(method, body), 400, 'org_id_required', method)
