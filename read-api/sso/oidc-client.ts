@@ -1,6 +1,7 @@
 import * as client from 'openid-client'
-import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici'
+import type { Agent, RequestInit as UndiciRequestInit } from 'undici'
 import { safeLookup } from '../../commands/network/safe-lookup.js'
+import { undici } from '../../commands/network/undici.js'
 import { assertWebhookUrl } from '../../commands/webhooks.js'
 import { unseal } from '../../commands/secrets/service-key.js'
 import { DomainError } from '../../domain/shared/errors.js'
@@ -40,7 +41,7 @@ const dispatchers = new WeakMap<SsoSettings, Agent>()
 function dispatcherOf(settings: SsoSettings): Agent {
   let agent = dispatchers.get(settings)
   if (!agent) {
-    agent = new Agent({ connect: { lookup: safeLookup(settings.resolve, settings.allowList) } })
+    agent = new (undici().Agent)({ connect: { lookup: safeLookup(settings.resolve, settings.allowList) } })
     dispatchers.set(settings, agent)
   }
   return agent
@@ -50,7 +51,11 @@ function guardedFetch(settings: SsoSettings): client.CustomFetch {
   return async (url, options) => {
     // Literal addresses never reach a lookup: the policy judges them here.
     await assertIdpUrl(settings, url)
-    const response = await undiciFetch(url, { ...(options as UndiciRequestInit), redirect: 'manual', dispatcher: dispatcherOf(settings) })
+    const response = await undici().fetch(url, {
+      ...(options as UndiciRequestInit),
+      redirect: 'manual',
+      dispatcher: dispatcherOf(settings),
+    })
     return response as unknown as Response
   }
 }

@@ -2,8 +2,9 @@ import net from 'node:net'
 import zlib from 'node:zlib'
 import type { Readable } from 'node:stream'
 import type { Request, Route } from 'playwright-core'
-import { Agent, request as undiciRequest } from 'undici'
+import type { Agent } from 'undici'
 import { PolicyRefusal, safeLookup } from '../../../commands/network/safe-lookup.js'
+import { undici } from '../../../commands/network/undici.js'
 import type { Resolver } from '../../../commands/webhooks.js'
 import { MAX_BLOCKED_LISTED } from '../../../domain/monitoring/renders/events.js'
 import { refusalOfAddress, type AllowList } from '../../../domain/webhooks/url-policy.js'
@@ -54,7 +55,7 @@ export class RequestGuard {
   constructor(settings: GuardSettings, signal: AbortSignal) {
     this.#settings = settings
     this.#signal = signal
-    this.#agent = new Agent({ connect: { lookup: safeLookup(settings.resolve, settings.allowList) } })
+    this.#agent = new (undici().Agent)({ connect: { lookup: safeLookup(settings.resolve, settings.allowList) } })
   }
 
   /** The route handler: fetch through the policy and fulfill, or abort. Never throws (a thrown route handler would hang the page). */
@@ -113,7 +114,7 @@ export class RequestGuard {
     }
     headers['user-agent'] = this.#settings.userAgent
     const postData = req.postDataBuffer()
-    const response = await undiciRequest(req.url(), {
+    const response = await undici().request(req.url(), {
       method: req.method() as 'GET',
       headers,
       ...(postData !== null ? { body: postData } : {}),

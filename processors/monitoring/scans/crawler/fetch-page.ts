@@ -1,6 +1,7 @@
 import net from 'node:net'
-import { Agent, request, type Dispatcher } from 'undici'
+import type { Agent, Dispatcher } from 'undici'
 import { safeLookup } from '../../../../commands/network/safe-lookup.js'
+import { undici } from '../../../../commands/network/undici.js'
 import type { Resolver } from '../../../../commands/webhooks.js'
 import { MAX_REDIRECT_HOPS } from '../../../../domain/monitoring/page-state.js'
 import { refusalOfAddress, type AllowList } from '../../../../domain/webhooks/url-policy.js'
@@ -55,7 +56,7 @@ export class Fetcher {
   constructor(settings: FetcherSettings, signal?: AbortSignal) {
     this.#settings = settings
     this.#signal = signal
-    this.#agent = new Agent({
+    this.#agent = new (undici().Agent)({
       connect: { lookup: safeLookup(settings.resolve, settings.allowList), timeout: settings.timeoutMs },
       headersTimeout: settings.timeoutMs,
       bodyTimeout: settings.timeoutMs,
@@ -90,7 +91,7 @@ export class Fetcher {
       if (refusal !== null) return fail('address_refused', `refused by the URL policy: ${refusal}`)
       let response: Dispatcher.ResponseData
       try {
-        response = await request(current, { dispatcher: this.#agent, method: 'GET', headers, signal: deadline.signal })
+        response = await undici().request(current, { dispatcher: this.#agent, method: 'GET', headers, signal: deadline.signal })
       } catch (error) {
         return fail(...classify(error, deadline.signal))
       }
