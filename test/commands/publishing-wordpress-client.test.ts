@@ -4,6 +4,7 @@
  */
 import t, { type Test } from 'tap'
 import { wordPressClient } from '../../commands/publishing/wordpress/client.js'
+import { wordPressVersionOfFeed } from '../../commands/publishing/wordpress/wp-version.js'
 import {
   standInSettings as testSettings,
   startWordPressStandIn,
@@ -201,4 +202,36 @@ t.test('an editor may not manage redirects (auth)', async (t) => {
   t.equal(error.category, 'auth')
   t.equal(error.status, 403)
   t.equal(error.code, 'rest_forbidden')
+})
+
+t.test('a site with plain permalinks: the client moves to ?rest_route= once, and stays there', async (t) => {
+  const wp = await standIn(t, { permalinks: 'plain' })
+  const page = wp.site.addPage({ title: 'Opening hours' })
+  const client = wordPressClient(testSettings(), wp.credentials)
+  const check = await client.checkSite()
+  t.equal(check.rest_url, `${wp.url}/?rest_route=/`)
+  t.equal(check.rest_url, wp.restUrl)
+  t.equal((await client.updatePost('pages', page.id, { title: 'Hours' })).title.raw, 'Hours')
+  const missed = wp.requests.filter((r) => r.path.startsWith('/wp-json'))
+  t.equal(missed.length, 1, 'only the first request went to /wp-json/')
+  t.ok(
+    wp.requests.filter((r) => r.query.rest_route).every((r) => r.auth === 'valid'),
+    'the credentials go along',
+  )
+  const missing = await failure(client.getPost('pages', 999))
+  t.equal(missing.code, 'rest_post_invalid_id', "WordPress's own 404 stays a 404")
+})
+
+t.test("the version is read from the feed's generator, and only WordPress's", async (t) => {
+  t.equal(wordPressVersionOfFeed('<channel><generator>https://wordpress.org/?v=6.6.2</generator></channel>'), '6.6.2')
+  t.equal(wordPressVersionOfFeed('<generator>https://wordpress.org/?v=6.7-RC1</generator>'), '6.7-RC1')
+  t.equal(wordPressVersionOfFeed('<generator>Site Kit</generator>'), null)
+  t.equal(wordPressVersionOfFeed('<channel></channel>'), null)
+})
+
+t.test('a site whose feed is off still checks (version unknown)', async (t) => {
+  const wp = await standIn(t, { feed: false })
+  const check = await wordPressClient(testSettings(), wp.credentials).checkSite()
+  t.equal(check.wp_version, null)
+  t.equal(check.site_name, 'Harbor Street Bakery')
 })

@@ -3,7 +3,7 @@ import { WordPressError } from './errors.js'
 import { exchange, type ExchangeResult } from './request.js'
 import type { WordPressCredentials, WordPressSettings } from './settings.js'
 import { checkSite } from './check-site.js'
-import { shaped, shapedValue, wrongShape } from './shape.js'
+import { type Call, type CallOptions, shaped, shapedValue, wrongShape } from './shape.js'
 import {
   WpPostSchema,
   WpRedirectListSchema,
@@ -61,18 +61,28 @@ export function wordPressClient(settings: WordPressSettings, credentials: WordPr
     'user-agent': settings.userAgent,
   }
 
-  /** A REST route under the root, e.g. `/wp/v2/pages/12` → https://example.com/wp-json/wp/v2/pages/12. */
+  // Without pretty permalinks (WordPress's "Plain" setting) /wp-json/ is not routed and the REST API answers
+  // only at `<base>/?rest_route=/…`. The first answer that is a 404 WordPress's REST API did not write (no
+  // error code: the web server's or the theme's 404 page) switches this client to that form, once.
+  let plainPermalinks = false
+  const plainRoot = plainRootOf(root)
+
+  /** A REST route, e.g. `/wp/v2/pages/12` → https://example.com/wp-json/wp/v2/pages/12 (or ?rest_route=/wp/v2/pages/12). */
   const routeUrl = (route: string, query: Record<string, string | number | undefined> = {}) => {
+    const params = new URLSearchParams()
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value))
+    if (plainPermalinks) {
+      const url = new URL(plainRoot)
+      // The route stays readable (WordPress's own links write it unescaped); its characters need no escaping.
+      url.search = `rest_route=${route}${params.size > 0 ? `&${params}` : ''}`
+      return url
+    }
     const url = new URL(route.replace(/^\/+/, ''), root)
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value))
+    url.search = params.toString()
     return url
   }
 
-  const call = (
-    method: 'GET' | 'POST' | 'DELETE',
-    route: string,
-    options: { query?: Record<string, string | number | undefined>; body?: unknown; idempotent?: boolean } = {},
-  ) =>
+  const send = (method: 'GET' | 'POST' | 'DELETE', route: string, options: CallOptions) =>
     exchange(
       settings,
       {
@@ -87,6 +97,23 @@ export function wordPressClient(settings: WordPressSettings, credentials: WordPr
       },
       signal,
     )
+
+  const call: Call = async (method, route, options = {}) => {
+    try {
+      return await send(method, route, options)
+    } catch (error) {
+      if (plainPermalinks || !(error instanceof WordPressError) || error.category !== 'not_found' || error.code !== null) throw error
+      plainPermalinks = true
+      try {
+        return await send(method, route, options)
+      } catch (second) {
+        // Not a permalinks matter after all: back to /wp-json/, and the first answer is the one that counts.
+        plainPermalinks = false
+        if (second instanceof WordPressError && second.category === 'not_found' && second.code === null) throw error
+        throw second
+      }
+    }
+  }
 
   const fetchText = async (url: URL, limit: number) =>
     exchange(
@@ -185,6 +212,14 @@ export function wordPressClient(settings: WordPressSettings, credentials: WordPr
       await call('POST', '/redirection/v1/bulk/redirect/delete', { body: { items: [postId(id)] }, idempotent: true })
     },
   }
+}
+
+/** `<base>/` without query: where `?rest_route=` goes. */
+function plainRootOf(root: URL): URL {
+  const url = new URL(root)
+  url.pathname = url.pathname.replace(/wp-json\/$/, '')
+  url.search = ''
+  return url
 }
 
 /** `<base>/?feed=rss2`: works with and without pretty permalinks. */

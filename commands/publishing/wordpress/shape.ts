@@ -18,8 +18,11 @@ export const wrongShape = (answer: ExchangeResult, detail: string) =>
   new WordPressError('invalid_response', `${new URL(answer.url).pathname}: not what the REST API sends (${detail})`, answer.status)
 
 /** A REST call of one client (client.ts builds it: root, credentials, bounds). */
-export type Call = (
-  method: 'GET' | 'POST' | 'DELETE',
-  route: string,
-  options?: { query?: Record<string, string | number | undefined>; body?: unknown; idempotent?: boolean },
-) => Promise<ExchangeResult>
+/** The options of one REST call: query parameters, a JSON body, whether repeating it is harmless (default: GET only). */
+export interface CallOptions {
+  readonly query?: Record<string, string | number | undefined>
+  readonly body?: unknown
+  readonly idempotent?: boolean
+}
+
+export type Call = (method: 'GET' | 'POST' | 'DELETE', route: string, options?: CallOptions) => Promise<ExchangeResult>

@@ -44,6 +44,8 @@ export interface WordPressStandInOptions {
   readonly description?: string
   /** The feed's generator version (default 6.6.2); null: the feed hides it (as security plugins do). */
   readonly wpVersion?: string | null
+  /** false: the feed is off (a plugin disables feeds): /?feed=rss2 is the theme's page, no generator. */
+  readonly feed?: boolean
   /** The SEO plugin active (default yoast). */
   readonly seo?: StandInSeo
   /** The Redirection plugin active (default true). */
@@ -51,6 +53,8 @@ export interface WordPressStandInOptions {
   /** Elementor active (default false). */
   readonly elementor?: boolean
   readonly theme?: { readonly stylesheet: string; readonly name: string; readonly version: string }
+  /** `plain`: WordPress's Plain permalinks, /wp-json/ is the theme's 404 and only `?rest_route=` answers (default pretty). */
+  readonly permalinks?: 'pretty' | 'plain'
   /** The time writes are stamped with (default the system clock). */
   readonly clock?: () => Date
 }
@@ -151,7 +155,7 @@ export interface StandInSite {
 export interface WordPressStandIn {
   /** The site's address (its home), e.g. http://127.0.0.1:41234 (no trailing slash). */
   readonly url: string
-  /** The REST API's root: `${url}/wp-json/`. */
+  /** The REST API's root: `${url}/wp-json/` (plain permalinks: `${url}/?rest_route=/`). */
   readonly restUrl: string
   readonly username: string
   readonly applicationPassword: string
@@ -689,22 +693,27 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
         if (res.destroyed) return
         try {
           // The home page and its feed (no REST; no credentials needed).
-          if (!address.pathname.startsWith('/wp-json')) {
-            if (address.pathname === '/' && query.feed === 'rss2') {
+          // `?rest_route=/…` reaches the REST API under any permalink setting; /wp-json/ only with pretty permalinks.
+          const restRoute = address.pathname === '/' ? query.rest_route : undefined
+          const pretty = address.pathname.startsWith('/wp-json') && options.permalinks !== 'plain'
+          if (restRoute === undefined && !pretty) {
+            if (address.pathname === '/' && query.feed === 'rss2' && options.feed !== false) {
               const generator =
                 options.wpVersion === null ? '' : `<generator>https://wordpress.org/?v=${options.wpVersion ?? '6.6.2'}</generator>`
               const feed = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${escapeHtml(siteName)}</title><link>${url}</link><description>Feed</description>${generator}</channel></rss>`
               res.writeHead(200, { 'content-type': 'application/rss+xml; charset=UTF-8' })
               return void res.end(feed)
             }
+            // The theme's 404 page (what /wp-json/ gives on a site with plain permalinks).
             res.writeHead(address.pathname === '/' ? 200 : 404, { 'content-type': 'text/html; charset=UTF-8' })
             return void res.end(`<!DOCTYPE html><html><head><title>${escapeHtml(siteName)}</title></head><body></body></html>`)
           }
           // WordPress refuses wrong credentials on every REST request, public ones included.
           if (auth instanceof WpError) return sendError(res, auth)
           if (badJson) return sendError(res, new WpError(400, 'rest_invalid_json', 'Invalid JSON body passed.'))
-          const rest = address.pathname.slice('/wp-json'.length).replace(/\/+$/, '') || '/'
-          const answer = route(req.method ?? 'GET', rest, query, body, auth === 'valid')
+          const rest = (restRoute ?? address.pathname.slice('/wp-json'.length)).replace(/\/+$/, '') || '/'
+          const { rest_route: _route, ...params } = query
+          const answer = route(req.method ?? 'GET', rest, params, body, auth === 'valid')
           send(res, answer.status ?? 200, answer.body, answer.headers)
         } catch (error) {
           if (error instanceof WpError) return sendError(res, error)
@@ -784,7 +793,7 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
 
   return {
     url,
-    restUrl: `${url}/wp-json/`,
+    restUrl: options.permalinks === 'plain' ? `${url}/?rest_route=/` : `${url}/wp-json/`,
     username,
     applicationPassword,
     credentials: { baseUrl: url, username, applicationPassword },
