@@ -79,7 +79,7 @@ export class ExportCancelledError extends Error {
  */
 export async function writeOrgExport(input: WriteOrgExportInput): Promise<WrittenExport> {
   const pageRows = input.pageRows ?? PAGE_ROWS
-  const zip = new ZipStream({ level: ZIP_LEVEL })
+  const zip = await ZipStream.open({ level: ZIP_LEVEL })
   const stored = input.blobs.put(input.path, zip.archive, {
     orgId: input.orgId,
     contentType: EXPORT_CONTENT_TYPE,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { ZipArchive } from 'archiver'
+import type { ZipArchive } from 'archiver'
 
 export interface FileDigest {
   readonly path: string
@@ -23,8 +23,14 @@ export class ZipStream {
   #fail: (error: Error) => void = () => {}
   readonly #failed: Promise<never>
 
-  constructor(options: { level: number }) {
-    this.archive = new ZipArchive({ zlib: { level: options.level } })
+  /** archiver and its streams (~80 modules) are imported with the first export, not with the app. */
+  static async open(options: { level: number }): Promise<ZipStream> {
+    const { ZipArchive } = await import('archiver')
+    return new ZipStream(new ZipArchive({ zlib: { level: options.level } }))
+  }
+
+  private constructor(archive: ZipArchive) {
+    this.archive = archive
     this.#failed = new Promise<never>((_, reject) => (this.#fail = reject))
     this.#failed.catch(() => {})
     this.archive.on('error', (error) => this.abort(error))
