@@ -520,6 +520,68 @@ export const ERRORS = {
     message: 'verify_json is not a valid verification',
     hint: 'Send a JSON object of at most 64 KiB, e.g. {"checks": [{"name": "http_200", "passed": true}]}, or an empty string',
   },
+  // Publishing: site connections (domain/publishing/connections)
+  site_check_failed: {
+    status: 422,
+    message: 'The WordPress site did not pass the connection check',
+    hint: 'detail names the category: auth (create a new application password under Users → Profile; check the username), not_found (the REST API at <base_url>/wp-json/ is off or the address is wrong), invalid_response (the site answered HTML: a maintenance or security page), timeout/network/server_error (the site is down: try again, or pass save_unverified: true)',
+  },
+  site_url_refused: {
+    status: 400,
+    message: 'The site address is not allowed',
+    hint: 'Use the public https address of the site; an address that is or resolves to a private, loopback or link-local address is refused (the operator may allow hosts with SITE_ALLOWED_HOSTS)',
+  },
+  site_not_connected: {
+    status: 409,
+    message: 'The client has no WordPress connection',
+    hint: 'Connect it first with set_client_wordpress(client_id, base_url, username, application_password)',
+  },
+  site_credentials_unreadable: {
+    status: 409,
+    message: 'The stored site credentials cannot be opened with this service key',
+    hint: 'The service key changed since they were stored: set them again (set_client_wordpress, set_client_ftp, create_client_ssh_key with rotate)',
+  },
+  // Publishing: section templates, template catalog, template pages (domain/publishing/templates)
+  section_template_invalid: {
+    status: 400,
+    message: 'The section template is not valid',
+    hint: 'elementor_json must parse and use each field as a {{key}} placeholder, and no other placeholder; detail names what differs',
+  },
+  section_template_name_taken: {
+    status: 409,
+    message: 'Another active section template of the category has this name',
+    hint: 'Choose another name, or update the template named in detail (get_section_templates lists them)',
+  },
+  section_template_retired: {
+    status: 409,
+    message: 'The section template is retired',
+    hint: 'A retired template takes no change and no new page; add_section_template makes a new one',
+  },
+  template_page_fields_invalid: {
+    status: 400,
+    message: "A section's filled fields do not fit its template",
+    hint: 'get_section_template shows each field: its key, kind (text, image, link) and max_length',
+  },
+  template_page_images_invalid: {
+    status: 400,
+    message: 'The images do not fit together',
+    hint: 'Each slot once; an image without a url is needed, one with a url is chosen, uploaded or failed',
+  },
+  template_page_status_invalid: {
+    status: 409,
+    message: 'The template page cannot move to this status',
+    hint: 'An archived page moves back to draft first',
+  },
+  template_page_sitemap_page_taken: {
+    status: 409,
+    message: 'Another template page of the project is built for this sitemap page',
+    hint: 'update_template_page changes the page named in detail',
+  },
+  template_page_library_missing: {
+    status: 409,
+    message: 'The project has no library client',
+    hint: "Set the project's library_client_id (update_website_project) before using catalog templates",
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
   store_unavailable: {
