@@ -17,7 +17,8 @@ export function checkSiteUrl(text: string, allow: AllowList): URL {
   try {
     url = new URL(text.trim())
   } catch {
-    throw blocked(`not an absolute URL: ${text.slice(0, 200)}`)
+    // Not repeated: an unparsable address may still carry a password someone pasted into it.
+    throw blocked('not an absolute URL')
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw blocked(`scheme ${url.protocol.replace(/:$/, '')}: use https`)
   if (url.username !== '' || url.password !== '')

@@ -278,8 +278,13 @@ function asWordPressError(error: unknown): WordPressError {
 /** The same error with every secret replaced (a hostile or broken site may echo the Authorization header back). */
 function scrubbed(error: WordPressError, secrets: readonly string[]): WordPressError {
   let message = error.message
-  for (const secret of secrets) if (secret.length >= 4) message = message.split(secret).join('[redacted]')
-  return new WordPressError(error.category, message, error.status, error.code)
+  let code = error.code
+  for (const secret of secrets) {
+    if (secret.length < 4) continue
+    message = message.split(secret).join('[redacted]')
+    code = code?.split(secret).join('[redacted]') ?? null
+  }
+  return new WordPressError(error.category, message, error.status, code)
 }
 
 /** Retry-After in milliseconds (seconds or an HTTP date); null when absent or unreadable. */
