@@ -1,4 +1,5 @@
-import { Agent, request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
+import { undici } from '../../network/undici.js'
 import { safeLookup } from '../../network/safe-lookup.js'
 import { checkSiteUrl } from './address.js'
 import { errorBodyOf, httpError, WordPressError } from './errors.js'
@@ -87,7 +88,8 @@ export async function exchange(settings: WordPressSettings, ex: Exchange, signal
 }
 
 async function once(settings: WordPressSettings, ex: Exchange, signal?: AbortSignal): Promise<ExchangeResult> {
-  const agent = new Agent({
+  // undici is loaded by the first request (commands/network/undici.ts), not with the app.
+  const agent = new (undici().Agent)({
     connect: { lookup: safeLookup(settings.resolve, settings.allowList), timeout: settings.timeoutMs },
     headersTimeout: settings.timeoutMs,
     bodyTimeout: settings.timeoutMs,
@@ -107,7 +109,7 @@ async function once(settings: WordPressSettings, ex: Exchange, signal?: AbortSig
       checkSiteUrl(url.href, settings.allowList)
       let response: Dispatcher.ResponseData
       try {
-        response = await request(url, {
+        response = await undici().request(url, {
           dispatcher: agent,
           method,
           headers,
