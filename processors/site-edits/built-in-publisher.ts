@@ -2,6 +2,7 @@ import type { WriteDeps } from '../../commands/command-handler.js'
 import { recordSnapshot } from '../../commands/pages.js'
 import { SitePublishError, type EditToPublish, type SitePublisher } from '../../commands/site-edits-publisher.js'
 import { pageUrlKey } from '../../domain/pages/url.js'
+import { parseRedirectPayload, REDIRECT_OPERATION } from '../../domain/publishing/redirects/redirect-payload.js'
 import { publishablePayload } from '../../domain/site-edits/rewrite-payload.js'
 import { latestSnapshot, pagesForClient, snapshotById, type PageRow } from '../../projections/pages/queries.js'
 import type { ReadDb } from '../../projections/tables.js'
@@ -31,12 +32,19 @@ async function targetPage(read: ReadDb, edit: EditToPublish, payloadPageId: numb
  * The publisher the service has without a connected site: the page's content lives in its snapshots, so
  * publishing records `proposed_content` as the page's new snapshot (source site_edit) and restoring records
  * a new snapshot equal to the one from before (source site_edit_rollback; empty content when the page had
- * none). Every change is therefore visible (get_latest_snapshot, get_snapshots_for_page) and reversible.
+ * none). Every change is therefore visible (get_latest_snapshot, get_snapshots_for_page) and reversible. A
+ * redirect edit records no snapshot either way: its applied or rolled-back edit is the redirect's record.
  */
 export function builtInSitePublisher(deps: { readonly write: WriteDeps; readonly read: ReadDb }): SitePublisher {
   return {
     name: BUILT_IN_PUBLISHER,
     async publish(edit, context) {
+      if (edit.operation === REDIRECT_OPERATION) {
+        // A redirect changes no page's content: the applied edit itself is the record (list_redirects reads it).
+        const redirect = parseRedirectPayload(edit.payload)
+        if ('problem' in redirect) throw new SitePublishError('site_edit_unpublishable', `not a redirect: ${redirect.problem}`)
+        return { before_snapshot_id: null, after_snapshot_id: null }
+      }
       const payload = publishablePayload(edit.payload)
       if (!payload) throw new SitePublishError('site_edit_unpublishable', 'the payload is not JSON carrying proposed_content (a string)')
       const page = await targetPage(deps.read, edit, payload.page_id)
@@ -53,6 +61,7 @@ export function builtInSitePublisher(deps: { readonly write: WriteDeps; readonly
       return { before_snapshot_id: before?.id ?? null, after_snapshot_id: after.snapshotId }
     },
     async restore(edit, receipt, context) {
+      if (edit.operation === REDIRECT_OPERATION) return { restored_snapshot_id: null } // the rolled-back edit is the record
       const after = receipt.after_snapshot_id === null ? undefined : await snapshotById(deps.read, receipt.after_snapshot_id)
       if (!after) throw new SitePublishError('site_publish_failed', 'the snapshot the edit published is gone; nothing to restore from')
       const before = receipt.before_snapshot_id === null ? undefined : await snapshotById(deps.read, receipt.before_snapshot_id)

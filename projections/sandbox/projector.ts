@@ -61,6 +61,7 @@ export const CLIENT_TABLES = [
   'website_projects',
   'sitemap_pages',
   'push_failures',
+  'redirects',
 ] as const
 
 /**

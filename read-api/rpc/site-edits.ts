@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { SitePublisher } from '../../commands/site-edits-publisher.js'
 import { applySiteEdit, rollbackSiteEdit, stageSiteEdit } from '../../commands/site-edits.js'
 import { pageUrlKey } from '../../domain/pages/url.js'
+import { REDIRECT_OPERATION, redirectPayloadProblem } from '../../domain/publishing/redirects/redirect-payload.js'
 import { Id } from '../../domain/shared/values.js'
 import { SiteEditOperation, SiteEditPayload } from '../../domain/site-edits/events.js'
 import { SITE_EDIT_STATUSES, type SiteEditStatus } from '../../domain/site-edits/site-edit.js'
@@ -115,7 +116,7 @@ export const siteEditRpcs = [
       client_id: ClientId,
       operation: SiteEditOperation.describe('What kind of change, e.g. elementor_rewrite'),
       payload: SiteEditPayload.describe(
-        "The change as text. The built-in publisher publishes JSON carrying proposed_content (and page_id, or the edit's page_url)",
+        "The change as text. The built-in publisher publishes JSON carrying proposed_content (and page_id, or the edit's page_url). Operation redirect: JSON {from_url, to_url, status_code 301|302|307|308, action_item_id?, to_page_id?}, from_url on the client's site, checked when staged",
       ),
       page_url: z.string().trim().max(2000).default('').describe('The page the edit is for (default empty)'),
     }),
@@ -123,6 +124,8 @@ export const siteEditRpcs = [
     async handler(ctx) {
       const p = ctx.params
       const client = await writableClient(ctx.read, ctx.orgId, p.client_id)
+      const redirectProblem = p.operation === REDIRECT_OPERATION ? redirectPayloadProblem(p.payload, client.website_url) : null
+      if (redirectProblem !== null) throw new ApiError('validation_failed', `${redirectProblem} (domain/publishing/redirects/README.md)`)
       const { editId } = await stageSiteEdit(ctx.write, ctx.command, {
         orgId: client.org_id,
         clientId: client.id,

@@ -296,6 +296,7 @@ const CLIENT_CASES: ClientCase[] = [
     method: 'auto_resolve_push_failures',
     body: (id) => ({ client_id: id, operation: 'apply_site_edit' }),
   },
+  { label: 'list_redirects', method: 'list_redirects', body: (id) => ({ client_id: id, applied_only: true }) },
   { label: 'get_template_images_report', method: 'get_template_images_report', body: (id) => ({ client_id: id }) },
   // Planning: compare reports.
   { label: 'create_compare_report', method: 'create_compare_report', body: (id) => ({ client_id: id, month: '2026-03' }) },

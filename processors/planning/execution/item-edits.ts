@@ -5,6 +5,7 @@ import { draftPageContent, draftPageTitle, draftPageUrl, type DraftBrief } from 
 import { linkSources, withLinkTo, type LinkCandidate } from '../../../domain/planning/execution/internal-links.js'
 import { closestLivePage } from '../../../domain/planning/execution/redirect-target.js'
 import { pageUrlKey } from '../../../domain/pages/url.js'
+import { REDIRECT_OPERATION, type RedirectPayload, redirectPayloadProblem } from '../../../domain/publishing/redirects/redirect-payload.js'
 import { withMetaTags } from '../../../domain/search/insights/head-tags.js'
 import { BUILT_IN_META_WRITER } from '../../../domain/search/insights/meta-limits.js'
 import { metaRewriteRequest, readMetaRewriteAnswer } from '../../../domain/search/insights/meta-model-answer.js'
@@ -21,7 +22,7 @@ import type { JobContext, JobRun } from '../../jobs/handler.js'
  * the built-in writer) for titles and descriptions, the planning templates (domain/planning/execution) for
  * links, redirects and draft pages.
  */
-export const REDIRECT = 'redirect'
+export const REDIRECT = REDIRECT_OPERATION
 export const INTERNAL_LINK = 'internal_link'
 export const CREATE_PAGE = 'create_page'
 
@@ -170,16 +171,16 @@ async function redirect(deps: PlanDeps, item: ItemToCarry, pages: readonly PageR
   }
   const to = closestLivePage(item.pageUrl, live)
   if (!to) return refused('the client has no live page to redirect to')
-  return {
-    edits: [
-      {
-        operation: REDIRECT,
-        pageId: from?.id ?? null,
-        pageUrl: item.pageUrl,
-        payload: { action_item_id: item.itemId, from_url: item.pageUrl, to_url: to.url, status_code: 301, to_page_id: to.id },
-      },
-    ],
-  }
+  const payload = {
+    action_item_id: item.itemId,
+    from_url: item.pageUrl,
+    to_url: to.url,
+    status_code: 301,
+    to_page_id: to.id,
+  } satisfies RedirectPayload
+  const problem = redirectPayloadProblem(JSON.stringify(payload), deps.owner.websiteUrl)
+  if (problem !== null) return refused(`the redirect cannot be staged: ${problem}`)
+  return { edits: [{ operation: REDIRECT, pageId: from?.id ?? null, pageUrl: item.pageUrl, payload }] }
 }
 
 async function internalLinks(deps: PlanDeps, item: ItemToCarry, pages: readonly PageRow[]): Promise<EditPlan> {
