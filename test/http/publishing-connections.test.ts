@@ -1,7 +1,7 @@
 /**
  * Site connections through the RPCs with real keys (FTP/SFTP, the SSH key, the notification URL and the
  * reads): set, read back, keep or replace the password, clear; the key made once and rotated on request; the
- * webhook URL policy; the WordPress post ids of the client's pages; no password or private key in any answer,
+ * webhook URL policy; the WordPress post ids of the client's pages and content pages; no password or private key in any answer,
  * in the log's plain fields or the auditor's view; another organization's client answering like a missing one.
  */
 import { execFileSync } from 'node:child_process'
@@ -181,7 +181,7 @@ t.test('the notification URL: the webhook policy, set, clear', async (t) => {
   t.equal((await streamEvents(ts, `site_connection-${clientId}`)).length, 2, 'clearing again records nothing')
 })
 
-t.test("get_client_wp_post_ids: the client's pages' WordPress ids, distinct and ascending", async (t) => {
+t.test("get_client_wp_post_ids: the WordPress ids of the client's pages and content pages, distinct and ascending", async (t) => {
   const { ts, org, clientId } = await setup(t)
   t.same(await ts.call('get_client_wp_post_ids', { client_id: clientId }, org.key), [])
   for (const [p, id] of [
@@ -193,6 +193,10 @@ t.test("get_client_wp_post_ids: the client's pages' WordPress ids, distinct and 
     await ts.call('add_page', { page }, org.key)
   }
   t.same(await ts.call('get_client_wp_post_ids', { client_id: clientId }, org.key), [2, 14])
+  // A content page the service created on the site counts too; an id both know is listed once.
+  await ts.call('create_content_page', { client_id: clientId, wp_post_id: 481 }, org.key)
+  await ts.call('create_content_page', { client_id: clientId, wp_post_id: 14 }, org.key)
+  t.same(await ts.call('get_client_wp_post_ids', { client_id: clientId }, org.key), [2, 14, 481])
 })
 
 t.test("another organization's client answers like a missing one, and nothing is recorded for it", async (t) => {

@@ -4,6 +4,7 @@ import { pluginStatesOf, type PluginStates } from '../../../domain/publishing/co
 import type { FtpProtocol, SeoPluginKind } from '../../../domain/publishing/connections/values.js'
 import type { PushFailureCategory } from '../../../domain/publishing/push-failures/categories.js'
 import type { ReadDb } from '../../tables.js'
+import { contentPagesForClient } from '../content-pages/queries.js'
 import type { SiteConnectionsTable } from './tables.js'
 
 type Row = Selectable<SiteConnectionsTable>
@@ -158,7 +159,10 @@ export async function ftpCapableClientIds(read: ReadDb, orgId: number): Promise<
   return rows.map((r) => Number(r.client_id))
 }
 
-/** get_client_wp_post_ids: every WordPress post id the service knows for the client (its pages'), ascending. */
+/**
+ * get_client_wp_post_ids: every WordPress post id the service knows for the client: its pages' and the content
+ * pages it created on the site (content-pages' query), distinct, ascending.
+ */
 export async function clientWpPostIds(read: ReadDb, clientId: number): Promise<number[]> {
   const pages = await read
     .selectFrom('pages')
@@ -168,6 +172,7 @@ export async function clientWpPostIds(read: ReadDb, clientId: number): Promise<n
     .execute()
   const ids = new Set<number>()
   for (const p of pages) if (p.wp_post_id !== null) ids.add(Number(p.wp_post_id))
+  for (const c of await contentPagesForClient(read, clientId)) ids.add(Number(c.wp_post_id))
   return [...ids].sort((a, b) => a - b)
 }
 

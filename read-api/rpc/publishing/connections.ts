@@ -295,7 +295,8 @@ export const siteConnectionsRpcs: readonly AnyRpc[] = [
     domain,
     access: 'read',
     orgScoped: true,
-    summary: "Every WordPress post id the service knows for the client (its pages' wp_post_id), ascending and distinct.",
+    summary:
+      "Every WordPress post id the service knows for the client (its pages' wp_post_id and its content pages'), ascending and distinct.",
     params: z.strictObject({ client_id: ClientId }),
     result: z.array(z.number().int().describe('A WordPress post or page id')).describe('The ids, ascending'),
     example: { params: { client_id: 34 }, result: [2, 14, 16] },
