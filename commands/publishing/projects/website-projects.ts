@@ -80,7 +80,11 @@ export async function updateWebsiteProject(
   const outcome = await handleCommand(deps, {
     aggregate: websiteProject,
     id: input.projectId,
-    command: (state): WebsiteProjectCommand => ({ type: 'UpdateProject', project_id: input.projectId, fields: { ...state.fields, ...input.changes } }),
+    command: (state): WebsiteProjectCommand => ({
+      type: 'UpdateProject',
+      project_id: input.projectId,
+      fields: { ...state.fields, ...input.changes },
+    }),
     context,
     visibleTo: input.orgId,
   })

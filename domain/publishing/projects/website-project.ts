@@ -2,12 +2,16 @@ import type { Aggregate } from '../../shared/aggregate.js'
 import { DomainError, NotFoundError } from '../../shared/errors.js'
 import { assertNever } from '../../shared/values.js'
 import type { WebsiteProjectEvent } from './events.js'
+import { decideSitemapPage, evolveSitemap, type SitemapPageCommand } from './sitemap-decisions.js'
+import type { SitemapPageRecord } from './sitemap-tree.js'
 import { canMoveProject, projectMovesFrom } from './status-flow.js'
 import type { ProjectKind, ProjectStatus } from './values.js'
 
 /**
- * A website project: one stream per project, `website_project-<project_id>`. The project's client never
- * changes (a project is about one client's site), so every event carries it for the read models.
+ * A website project: one stream per project, `website_project-<project_id>`, holding the project and its
+ * sitemap pages, so a page's slug (unique in the project) and the tree (no cycles) are decided against every
+ * page at once. The project's client never changes (a project is about one client's site), so every event
+ * carries it for the read models. Generated content and Elementor pages have streams of their own.
  */
 export const websiteProjectStream = (projectId: number) => `website_project-${projectId}`
 
@@ -27,12 +31,15 @@ export interface WebsiteProjectState {
   readonly clientId: number
   readonly status: ProjectStatus
   readonly fields: ProjectFields
+  /** Every page ever added, deleted ones marked, in the order they were added. */
+  readonly pages: readonly SitemapPageRecord[]
 }
 
 export type WebsiteProjectCommand =
   | { type: 'AddProject'; project_id: number; org_id: number; client_id: number; status: ProjectStatus; fields: ProjectFields }
   | { type: 'UpdateProject'; project_id: number; fields: ProjectFields }
   | { type: 'SetProjectStatus'; project_id: number; status: ProjectStatus }
+  | SitemapPageCommand
 
 const initialState = (): WebsiteProjectState => ({
   projectId: 0,
@@ -40,6 +47,7 @@ const initialState = (): WebsiteProjectState => ({
   clientId: 0,
   status: 'planning',
   fields: { name: '', kind: 'rebuild', site_url: null, staging_url: null, library_client_id: null, notes: null },
+  pages: [],
 })
 
 const fieldsOf = (d: ProjectFields): ProjectFields => ({
@@ -78,12 +86,17 @@ function evolve(state: WebsiteProjectState, event: WebsiteProjectEvent): Website
   switch (event.type) {
     case 'WebsiteProjectAdded': {
       const d = event.data
-      return { projectId: d.project_id, orgId: d.org_id, clientId: d.client_id, status: d.status, fields: fieldsOf(d) }
+      return { projectId: d.project_id, orgId: d.org_id, clientId: d.client_id, status: d.status, fields: fieldsOf(d), pages: [] }
     }
     case 'WebsiteProjectUpdated':
       return { ...state, fields: fieldsOf(event.data) }
     case 'WebsiteProjectStatusChanged':
       return { ...state, status: event.data.to }
+    case 'SitemapPageAdded':
+    case 'SitemapPageUpdated':
+    case 'SitemapPageStatusChanged':
+    case 'SitemapPageDeleted':
+      return { ...state, pages: evolveSitemap(state.pages, event) }
     default:
       return assertNever(event)
   }
@@ -131,6 +144,13 @@ function decide(command: WebsiteProjectCommand, state: WebsiteProjectState): Web
         },
       ]
     }
+    case 'AddSitemapPage':
+    case 'UpdateSitemapPage':
+    case 'SetSitemapPageStatus':
+    case 'DeleteSitemapPage':
+      // The sitemap of an archived project is read-only, as the project is.
+      openProject(state, command.project_id)
+      return decideSitemapPage(command, state)
     default:
       return assertNever(command)
   }

@@ -21,6 +21,47 @@ export interface WebsiteProjectsTable {
   status_changed_at: Timestamp
 }
 
+/** One row per sitemap page; a deleted page keeps its row (deleted_at set). */
+export interface SitemapPagesTable {
+  id: number
+  project_id: number
+  org_id: number
+  client_id: number
+  title: string
+  slug: string
+  parent_id: number | null
+  page_type: string
+  position: number
+  primary_keyword: string | null
+  status: string
+  wp_post_id: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  status_changed_at: Timestamp
+  deleted_at: Timestamp | null
+}
+
+/** One row per version of a sitemap page's generated content. */
+export interface GeneratedContentTable {
+  id: number
+  project_id: number
+  sitemap_page_id: number
+  org_id: number
+  client_id: number
+  kind: string
+  version: number
+  /** The highest version of its page and kind. */
+  is_current: boolean
+  body: string
+  writer: string
+  created_at: Timestamp
+  exported_at: Timestamp | null
+  pushed_at: Timestamp | null
+  wp_post_id: number | null
+}
+
 export interface WebsiteProjectsReadModels {
   website_projects: WebsiteProjectsTable
+  sitemap_pages: SitemapPagesTable
+  generated_content: GeneratedContentTable
 }
