@@ -58,8 +58,11 @@ export const CLIENT_TABLES = [
   'client_group_members',
   'site_connections',
   'content_pages',
+  'template_catalog_entries',
+  'template_pages',
   'website_projects',
   'sitemap_pages',
+  'generated_content',
   'push_failures',
   'redirects',
 ] as const
