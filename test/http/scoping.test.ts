@@ -288,6 +288,12 @@ const CLIENT_CASES: ClientCase[] = [
   // Publishing: content pages and the template images report.
   { label: 'create_content_page', method: 'create_content_page', body: (id) => ({ client_id: id, wp_post_id: 481 }) },
   { label: 'list_content_pages', method: 'list_content_pages', body: (id) => ({ client_id: id }) },
+  // Publishing: website projects and their content (every one checks the client before it appends anything).
+  { label: 'add_website_project', method: 'add_website_project', body: (id) => ({ project: { client_id: id, name: 'Intruder' } }) },
+  { label: 'get_projects_for_client', method: 'get_projects_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_all_content_for_client', method: 'get_all_content_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_unexported_content', method: 'get_unexported_content', body: (id) => ({ client_id: id }) },
+  { label: 'count_unpushed_content_for_client', method: 'count_unpushed_content_for_client', body: (id) => ({ client_id: id }) },
   // Publishing: push failures (auto_resolve_push_failures refuses before it appends anything).
   { label: 'get_push_failures', method: 'get_push_failures', body: (id) => ({ client_id: id, include_resolved: true }) },
   { label: 'count_unresolved_push_failures', method: 'count_unresolved_push_failures', body: (id) => ({ client_id: id }) },
