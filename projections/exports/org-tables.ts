@@ -23,6 +23,8 @@ import { CLIENT_TABLES } from '../sandbox/projector.js'
 export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   projection_checkpoint: "the projection runner's bookkeeping; its position is the manifest's `position`",
   oauth_access_tokens: 'nothing but digests of live access tokens (a credential) and their expiry',
+  section_templates:
+    "the platform's catalog of page sections, shared by every organization (get_section_templates reads it); a template page names the section templates it uses by id",
 }
 
 export interface OrgTable {
