@@ -194,6 +194,9 @@ t.test('template pages of a project and the images report', async (t) => {
     { project: { client_id: client, name: 'Rebuild', library_client_id: library } },
     org.key,
   )
+  // The template page is for the project's home page; a page of another project is not this project's.
+  const home = await ts.call<any>('add_sitemap_page', { project_id: projectId, title: 'Home', page_type: 'home' }, org.key)
+  const elsewhere = await ts.call<any>('add_sitemap_page', { project_id: bareId, title: 'Home', page_type: 'home' }, org.key)
   const sections = [
     { source: 'catalog', template_id: 2211, fields: {} },
     { source: 'section_template', template_id: hero.id, fields: { headline: 'Drains, Austin' } },
@@ -205,13 +208,13 @@ t.test('template pages of a project and the images report', async (t) => {
   ]
   const page = await ts.call<any>(
     'add_template_page',
-    { project_id: projectId, sitemap_page_id: 17, title: 'Home', sections, images },
+    { project_id: projectId, sitemap_page_id: home.id, title: 'Home', sections, images },
     org.key,
   )
   t.match(page, {
     project_id: projectId,
     client_id: client,
-    sitemap_page_id: 17,
+    sitemap_page_id: home.id,
     status: 'draft',
     image_counts: { slots: 3, filled: 2, missing: 1, without_alt: 1, missing_slots: ['team'], without_alt_slots: ['hero'] },
   })
@@ -224,10 +227,17 @@ t.test('template pages of a project and the images report', async (t) => {
   // Refusals: the sitemap page taken, a catalog template without a library, fields that do not fit, images that do not fit.
   expectError(
     t,
-    await ts.rpc('add_template_page', { project_id: projectId, sitemap_page_id: 17, title: 'Again' }, org.key),
+    await ts.rpc('add_template_page', { project_id: projectId, sitemap_page_id: home.id, title: 'Again' }, org.key),
     409,
     'template_page_sitemap_page_taken',
   )
+  expectError(
+    t,
+    await ts.rpc('add_template_page', { project_id: projectId, sitemap_page_id: elsewhere.id, title: 'Stray' }, org.key),
+    404,
+    'not_found',
+  )
+  expectError(t, await ts.rpc('update_template_page', { page_id: page.id, sitemap_page_id: elsewhere.id }, org.key), 404, 'not_found')
   expectError(
     t,
     await ts.rpc('add_template_page', { project_id: bareId, title: 'x', sections: [sections[0]] }, org.key),

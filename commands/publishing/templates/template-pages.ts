@@ -12,6 +12,7 @@ import { DomainError, NotFoundError } from '../../../domain/shared/errors.js'
 import { handleCommand, loadState, type CommandContext, type WriteDeps } from '../../command-handler.js'
 import type { Position } from '../../event-store/port.js'
 import type { WebsiteProjectState } from '../../../domain/publishing/projects/website-project.js'
+import { livePage } from '../../../domain/publishing/projects/sitemap-tree.js'
 import { websiteProjectOfOrg } from '../projects/website-projects.js'
 import { loadTemplateCatalog } from './catalog.js'
 import { loadSectionCatalog } from './section-templates.js'
@@ -78,6 +79,7 @@ export async function addTemplatePage(
 ): Promise<{ pageId: number; position: Position | null }> {
   const { callerOrgId, projectId, ...page } = input
   const project = await writableProject(deps, callerOrgId, projectId)
+  if (page.sitemap_page_id !== null) livePage(project.pages, page.sitemap_page_id)
   await checkSections(deps, project.fields.library_client_id, page.sections, [])
   const pageId = await deps.ids.next('template_page')
   const outcome = await handleCommand(deps, {
@@ -100,6 +102,8 @@ export async function updateTemplatePage(
   const project = await writableProject(deps, callerOrgId, projectId)
   const current = findTemplatePage(await loadProjectTemplatePages(deps, projectId), pageId)
   if (!current) throw new NotFoundError('template page', pageId)
+  // A page moved to another sitemap page names a live page of this project (the one it has may since be deleted).
+  if (change.sitemap_page_id != null && change.sitemap_page_id !== current.sitemapPageId) livePage(project.pages, change.sitemap_page_id)
   if (change.sections) await checkSections(deps, project.fields.library_client_id, change.sections, current.sections)
   const outcome = await handleCommand(deps, {
     aggregate: projectTemplatePages,
