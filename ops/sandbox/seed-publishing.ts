@@ -12,6 +12,6 @@ export async function seedSandboxPublishing(write: WriteDeps, ctx: CommandContex
   await seedSandboxPushFailures(write, ctx, orgId, clientId)
   await seedSandboxRedirects(write, ctx, orgId, clientId)
   await seedSandboxContentPages(write, ctx, orgId, clientId)
-  await seedSandboxWebsiteProjects(write, ctx, orgId, clientId)
-  await seedSandboxTemplates(write, ctx, orgId, clientId)
+  const project = await seedSandboxWebsiteProjects(write, ctx, orgId, clientId)
+  await seedSandboxTemplates(write, ctx, orgId, clientId, project)
 }

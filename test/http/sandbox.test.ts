@@ -122,6 +122,35 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     )
   })
 
+  await t.test('a website project with its sitemap, copy and a template page; content pages on the site', async (t) => {
+    const [project] = await call<{ id: number; kind: string; library_client_id: number }[]>('get_projects_for_client', {
+      client_id: clientId,
+    })
+    t.match(project, { kind: 'rebuild', library_client_id: clientId })
+    const sitemap = await call<{ slug: string; depth: number }[]>('get_sitemap_pages_for_project', { project_id: project!.id })
+    t.same(
+      sitemap.map((p) => [p.slug, p.depth]),
+      [
+        ['', 1],
+        ['services', 1],
+        ['drain-cleaning', 2],
+        ['water-heater-repair', 2],
+        ['contact', 1],
+      ],
+      'home, a services hub with two services, contact',
+    )
+    t.equal(await call<number>('count_unpushed_content_for_client', { client_id: clientId }), 2, 'two pages of copy, none pushed')
+    const templatePages = await call<{ image_counts: { missing: number } }[]>('get_template_pages_for_project', { project_id: project!.id })
+    t.same(
+      templatePages.map((p) => p.image_counts.missing),
+      [1],
+      'the home page built from templates, one image still needed',
+    )
+    const contentPages = await call<{ status: string }[]>('list_content_pages', { client_id: clientId })
+    t.same(contentPages.map((p) => p.status).sort(), ['draft', 'verified'])
+    t.ok((await call<unknown[]>('get_section_templates', {})).length >= 6, 'the built-in section templates')
+  })
+
   await t.test('every read RPC answers 200 with the sandbox key', async (t) => {
     const captures = await call<{ id: number }[]>('get_aeo_captures', { client_id: clientId, limit: 1 })
     const items = await call<{ id: number; item_key: string }[]>('get_aeo_items', { client_id: clientId })
@@ -176,6 +205,12 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const compareReports = await call<{ report_id: number }[]>('get_compare_reports_for_org', {})
     const actionItems = await call<{ id: number; month: string; action_type: string }[]>('get_action_items', { client_id: clientId })
     const groups = await call<{ id: number }[]>('get_all_client_groups', {})
+    const [project] = await call<{ id: number }[]>('get_projects_for_client', { client_id: clientId })
+    const sitemap = await call<{ id: number }[]>('get_sitemap_pages_for_project', { project_id: project!.id })
+    const [templatePage] = await call<{ id: number }[]>('get_template_pages_for_project', { project_id: project!.id })
+    const [contentPage] = await call<{ id: number }[]>('list_content_pages', { client_id: clientId })
+    const [sectionTemplate] = await call<{ id: number }[]>('get_section_templates', {})
+    const [catalogEntry] = await call<{ template_id: number }[]>('list_template_catalog', { library_client_id: clientId })
     const valuesOf: Record<string, Record<string, unknown>> = {
       get_gsc_capture: { capture_id: gscCaptures[0]!.id },
       get_gsc_capture_keywords: { capture_id: gscCaptures[0]!.id },
@@ -190,6 +225,17 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       get_compare_report: { report_id: compareReports[0]!.report_id },
       get_client_group: { group_id: groups[0]!.id },
       get_clients_in_group: { group_id: groups[0]!.id },
+      get_website_project: { project_id: project!.id },
+      get_sitemap_pages_for_project: { project_id: project!.id },
+      get_generated_content_for_project: { project_id: project!.id },
+      get_template_pages_for_project: { project_id: project!.id },
+      get_sitemap_page: { page_id: sitemap[0]!.id },
+      get_generated_content_for_page: { sitemap_page_id: sitemap[0]!.id },
+      get_template_page: { page_id: templatePage!.id },
+      get_content_page: { page_id: contentPage!.id },
+      get_section_template: { template_id: sectionTemplate!.id },
+      list_template_catalog: { library_client_id: clientId },
+      get_template_catalog_entry: { library_client_id: clientId, template_id: catalogEntry!.template_id },
     }
     const reads = ts.system.registry.all().filter((r) => r.definition.access === 'read' && !r.definition.platformOnly)
     t.ok(reads.length > 20, `${reads.length} read methods`)
