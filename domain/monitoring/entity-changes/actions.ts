@@ -39,7 +39,7 @@ export const ACTION_TABLE: readonly (readonly [pattern: RegExp, action: EntityAc
   [/(Added|Created|Registered|Claimed|Invited|Proposed|Staged|Raised|Queued|Issued|Reserved|Bootstrapped)$/, 'created'],
   [/(Deleted|Removed|Revoked|Released|Expired|Cleared|Pruned)$/, 'deleted'],
   [
-    /(Started|Completed|Failed|Cancelled|Interrupted|Applied|RolledBack|Approved|Rejected|Resolved|Disabled|Expired|LockedOut|Enrolled|Planned|Closed)$/,
+    /(Started|Completed|Failed|Cancelled|Interrupted|Applied|RolledBack|Approved|Rejected|Resolved|Disabled|Expired|LockedOut|Enrolled|Planned|Closed|Retired|Exported|Pushed)$/,
     'status_changed',
   ],
   [/(Updated|Set|Changed|Renamed|Overridden|Rotated|Reanalyzed|Classified|Rebuilt|Merged|Refreshed|Tracked|Provisioned\w*)$/, 'updated'],
