@@ -66,4 +66,23 @@ export async function createWebsiteProjectsTables(db: Kysely<any>, schema: strin
   await sql`create index ${sql.id('generated_content_page')} on ${t('generated_content')} (sitemap_page_id, kind, version)`.execute(db)
   await sql`create index ${sql.id('generated_content_project')} on ${t('generated_content')} (project_id, id)`.execute(db)
   await sql`create index ${sql.id('generated_content_client')} on ${t('generated_content')} (client_id, id)`.execute(db)
+  await sql`
+    create table ${t('elementor_pages')} (
+      project_id bigint not null,
+      wp_post_id bigint not null,
+      org_id bigint not null,
+      client_id bigint not null,
+      title text not null,
+      slug text,
+      status text,
+      link text,
+      modified_gmt text not null,
+      elementor_data text not null,
+      elementor_data_sha256 text not null,
+      elementor_data_bytes integer not null,
+      widget_counts jsonb not null,
+      recorded_at timestamptz not null,
+      primary key (project_id, wp_post_id)
+    )`.execute(db)
+  await sql`create index ${sql.id('elementor_pages_client')} on ${t('elementor_pages')} (client_id)`.execute(db)
 }

@@ -63,6 +63,7 @@ export const CLIENT_TABLES = [
   'website_projects',
   'sitemap_pages',
   'generated_content',
+  'elementor_pages',
   'push_failures',
   'redirects',
 ] as const

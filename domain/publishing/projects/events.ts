@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Id } from '../../shared/values.js'
+import { elementorPageEventSchemas } from './elementor-events.js'
 import {
   CONTENT_BODY_MAX_LENGTH,
   CONTENT_WRITER_MAX_LENGTH,
@@ -108,6 +109,7 @@ export const websiteProjectsEventSchemas = {
   GeneratedContentRecorded,
   GeneratedContentExported,
   GeneratedContentPushed,
+  ...elementorPageEventSchemas,
 } as const
 
 type Schemas = typeof websiteProjectsEventSchemas

@@ -1,5 +1,6 @@
 import { eachEvent } from '../../each-event.js'
 import { occurredAt, orgIdOf, type Projector } from '../../projector.js'
+import { elementorPagesProjector } from './elementor-projector.js'
 
 /**
  * website_projects, as the projects' events say. An added project is inserted once; an update or a status
@@ -180,4 +181,4 @@ const websiteProjectsProjector: Projector = eachEvent({
 })
 
 /** The website projects sub-area's projectors. */
-export const websiteProjectsProjectors: readonly Projector[] = [websiteProjectsProjector]
+export const websiteProjectsProjectors: readonly Projector[] = [websiteProjectsProjector, elementorPagesProjector]

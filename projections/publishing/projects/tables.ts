@@ -60,8 +60,29 @@ export interface GeneratedContentTable {
   wp_post_id: number | null
 }
 
+/** One row per Elementor page present on the project's site (a removed page's row is deleted). */
+export interface ElementorPagesTable {
+  project_id: number
+  wp_post_id: number
+  org_id: number
+  client_id: number
+  title: string
+  slug: string | null
+  status: string | null
+  link: string | null
+  /** WordPress's modified_gmt, as the site gave it (`YYYY-MM-DDTHH:MM:SS`, UTC). */
+  modified_gmt: string
+  elementor_data: string
+  elementor_data_sha256: string
+  elementor_data_bytes: number
+  /** widgetType → count, as JSON. */
+  widget_counts: ColumnType<Record<string, number>, string, string>
+  recorded_at: Timestamp
+}
+
 export interface WebsiteProjectsReadModels {
   website_projects: WebsiteProjectsTable
   sitemap_pages: SitemapPagesTable
   generated_content: GeneratedContentTable
+  elementor_pages: ElementorPagesTable
 }

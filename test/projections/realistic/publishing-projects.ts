@@ -48,6 +48,25 @@ export async function writeWebsiteProjectsLog(ts: TestSystem, log: RealisticLog,
   await call('mark_content_exported', { content_ids: [second.id, meta.id] }, keys.orgA) // one already exported
   await call('mark_content_pushed', { content_id: second.id, wp_post_id: 813 }, keys.orgA)
   await call('mark_content_pushed', { content_id: second.id, wp_post_id: 813 }, keys.orgA) // no change
+  // Elementor pages of the rebuild's site: recorded, read again unchanged (no event), edited on the site, one gone.
+  const elementor = (wp_post_id: number, modified_gmt: string, widgets: string[]) =>
+    call(
+      'record_elementor_page',
+      {
+        project_id: rebuild,
+        wp_post_id,
+        title: `Page ${wp_post_id}`,
+        status: 'publish',
+        modified_gmt,
+        elementor_data: JSON.stringify([{ elType: 'section', elements: widgets.map((widgetType) => ({ elType: 'widget', widgetType })) }]),
+      },
+      keys.orgA,
+    )
+  await elementor(813, '2026-11-03T10:42:17', ['heading', 'text-editor'])
+  await elementor(813, '2026-11-03T10:42:17', ['heading', 'text-editor']) // the same stamp and data: no event
+  await elementor(813, '2026-11-05T09:00:00', ['heading', 'text-editor', 'button'])
+  await elementor(820, '2026-11-04T12:00:00', ['image'])
+  await call('remove_elementor_page', { project_id: rebuild, wp_post_id: 820 }, keys.orgA)
   await call('add_website_project', { project: { client_id: bravo, name: 'Dental new site', kind: 'new_site', site_url: null } }, keys.orgB)
   const foreign = await ts.rpc('get_website_project', { project_id: rebuild }, keys.orgB)
   if (foreign.statusCode !== 404) throw new Error(`a foreign get_website_project answered ${foreign.statusCode}`)
