@@ -2,6 +2,7 @@ import type { CommandContext, WriteDeps } from '../../commands/command-handler.j
 import { markContentExported, recordGeneratedContent } from '../../commands/publishing/projects/generated-content.js'
 import { addSitemapPage, setSitemapPageStatus } from '../../commands/publishing/projects/sitemap-pages.js'
 import { addWebsiteProject } from '../../commands/publishing/projects/website-projects.js'
+import { seedSandboxElementorPages } from './seed-publishing-elementor-pages.js'
 
 /** What the templates seed builds on: the project and its home page. */
 export interface SandboxProject {
@@ -65,5 +66,6 @@ export async function seedSandboxWebsiteProjects(
   })
   await markContentExported(write, ctx, { orgId, projectId, contentIds: [homeCopy.contentId] })
   await setSitemapPageStatus(write, ctx, { orgId, projectId, pageId: home, status: 'published', wpPostId: 7 })
+  await seedSandboxElementorPages(write, ctx, orgId, projectId)
   return { projectId, homePageId: home }
 }
