@@ -70,7 +70,10 @@ export async function seedSandboxGsc(write: WriteDeps, ctx: CommandContext, orgI
   })
   const today = dayOf(now)
   for (const weeksBack of [4, 0]) {
-    const queuedAt = new Date(now.getTime() - weeksBack * 7 * DAY_MS - 3_600_000)
+    // Queued an hour before, but never on the day before: in the first hour after midnight UTC that would move
+    // the capture's range back a day, and the default period would no longer be covered.
+    const capturedAt = now.getTime() - weeksBack * 7 * DAY_MS
+    const queuedAt = new Date(Math.max(capturedAt - 3_600_000, Date.parse(`${dayOf(new Date(capturedAt))}T00:00:00.000Z`)))
     const at = clocked(queuedAt)
     const queued = await queueGscCapture(at, ctx, { callerOrgId: orgId, clientId, trigger: 'manual' })
     if (queued.captureId === null || !queued.created) throw new Error('the sandbox capture was not queued')
