@@ -43,8 +43,14 @@ async function setup(t: Parameters<typeof startTestSystem>[0]) {
   return { ts, org, other, clientId, otherClient, record, setDay }
 }
 
+/**
+ * Waits until the read models hold `position`. A loaded machine may take longer than a quiet one; reading before
+ * they do would test nothing, so a wait that ends without reaching it fails here rather than in the reads.
+ */
 async function settle(ts: TestSystem, position: Position | null) {
-  if (position !== null) await ts.system.watermark.waitFor(position, 10_000)
+  if (position !== null && !(await ts.system.watermark.waitFor(position, 60_000))) {
+    throw new Error(`the read models did not reach ${String(position)} within 60 s`)
+  }
 }
 
 t.test('recordCrawledPages: pages created, a snapshot only on change, changes with it, an idempotent retry', async (t) => {
