@@ -116,7 +116,10 @@ export interface EventStore {
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<RecordedEvent>
   /** Negative when a is before b, 0 when equal, positive after. */
   comparePositions(a: Position, b: Position): number
-  /** Position of the last event readAll can return now, or null for an empty log (read-your-writes, lag, ETA). */
+  /**
+   * Position of the last event committed to the log, or null for an empty log (read-your-writes, lag, ETA).
+   * readAll may not return it yet (an older transaction still open holds readers back), but will.
+   */
   headPosition(): Promise<Position | null>
   /** Events after `after`, or null when the store cannot tell cheaply (used for progress and ETA). */
   countAfter(after?: Position): Promise<number | null>

@@ -562,10 +562,15 @@ export class PostgresEventStore implements EventStore {
     return bySeq === 0n ? 0 : bySeq < 0n ? -1 : 1
   }
 
+  /**
+   * The last committed event, not only the last one readers may see now: readAll stops below any transaction
+   * still open anywhere on the server (pg_snapshot_xmin), and a caller waiting for the read models to reach
+   * "the head" after its own writes must wait for those writes, even while an older transaction holds the
+   * readers back (the sandbox seed rendered a report from read models missing its last writes that way).
+   */
   async headPosition(): Promise<Position | null> {
     const { rows } = await this.#pool.query<{ txid: string; seq: string }>(
       `select transaction_id::text as txid, global_position::text as seq from es_events
-       where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
        order by transaction_id desc, global_position desc limit 1`,
     )
     return rows[0] ? formatPosition(rows[0].txid, rows[0].seq) : null

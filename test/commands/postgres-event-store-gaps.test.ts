@@ -106,10 +106,12 @@ t.test('an append that commits late is not skipped by readAll, readPage or subsc
 
   // Later appends through the adapter commit while T1 is still open.
   const laterIds: string[] = []
+  let lastLater = ''
   for (let i = 1; i <= 5; i++) {
     const e = event(i)
     laterIds.push(e.id!)
     const result = await store.append(`early-${i}`, [e], 'no_stream')
+    lastLater = result.position
     t.ok(BigInt(parsePosition(result.position).txid) > BigInt(t1Xid), `append ${i} committed with a higher transaction id than T1`)
   }
 
@@ -130,6 +132,9 @@ t.test('an append that commits late is not skipped by readAll, readPage or subsc
   t.same(await store.readPage(undefined, 100), [], 'readPage returns none of them either')
   await sleep(300) // several subscriber polls, after the wake-ups the appends raised
   t.same(subscription.seen, [], 'the subscription has delivered nothing while T1 is open')
+  // The head is the last committed append, not the last event readers may see: a writer that waits for the read
+  // models to reach the head after its own appends must wait for those appends, not for what T1 lets through.
+  t.equal(await store.headPosition(), lastLater, 'headPosition is the last committed append while T1 is open')
 
   await t1.query('commit')
 

@@ -8,6 +8,7 @@ import { promptKey } from '../../domain/aeo/prompt.js'
 import type { TestSystem } from '../support/system.js'
 import { orgWithKey, type OrgWithKey } from './helpers.js'
 import * as f from '../domain/aeo-analysis-fixtures.js'
+import { readModelsAt } from '../support/read-models.js'
 
 export { f }
 
@@ -38,7 +39,7 @@ export async function appendQuestionEvent(ts: TestSystem, clientId: number, orgI
     ],
     'any',
   )
-  await ts.system.watermark.waitFor(result.position, 10_000)
+  await readModelsAt(ts, result.position)
 }
 
 export async function addQuestion(ts: TestSystem, clientId: number, orgId: number, q: Question = f.bestOf as Question): Promise<number> {

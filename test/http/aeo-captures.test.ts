@@ -20,6 +20,7 @@ import { DEFAULT_SEARCH_PROVIDER_SETTINGS } from '../../processors/search/settin
 import { ephemeralServiceKey } from '../../commands/secrets/service-key.js'
 import { DEFAULT_MONITORING_SETTINGS } from '../../processors/monitoring/settings.js'
 import { systemResolver } from '../../commands/webhooks.js'
+import { readModelsCaughtUp } from '../support/read-models.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -346,7 +347,7 @@ t.test('raw records older than the retention period are pruned to empty; reports
     events.map((e) => e.type),
     ['AeoCaptureIngested', 'AeoCaptureRecordPruned'],
   )
-  await ts.system.watermark.waitFor(await latestPosition(ts), 10_000)
+  await readModelsCaughtUp(ts)
   const pruned = await ts.call('get_aeo_capture', { capture_id: old }, org.key)
   t.match(pruned, { record_json: '', record_pruned: true })
   t.strictSame(pruned.report_json, reportBefore, 'the report stays')
@@ -389,9 +390,3 @@ t.test('raw records older than the retention period are pruned to empty; reports
     ],
   )
 })
-
-async function latestPosition(ts: TestSystem) {
-  let last
-  for await (const event of ts.system.store.readAll({})) last = event.position
-  return last!
-}

@@ -8,6 +8,7 @@ import t from 'tap'
 import { questionSetStream } from '../../domain/aeo/questions/question-set.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { clientPayload, eventCount, expectError, orgWithKey, streamEvents, withoutIds, type OrgWithKey } from './helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 interface Question {
   id: number
@@ -303,7 +304,7 @@ t.test('dedupe_aeo_queries merges rows written under older normalizations into t
     })),
     BigInt(recorded.length - 1),
   )
-  await ts.system.watermark.waitFor(appended.position, 10_000)
+  await readModelsAt(ts, appended.position)
   t.equal((await listOf(ts, clientId, org.key)).length, 4, 'the duplicates are listed before dedupe')
 
   const result = await ts.call('dedupe_aeo_queries', { client_id: clientId }, org.key)

@@ -6,7 +6,8 @@
 import t from 'tap'
 import { startTestSystem } from '../support/system.js'
 import { expectError, orgWithKey, streamEvents } from './helpers.js'
-import { caps, clientWithQuestions, handClock, readModelsCaughtUp } from './aeo-runs-helpers.js'
+import { caps, clientWithQuestions, handClock } from './aeo-runs-helpers.js'
+import { readModelsCaughtUp } from '../support/read-models.js'
 
 const START = '2026-11-15T12:00:00.000Z'
 const settings = {

@@ -13,6 +13,7 @@ import { openSystem, type System } from '../../ops/system.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { orgWithKey } from './helpers.js'
 import { clientWithQuestions, handClock, runEventTypes } from './aeo-runs-helpers.js'
+import { readModelsCaughtUp } from '../support/read-models.js'
 
 const LAST_DAY = '2026-11-30T12:00:00.000Z' // the whole month is due
 const settings = { claimLeaseSeconds: 600, maxAttempts: 3, retryBackoffSeconds: [0], recordRetentionDays: 90, agentOnlineSeconds: 300 }
@@ -89,7 +90,7 @@ t.test('20 concurrent agents over 1,000 queued runs: every run claimed exactly o
         if (got.length === 0) {
           emptyInARow++
           // The queue looks empty only once the read model shows the last claims; let it catch up.
-          await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+          await readModelsCaughtUp(ts)
         } else emptyInARow = 0
       }
     }),
@@ -101,7 +102,7 @@ t.test('20 concurrent agents over 1,000 queued runs: every run claimed exactly o
   t.equal(log.size, 1000, '1,000 run streams')
   const wrong = [...log].filter(([, types]) => types.filter((x) => x === 'AeoRunClaimed').length !== 1)
   t.same(wrong, [], 'the log has exactly one AeoRunClaimed per run')
-  await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+  await readModelsCaughtUp(ts)
   t.same(await ts.call('get_aeo_run_stats', { client_id: clientId }, org.key), {
     queued: 0,
     claimed: 1000,

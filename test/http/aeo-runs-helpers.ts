@@ -5,6 +5,7 @@
 import { appendDecided } from '../../commands/append.js'
 import { systemContext } from '../../commands/command-handler.js'
 import type { TestSystem } from '../support/system.js'
+import { readModelsAt } from '../support/read-models.js'
 
 /** A clock the test moves by hand. */
 export function handClock(start: string) {
@@ -81,22 +82,8 @@ export async function recordCapture(
     'no_stream',
     input.orgId,
   )
-  await ts.system.watermark.waitFor(position, 10_000)
+  await readModelsAt(ts, position)
   return captureId
-}
-
-/**
- * claim_aeo_runs answers without waiting for the read models (X-Read-Your-Writes: skipped): a test that
- * reads the queue right after a claim waits for them to reach the log's head first.
- */
-export async function readModelsCaughtUp(ts: TestSystem): Promise<void> {
-  // The last committed event, not store.headPosition(): that one stops below any transaction still open
-  // (pg_snapshot_xmin), which may be older than the claim that just committed.
-  const { rows } = await ts.database.pool.query<{ txid: string; seq: string }>(
-    'select transaction_id::text as txid, global_position::text as seq from es_events order by transaction_id desc, global_position desc limit 1',
-  )
-  const last = rows[0]
-  if (last && !(await ts.system.watermark.waitFor(`${last.txid}/${last.seq}`, 10_000))) throw new Error('the read models did not catch up')
 }
 
 /** Event types per run stream, from the log table. */

@@ -9,6 +9,7 @@ import { systemContext } from '../../commands/command-handler.js'
 import { startTestSystem } from '../support/system.js'
 import { eventCount, expectError, orgWithKey, withoutIds } from './helpers.js'
 import { caps, clientWithQuestions, handClock } from './aeo-runs-helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const settings = { claimLeaseSeconds: 600, maxAttempts: 3, retryBackoffSeconds: [0], recordRetentionDays: 90, agentOnlineSeconds: 300 }
 
@@ -100,7 +101,7 @@ t.test('a capture names only a run of its own client, question and engine', asyn
       captured: false,
     })
     t.equal(outcome.deleted, false, 'deactivated, not deleted')
-    if (outcome.position) await ts.system.watermark.waitFor(outcome.position, 10_000)
+    await readModelsAt(ts, outcome.position)
     t.match(await ts.call('get_aeo_query', { query_id: captured }, acme.key), { id: captured, active: false })
     const bulk = await deleteClientQuestions(ts.system.write, systemContext('test'), {
       callerOrgId: acme.orgId,
@@ -109,7 +110,7 @@ t.test('a capture names only a run of its own client, question and engine', asyn
       keepCaptured: true,
     })
     t.equal(bulk.deleted, 1, 'only the uncaptured question goes')
-    if (bulk.position) await ts.system.watermark.waitFor(bulk.position, 10_000)
+    await readModelsAt(ts, bulk.position)
     expectError(t, await ts.rpc('get_aeo_query', { query_id: uncaptured }, acme.key), 404, 'not_found')
     t.match(await ts.call('get_aeo_query', { query_id: captured }, acme.key), { id: captured })
   })

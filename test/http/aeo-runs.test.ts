@@ -8,7 +8,8 @@ import { systemContext } from '../../commands/command-handler.js'
 import { runQueueReads } from '../../projections/aeo/runs/run-queue-reads.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
-import { caps, clientWithQuestions, handClock, readModelsCaughtUp, recordCapture, runEventTypes } from './aeo-runs-helpers.js'
+import { caps, clientWithQuestions, handClock, recordCapture, runEventTypes } from './aeo-runs-helpers.js'
+import { readModelsCaughtUp } from '../support/read-models.js'
 
 const MID_NOVEMBER = '2026-11-15T12:00:00.000Z' // day 15 of 30
 // No backoff here: a failed run is claimable again at once (aeo-runs-backoff.test.ts covers the backoff).
@@ -456,7 +457,7 @@ t.test('claims, completion, failure and the agent views', async (t) => {
     t.equal(await expireStaleClaims(deps, systemContext('test')), 0, 'a live lease is kept')
     clock.advance(1)
     t.equal(await expireStaleClaims(deps, systemContext('test')), 2, "the 'anywhere' and platform claims ran out")
-    await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+    await readModelsCaughtUp(ts)
     const back = (await ts.call<any[]>('get_aeo_runs', { client_id: clientId }, acme.key)).find((r) => r.id === anyRun.id)
     t.equal(back.status, 'queued')
     t.equal(back.agent_id, null)

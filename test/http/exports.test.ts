@@ -25,6 +25,7 @@ import { jobContext } from '../processors/jobs/context.js'
 import { clientPayload, expectError, orgWithKey, withoutIds } from './helpers.js'
 import { postJob, QUICK_JOBS, waitForJob } from './jobs-helpers.js'
 import { LOOPBACK_ALLOWED, TEST_SERVICE_KEY } from './webhooks-helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex')
 
@@ -77,14 +78,14 @@ const filed = await fileReport(
   systemContext('test'),
   { orgId: acme.orgId, clientId, month: '2026-10', html: reportHtml },
 )
-if (filed.position) await ts.system.watermark.waitFor(filed.position, 10_000)
+await readModelsAt(ts, filed.position)
 const otherFiled = await fileReport(
   ts.system.write,
   new PostgresBlobStore(ts.system.database.db, ts.system.write.clock),
   systemContext('test'),
   { orgId: other.orgId, clientId: otherClient, month: '2026-10', html: '<p>other org report</p>' },
 )
-if (otherFiled.position) await ts.system.watermark.waitFor(otherFiled.position, 10_000)
+await readModelsAt(ts, otherFiled.position)
 
 // OAuth: an app the organization granted (its name belongs in the export, its tokens never), and another
 // organization's app (nothing of it may appear).

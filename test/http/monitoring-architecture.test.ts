@@ -13,6 +13,7 @@ import type { PageState } from '../../domain/monitoring/page-state.js'
 import type { ScanPageResult } from '../../domain/monitoring/scans/events.js'
 import { startTestSystem } from '../support/system.js'
 import { clientPayload, expectError, orgWithKey } from './helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const ts = await startTestSystem(t)
 const org = await orgWithKey(ts, 'Acme')
@@ -59,7 +60,7 @@ async function record(scanId: number, states: PageState[]) {
     source: 'crawl',
     pages: states.map((s) => ({ url: s.url, state: s })),
   })
-  if (out.position !== null) await ts.system.watermark.waitFor(out.position, 10_000)
+  await readModelsAt(ts, out.position)
   return new Map(out.results.map((r) => [r.url.slice(S.length), r.pageId]))
 }
 
@@ -146,7 +147,7 @@ t.test('a completed crawl: sitemap membership, orphans, a redirect standing for 
     ],
   })
   const position = await completeSiteScan(ts.system.write, ctx, scan, attempt)
-  if (position !== null) await ts.system.watermark.waitFor(position, 10_000)
+  await readModelsAt(ts, position)
 
   const arch = await architecture()
   t.equal(arch.basis, 'crawl')

@@ -12,6 +12,7 @@ import { startTestSystem } from '../support/system.js'
 import { clientPayload, orgWithKey } from './helpers.js'
 import { pageState } from './monitoring-snapshots-states.js'
 import { eventually } from './webhooks-helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const SITE = 'https://acme-plumbing.example.com'
 
@@ -35,7 +36,7 @@ t.test('a crawl that finds a page gone, noindexed or untitled raises page_proble
       source: 'crawl',
       pages,
     })
-    if (result.position) await ts.system.watermark.waitFor(result.position, 10_000)
+    await readModelsAt(ts, result.position)
     return result.results
   }
   const problems = (status?: string) =>

@@ -12,12 +12,13 @@ import { startTestSystem, type TestSystem } from '../support/system.js'
 import { clientPayload, expectError, orgWithKey } from './helpers.js'
 import { pageState } from './monitoring-snapshots-states.js'
 import { eventually, handClock, LOOPBACK_ALLOWED, startReceiver, TEST_SERVICE_KEY } from './webhooks-helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const SITE = 'https://acme-plumbing.example.com'
 const DAY = 86_400_000
 
 async function settle(ts: TestSystem, position: Position | null) {
-  if (position !== null) await ts.system.watermark.waitFor(position, 10_000)
+  await readModelsAt(ts, position)
 }
 
 function crawler(ts: TestSystem, orgId: number, clientId: number) {

@@ -15,6 +15,7 @@ import type { Position } from '../../commands/event-store/port.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { clientPayload, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
 import { pageState } from './monitoring-snapshots-states.js'
+import { readModelsAt, readModelsCaughtUp } from '../support/read-models.js'
 
 const SITE = 'https://acme-plumbing.example.com'
 
@@ -48,9 +49,7 @@ async function setup(t: Parameters<typeof startTestSystem>[0]) {
  * they do would test nothing, so a wait that ends without reaching it fails here rather than in the reads.
  */
 async function settle(ts: TestSystem, position: Position | null) {
-  if (position !== null && !(await ts.system.watermark.waitFor(position, 60_000))) {
-    throw new Error(`the read models did not reach ${String(position)} within 60 s`)
-  }
+  await readModelsAt(ts, position)
 }
 
 t.test('recordCrawledPages: pages created, a snapshot only on change, changes with it, an idempotent retry', async (t) => {
@@ -367,7 +366,7 @@ t.test("the sandbox's crawled snapshots: three weekly crawls, a snapshot only wh
   const home = await ts.call<number>('add_page', { page: { client_id: clientId, url: `${base}/`, title: 'Home' } }, org.key)
   const drains = await ts.call<number>('add_page', { page: { client_id: clientId, url: `${base}/services/drain-cleaning` } }, org.key)
   await seedSandboxSnapshots(ts.system.write, systemContext('sandbox-seed'), org.orgId, clientId)
-  await settle(ts, await ts.system.store.headPosition())
+  await readModelsCaughtUp(ts)
   t.same(await ts.call('get_available_snapshot_dates', { client_id: clientId }, org.key), ['2026-10-22', '2026-10-15', '2026-10-08'])
   t.equal((await ts.call<any[]>('get_snapshots_for_page', { page_id: home }, org.key)).length, 1, 'the home page never changed')
   const drainSnapshots = await ts.call<any[]>('get_snapshots_for_page', { page_id: drains }, org.key)

@@ -14,6 +14,7 @@ import { orgReportPaths, withReadSnapshot } from '../../projections/exports/org-
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { captureBatch, insertCaptures, insertQuestion } from '../support/aeo-report-fixtures.js'
 import { clientPayload, eventCount, expectError, orgWithKey, streamEvents } from './helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const NOW = new Date('2026-04-02T08:00:00.000Z')
 const HOSTILE = `<script>alert("x")</script> & Sons`
@@ -189,7 +190,7 @@ t.test('compare reports over HTTP', async (t) => {
   const mar = { clientId: client, callerOrgId: a.orgId, month: '2026-03' }
   const more = await addActionItems(write, ctx, mar, [item(`Rewrite the heaters title ${HOSTILE}`, 'insight:4')])
   const last = await setActionItemStatus(write, ctx, { ...mar, itemId: more.added[0]! }, { status: 'done' })
-  if (last.position) await ts.system.watermark.waitFor(last.position, 10_000)
+  await readModelsAt(ts, last.position)
   t.equal(closed.carried.length, 2)
 
   let report: any

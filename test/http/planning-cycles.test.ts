@@ -18,6 +18,7 @@ import { monthHours } from '../../projections/planning/cycles/queries.js'
 import { startTestSystem } from '../support/system.js'
 import { handClock } from './aeo-runs-helpers.js'
 import { clientPayload, eventCount, expectError, orgWithKey, streamEvents } from './helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const item = (action_type: string, tier: 'A' | 'B', hours: number, description: string, key: string): ActionItemInput => ({
   action_type,
@@ -61,7 +62,7 @@ t.test('budgets, rollover and the owner views over three months', async (t) => {
     return closed
   }
   const settle = async () => {
-    if (last.position) await ts.system.watermark.waitFor(last.position as never, 10_000)
+    await readModelsAt(ts, last.position as never)
   }
 
   // Budgets: Acme 10 hours from September.

@@ -11,6 +11,7 @@ import { recordPushFailure, type PushFailureInput } from '../../commands/publish
 import { startTestSystem } from '../support/system.js'
 import { handClock } from './aeo-runs-helpers.js'
 import { clientPayload, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 const START = '2026-11-27T09:00:00.000Z'
 const at = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString()
@@ -27,7 +28,7 @@ async function setup(t: Parameters<typeof startTestSystem>[0]) {
   const fail = async (input: Omit<PushFailureInput, 'orgId'> & { orgId?: number }) => {
     clock.advance(60_000)
     const result = await recordPushFailure(ts.system.write, systemContext('test-publisher'), { orgId: org.orgId, ...input })
-    if (result.position) await ts.system.watermark.waitFor(result.position, 10_000)
+    await readModelsAt(ts, result.position)
     return result.failureId
   }
   return { clock, ts, org, other, clientId, secondId, otherClient, fail }

@@ -13,6 +13,7 @@ import { rankDayStream } from '../../domain/search/ranks/rank-day.js'
 import { NO_SERP_FEATURES, type RankRow } from '../../domain/search/ranks/rank-row.js'
 import { startTestSystem } from '../support/system.js'
 import { clientPayload, eventCount, expectError, orgWithKey, streamEvents, withoutIds } from './helpers.js'
+import { readModelsAt } from '../support/read-models.js'
 
 interface Rank {
   keyword_id: number
@@ -216,7 +217,7 @@ t.test('a rank check never replaces a recorded key; a retried check records noth
   t.strictSame(again, { recorded: 0, updated: 0, unchanged: 1, position: null })
   const late = await recordKeywordRanks(deps, context, { clientId: plumbers, rows: [checkRow(3)], checkId: 79, overwrite: false })
   t.strictSame(late, { recorded: 0, updated: 0, unchanged: 1, position: null }, 'a different row from a check: kept as first recorded')
-  await ts.system.watermark.waitFor(first.position!, 5000)
+  await readModelsAt(ts, first.position!)
   t.match(await ts.call<Rank>('get_latest_rank', { keyword_id: heater }, org.key), {
     location_id: roundRock,
     position: 11,
@@ -249,7 +250,7 @@ t.test('a rank check never replaces a recorded key; a retried check records noth
     ],
     'rows chunked into events',
   )
-  await ts.system.watermark.waitFor(big.position!, 5000)
+  await readModelsAt(ts, big.position!)
   t.equal((await ts.call<Rank[]>('get_latest_rank_for_keyword', { keyword_id: keywordIds[7] }, org.key)).length, 2)
 })
 

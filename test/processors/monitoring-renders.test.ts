@@ -15,6 +15,7 @@ import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js'
 import { startTestSite } from '../support/stand-ins/test-site.js'
 import { startTestSystem } from '../support/system.js'
 import { expectError, orgWithKey, streamEvents } from '../http/helpers.js'
+import { readModelsCaughtUp } from '../support/read-models.js'
 
 /** A page with nothing in its HTML: the script paints a red block, writes the text, fetches data and tries the metadata address. */
 const SCRIPTED_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Planner</title>
@@ -71,10 +72,7 @@ t.test('render scans', async (t) => {
     return { outcomes, counts }
   }
   /** The read models have caught up with everything written so far. */
-  const projected = async () => {
-    const head = await ts.system.store.headPosition()
-    if (head !== null) await ts.system.watermark.waitFor(head, 10_000)
-  }
+  const projected = () => readModelsCaughtUp(ts)
 
   await t.test('without Chromium the scan fails with render_unavailable, having rendered nothing', async (t) => {
     const before = (await streamEvents(ts, 'page_renders-9000')).length

@@ -22,6 +22,7 @@ import { handleIntentEvent, intentWork } from '../../processors/search/intent/in
 import { clientPayload, orgWithKey, streamEvents } from '../http/helpers.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { fixture, startProviderServer, type RecordedRequest } from './aeo/provider-server.js'
+import { readModelsCaughtUp } from '../support/read-models.js'
 
 const messages = (r: RecordedRequest) => r.method === 'POST' && r.url === '/v1/messages'
 const responses = (r: RecordedRequest) => r.method === 'POST' && r.url === '/v1/responses'
@@ -156,7 +157,7 @@ t.test('OpenAI: retries, fallbacks, classify requests once, the sandbox and a st
     return last!
   }
   /** The read models show every event recorded so far (the classifier records without waiting for them). */
-  const settled = async () => ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+  const settled = async () => readModelsCaughtUp(ts)
   const handle = (event: DecodedEvent, stop = signal) => handleIntentEvent(classifier, ts.system.watermark, event, stop)
   const asked = () => server.requests.filter(responses).length
 

@@ -9,6 +9,7 @@ import type { JobSettings } from '../../processors/jobs/settings.js'
 import { mintPlatformKey } from '../../commands/platform.js'
 import { openSystem, type System, type SystemOptions, type WebhookOptions } from '../../ops/system.js'
 import { createTestDatabase, type TestDatabase } from './database.js'
+import { readModelsAt } from './read-models.js'
 
 interface TestContext {
   teardown(fn: () => unknown): void
@@ -100,7 +101,7 @@ export async function startTestSystem(t: TestContext, options: TestSystemOptions
     await system.close()
   })
   const created = await mintPlatformKey(system.write, { name: 'test platform key' })
-  if (options.runProjections !== false && created.position) await system.watermark.waitFor(created.position, 10_000)
+  if (options.runProjections !== false) await readModelsAt({ system }, created.position)
   const platformKey = created.key
   const rpc = (method: string, body: unknown, key: string = platformKey) =>
     app.inject({

@@ -14,6 +14,7 @@ import { postJob, QUICK_JOBS, waitForJob } from '../../http/jobs-helpers.js'
 import { startTestSystem } from '../../support/system.js'
 import { jobContext } from './context.js'
 import { finding, monthItems, recordInsights } from './strategist-support.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 const NOW = new Date('2026-11-15T12:00:00Z')
 
@@ -37,7 +38,7 @@ t.test('every active client of the group planned; one failure recorded, the rest
     )
   }
   const group = await createClientGroup(ts.system.write, context, { orgId: org.orgId, name: 'Texas plumbers', clientIds: clients })
-  if (group.position) await ts.system.watermark.waitFor(group.position, 10_000)
+  await readModelsAt(ts, group.position)
 
   // Deleted after being grouped: no longer an active client, not planned.
   const deleted = clients[4]!
@@ -52,7 +53,7 @@ t.test('every active client of the group planned; one failure recorded, the rest
     nextMonth: '2026-12',
     budgetHours: null,
   })
-  if (closed.position) await ts.system.watermark.waitFor(closed.position, 10_000)
+  await readModelsAt(ts, closed.position)
 
   const ctx = jobContext(ts, {
     kind: 'bulk_strategist',
@@ -110,7 +111,7 @@ t.test('through POST /api/v1/jobs with group_id to done', async (t) => {
     name: 'Two plumbers',
     clientIds: clients,
   })
-  if (group.position) await ts.system.watermark.waitFor(group.position, 10_000)
+  await readModelsAt(ts, group.position)
   const created = await postJob(ts.app, org.key, { kind: 'bulk_strategist', group_id: group.groupId, payload: { month: '2026-11' } })
   t.equal(created.statusCode, 202, created.body)
   const done = await waitForJob(ts.app, org.key, created.json().job_id, (job) => ['done', 'failed'].includes(job.status), 60_000)

@@ -14,6 +14,7 @@ import { postJob, QUICK_JOBS, waitForJob } from '../../http/jobs-helpers.js'
 import { startTestSystem } from '../../support/system.js'
 import { jobContext } from './context.js'
 import { editsOf, MONTH, monthOfWork, siteOf, statuses } from './execute-support.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 const ts = await startTestSystem(t, { runProcessors: true, jobs: QUICK_JOBS })
 const org = await orgWithKey(ts, 'Acme')
@@ -189,7 +190,7 @@ t.test('an edit staged by a job that died before moving the item is reused by th
     payload: JSON.stringify({ action_item_id: ids.meta, page_id: site.pages.drains, proposed_content: '<title>Drains</title>' }),
     jobId: 1,
   })
-  await ts.system.watermark.waitFor(dead.position, 10_000)
+  await readModelsAt(ts, dead.position)
   const result = await run(site.clientId).result
   t.same(
     result.edits.filter((e: any) => e.item_id === ids.meta).map((e: any) => e.edit_id),

@@ -13,6 +13,7 @@ import { postJob, QUICK_JOBS, waitForJob } from '../../http/jobs-helpers.js'
 import { startTestSystem } from '../../support/system.js'
 import { jobContext } from './context.js'
 import { editsOf, item, MONTH, monthOfWork, siteOf, statuses } from './execute-support.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 const ts = await startTestSystem(t, { runProcessors: true, jobs: QUICK_JOBS })
 const org = await orgWithKey(ts, 'Acme')
@@ -21,7 +22,7 @@ const system = systemContext('test')
 
 async function settled<T extends { position: any }>(promise: Promise<T>): Promise<T> {
   const outcome = await promise
-  if (outcome.position) await ts.system.watermark.waitFor(outcome.position, 10_000)
+  await readModelsAt(ts, outcome.position)
   return outcome
 }
 

@@ -10,6 +10,7 @@ import { liveItems } from '../../../domain/planning/action-items/client-month.js
 import { seoInsightSet } from '../../../domain/search/insights/insight-set.js'
 import type { Finding } from '../../../domain/search/insights/kinds.js'
 import type { TestSystem } from '../../support/system.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 const context = systemContext('test-seed')
 
@@ -39,7 +40,7 @@ export async function recordInsights(ts: TestSystem, orgId: number, clientId: nu
     context,
     orgId,
   })
-  if (outcome.position) await ts.system.watermark.waitFor(outcome.position, 10_000)
+  await readModelsAt(ts, outcome.position)
 }
 
 /** Open tracker items from one capture (ids allocated; the capture is only a reference on the item's hits). */
@@ -60,7 +61,7 @@ export async function trackItems(
     scorecard: {},
     findings: items.map((i) => ({ ...i, evidence: `${i.title}: seen in the answer` })),
   })
-  if (outcome.position) await ts.system.watermark.waitFor(outcome.position, 10_000)
+  await readModelsAt(ts, outcome.position)
 }
 
 /** The month's live items, as the log holds them. */

@@ -18,6 +18,7 @@ import { postJob, QUICK_JOBS, waitForJob } from '../../http/jobs-helpers.js'
 import { startTestSystem, type TestSystem } from '../../support/system.js'
 import { jobContext } from './context.js'
 import { finding, monthItems, recordInsights, trackItems } from './strategist-support.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 const NOW = new Date('2026-11-15T12:00:00Z')
 const clock = () => NOW
@@ -168,7 +169,7 @@ t.test('carry-over from the last open month, counted first; the budget cuts what
     new Date(NOW.getTime() + 1000).toISOString(),
   )
   const position = await setHourBudget(ts.system.write, ctx, { clientId, callerOrgId: org.orgId, fromMonth: '2026-11', hours: 8 })
-  if (position) await ts.system.watermark.waitFor(position, 10_000)
+  await readModelsAt(ts, position)
 
   const november = await run(ts, org.orgId, clientId).result
   t.same(november.closed_months, [{ month: '2026-10', carried: 4, closed_now: true }], 'October closed into November')
@@ -208,7 +209,7 @@ t.test("last month's unused hours roll over into this month's available hours", 
   const { org, clientId } = await world(ts)
   const ctx = systemContext('test')
   const position = await setHourBudget(ts.system.write, ctx, { clientId, callerOrgId: org.orgId, fromMonth: '2026-10', hours: 2 })
-  if (position) await ts.system.watermark.waitFor(position, 10_000)
+  await readModelsAt(ts, position)
   const october = await run(ts, org.orgId, clientId, '2026-10').result
   t.match(october, { budget_hours: 2, rolled_over_hours: 0, available_hours: 2, added: 3, planned_hours: 2 })
   t.equal(october.deferred.length, 3)

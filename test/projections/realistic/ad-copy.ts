@@ -2,6 +2,7 @@ import { BUILT_IN_WRITER, builtInLines, planClientAdCopy, proposeAdCopySet } fro
 import { systemContext } from '../../../commands/command-handler.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsCaughtUp } from '../../support/read-models.js'
 
 /**
  * The ad copy part of the realistic log: sets proposed as an ad_copy job does (through the same commands,
@@ -21,7 +22,7 @@ export async function writeAdCopyLog(ts: TestSystem, log: RealisticLog, keys: { 
   await propose(heaters, null)
   // Proposed through the commands, not an RPC: nothing waited for the projection, and the sign-off RPCs read
   // the set from it (a loaded machine showed approve answering 404 here).
-  await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+  await readModelsCaughtUp(ts)
   await ts.call('approve_ad_copy_set', { set_id: approved, client_id: plumbers, approved_by: 'dana@acme.example' }, keys.orgA)
   const twice = await ts.rpc('approve_ad_copy_set', { set_id: approved, client_id: plumbers, approved_by: 'dana@acme.example' }, keys.orgA)
   if (twice.statusCode !== 409) throw new Error(`a second approval answered ${twice.statusCode}`)

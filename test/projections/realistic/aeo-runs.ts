@@ -8,6 +8,7 @@ import { runQueueReads } from '../../../projections/aeo/runs/run-queue-reads.js'
 import { recordCapture } from '../../http/aeo-runs-helpers.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsAt, readModelsCaughtUp } from '../../support/read-models.js'
 
 const caps = (engines: string[], geo = 'any', max_per_day: number | null = null) => JSON.stringify({ engines, geo, max_per_day })
 
@@ -66,7 +67,7 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
     ],
     last.revision,
   )
-  await ts.system.watermark.waitFor(appended.position, 10_000)
+  await readModelsAt(ts, appended.position)
 
   await call('enqueue_due_aeo_runs', { client_id: plumbers }, keys.orgA)
   await call('enqueue_due_aeo_runs', { client_id: plumbers }, keys.orgA) // nothing more due
@@ -135,5 +136,5 @@ export async function writeAeoRunsLog(ts: TestSystem, log: RealisticLog, keys: {
 
   await call('cancel_aeo_runs', { client_id: heaters }, keys.orgA)
   await call('set_aeo_cadence', { client_id: heaters, samples_per_month: 3, engines: ['openai'], enabled: false }, keys.orgA)
-  await ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+  await readModelsCaughtUp(ts)
 }

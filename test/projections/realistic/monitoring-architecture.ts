@@ -4,6 +4,7 @@ import { recordCrawledPages } from '../../../commands/monitoring/snapshots.js'
 import type { PageState } from '../../../domain/monitoring/page-state.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 /** A crawled page's state with these internal links (the rest plain), hashed over what it says. */
 function crawledState(site: string, path: string, links: string[], version = 1): PageState {
@@ -64,6 +65,6 @@ export async function writeArchitectureLog(ts: TestSystem, log: RealisticLog, ke
   const moved = { ...crawledState(site, '/moved', []), final_url: `${site}/services`, redirects: [{ url: `${site}/moved`, status: 301 }] }
   const result = await record([crawledState(site, '/services', ['/', '/services/drains'], 2), moved])
   const servicesPage = result.results[0]!.pageId
-  if (result.position !== null) await ts.system.watermark.waitFor(result.position, 10_000) // direct commands skip read-your-writes
+  await readModelsAt(ts, result.position) // direct commands skip read-your-writes
   await ts.call('add_snapshot', { snapshot: { page_id: servicesPage, title: 'Services', content: '<p>Posted by hand</p>' } }, keys.orgA)
 }

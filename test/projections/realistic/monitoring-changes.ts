@@ -3,6 +3,7 @@ import { recordCrawledPages } from '../../../commands/monitoring/snapshots.js'
 import type { TestSystem } from '../../support/system.js'
 import { pageState } from '../../http/monitoring-snapshots-states.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 /**
  * The changes part of the realistic log: SiteChangeDetected comes only with a crawl's snapshot, so this
@@ -24,7 +25,7 @@ export async function writeSiteChangesLog(ts: TestSystem, log: RealisticLog, key
       pages: [{ url, state }],
     })
     // The site edit below finds the page in the read models: wait until they show it.
-    if (result.position !== null) await ts.system.watermark.waitFor(result.position, 10_000)
+    await readModelsAt(ts, result.position)
   }
   const first = pageState({ url, title: 'Pricing', main_text: 'Drain cleaning from $129. Call for a quote.' })
   await record(first)

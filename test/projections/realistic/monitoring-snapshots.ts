@@ -3,6 +3,7 @@ import { recordCrawledPages, type CrawledPage } from '../../../commands/monitori
 import type { TestSystem } from '../../support/system.js'
 import { pageState } from '../../http/monitoring-snapshots-states.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 /**
  * The snapshots part of the realistic log: a crawl of the first client's site (its known pages found by URL, a
@@ -42,7 +43,5 @@ export async function writeSnapshotsLog(ts: TestSystem, log: RealisticLog, keys:
   const about = pageState({ url: `${bravoSite}/about`, title: 'About Bravo' })
   const last = await record(orgB, bravo, 104, [{ url: about.url, state: about }])
   // Direct commands skip the RPCs' read-your-writes: the logs after this one read these pages through RPCs.
-  if (last.position !== null && !(await ts.system.watermark.waitFor(last.position, 10_000))) {
-    throw new Error('the crawled snapshots were not projected within 10 s')
-  }
+  await readModelsAt(ts, last.position)
 }

@@ -2,6 +2,7 @@ import { systemContext } from '../../../commands/command-handler.js'
 import { type PushFailureInput, recordPushFailure } from '../../../commands/publishing/push-failures.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 /**
  * The push failures part of the realistic log: failures recorded as the publisher would (two of one
@@ -15,7 +16,7 @@ export async function writePushFailuresLog(ts: TestSystem, log: RealisticLog, ke
   const context = systemContext('realistic-publisher')
   const record = async (input: PushFailureInput) => {
     const result = await recordPushFailure(ts.system.write, context, input)
-    if (result.position !== null) await ts.system.watermark.waitFor(result.position, 10_000) // direct commands skip read-your-writes
+    await readModelsAt(ts, result.position) // direct commands skip read-your-writes
     return result.failureId
   }
   await record({

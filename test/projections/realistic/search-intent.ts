@@ -6,6 +6,7 @@ import { classifyPage, type IntentClassifierDeps } from '../../../processors/sea
 import { handleIntentEvent } from '../../../processors/search/intent/index.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsCaughtUp } from '../../support/read-models.js'
 
 /**
  * The intent part of the realistic log: the classifier's work done as its processor does it (the test
@@ -26,7 +27,7 @@ export async function writeIntentLog(ts: TestSystem, log: RealisticLog, keys: { 
     log: pino({ level: 'silent' }),
   }
   const signal = new AbortController().signal
-  const settled = async () => ts.system.watermark.waitFor((await ts.system.store.headPosition())!, 10_000)
+  const settled = async () => readModelsCaughtUp(ts)
   const classify = async (pageId: number) => {
     await settled()
     await classifyPage(classifier, systemContext('search-intent'), pageId, { mode: 'missing', requestId: null, useModel: true }, signal)

@@ -3,6 +3,7 @@ import { recordKeywordRanks } from '../../../commands/search/ranks.js'
 import { NO_SERP_FEATURES, type RankRow } from '../../../domain/search/ranks/rank-row.js'
 import type { TestSystem } from '../../support/system.js'
 import type { RealisticLog } from '../helpers.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 /**
  * The ranks part of the realistic log: ranks recorded through record_keyword_ranks at the client's location
@@ -83,7 +84,7 @@ export async function writeRanksLog(ts: TestSystem, log: RealisticLog, keys: { o
       checkId,
       overwrite: false,
     })
-    if (outcome.position) await ts.system.watermark.waitFor(outcome.position, 10_000)
+    await readModelsAt(ts, outcome.position)
   }
   await check(day, 41)
   await check(day, 42) // retried: nothing
