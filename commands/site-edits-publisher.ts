@@ -13,30 +13,48 @@ export interface EditToPublish {
   readonly payload: string
 }
 
+/** What publish answered, with the publisher that did it when the publisher chose one (the site publisher does). */
+export interface PublishedReceipt extends AppliedReceipt {
+  readonly publisher?: string
+}
+
+/** An applied edit as rollback hands it back: publish's receipt, and the publisher that applied it. */
+export interface AppliedRecord extends AppliedReceipt {
+  readonly publisher: string
+}
+
 /**
  * The port apply_site_edit and rollback_site_edit publish through. The built-in publisher
- * (processors/site-edits/built-in-publisher.ts) records the page's new content as a page snapshot; a
- * WordPress publisher would push to the live site. It acts with the caller's command context, so whatever
- * it records is attributed to the caller.
+ * (processors/site-edits/built-in-publisher.ts) records the page's new content as a page snapshot; the site
+ * publisher (processors/site-edits/site-publisher.ts) pushes to the client's WordPress site when it is
+ * connected and records the snapshot too. It acts with the caller's command context, so whatever it records
+ * is attributed to the caller.
  */
 export interface SitePublisher {
-  /** Recorded with every apply and rollback (e.g. `built-in`). */
+  /** Recorded with every apply and rollback (e.g. `built-in`) unless the receipt names who published. */
   readonly name: string
   /** Publishes the edit. Throws SitePublishError when it cannot (the attempt is recorded as failed). */
-  publish(edit: EditToPublish, context: CommandContext): Promise<AppliedReceipt>
-  /** Puts back the content from before the edit, as `receipt` (from publish) describes it. */
-  restore(edit: EditToPublish, receipt: AppliedReceipt, context: CommandContext): Promise<{ restored_snapshot_id: number | null }>
+  publish(edit: EditToPublish, context: CommandContext): Promise<PublishedReceipt>
+  /** Puts back the content from before the edit, as `applied` (publish's receipt) describes it. */
+  restore(
+    edit: EditToPublish,
+    applied: AppliedRecord,
+    context: CommandContext,
+  ): Promise<{ restored_snapshot_id: number | null; publisher?: string }>
 }
 
 /**
  * A publish or restore the publisher refused or failed. `site_edit_unpublishable`: the edit itself cannot be
- * published as it is (no content in its payload, no such page); `site_publish_failed`: the site did not take it.
+ * published as it is (no content in its payload, no such page); `site_publish_failed`: the site did not take it;
+ * `site_edit_conflict`: the page changed on the site since the edit was written (or since it was applied, for a
+ * rollback), so writing would overwrite someone's change. `publisher`: who refused, when the publisher chose one.
  */
 export class SitePublishError extends Error {
   override readonly name = 'SitePublishError'
   constructor(
-    readonly code: 'site_edit_unpublishable' | 'site_publish_failed',
+    readonly code: 'site_edit_unpublishable' | 'site_publish_failed' | 'site_edit_conflict',
     message: string,
+    readonly publisher?: string,
   ) {
     super(message)
   }

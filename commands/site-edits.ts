@@ -118,11 +118,13 @@ export async function applySiteEdit(
     receipt = await publisher.publish(toPublish(loaded), context)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    await record(deps, context, loaded, { type: 'RecordApplyFailed', approved_by, publisher: publisher.name, error: message })
+    const by = error instanceof SitePublishError ? (error.publisher ?? publisher.name) : publisher.name
+    await record(deps, context, loaded, { type: 'RecordApplyFailed', approved_by, publisher: by, error: message })
     if (error instanceof SitePublishError) throw publishError(error, input.editId)
     throw error
   }
-  const applied = await record(deps, context, loaded, { type: 'RecordApplied', approved_by, publisher: publisher.name, receipt })
+  const { publisher: by = publisher.name, ...published } = receipt
+  const applied = await record(deps, context, loaded, { type: 'RecordApplied', approved_by, publisher: by, receipt: published })
   // The site just changed: scans wait a while (domain/monitoring/cooldowns/reasons.ts says what publish holds back).
   const cooldown = await setCooldown(deps, context, { callerOrgId: null, clientId: loaded.state.clientId, reason: 'publish' })
   return { position: cooldown.position ?? applied }
@@ -144,7 +146,12 @@ export async function rollbackSiteEdit(
   try {
     restored = await publisher.restore(
       toPublish(loaded),
-      { before_snapshot_id: loaded.state.beforeSnapshotId, after_snapshot_id: loaded.state.afterSnapshotId },
+      {
+        before_snapshot_id: loaded.state.beforeSnapshotId,
+        after_snapshot_id: loaded.state.afterSnapshotId,
+        remote: loaded.state.remote,
+        publisher: loaded.state.appliedBy,
+      },
       context,
     )
   } catch (error) {
@@ -154,7 +161,7 @@ export async function rollbackSiteEdit(
   return {
     position: await record(deps, context, loaded, {
       type: 'RecordRolledBack',
-      publisher: publisher.name,
+      publisher: restored.publisher ?? publisher.name,
       restored_snapshot_id: restored.restored_snapshot_id,
     }),
   }

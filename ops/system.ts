@@ -31,7 +31,7 @@ import { jobHandlersOf } from '../processors/jobs/index.js'
 import type { JobHandlers } from '../processors/jobs/handler.js'
 import { DEFAULT_JOB_SETTINGS, type JobSettings } from '../processors/jobs/settings.js'
 import type { LanguageModel } from '../processors/language-model/port.js'
-import { builtInSitePublisher } from '../processors/site-edits/built-in-publisher.js'
+import { clientSitesOf, sitePublisher } from '../processors/site-edits/site-publisher.js'
 import { ephemeralServiceKey, type ServiceKey } from '../commands/secrets/service-key.js'
 import { systemResolver, type Resolver, type WebhookPolicy } from '../commands/webhooks.js'
 import type { PasswordResetDelivery } from '../read-api/people/settings.js'
@@ -221,7 +221,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
             webhooks: webhookPolicy,
             serviceKey: webhookPolicy.serviceKey,
             keywordMetricsMaxAgeDays: (options.search ?? DEFAULT_SEARCH_PROVIDER_SETTINGS).metricsMaxAgeDays,
-            sitePublisher: builtInSitePublisher({ write, read }),
+            sitePublisher: sitePublisher({ write, read, sites: clientSitesOf(write, publishing, webhookPolicy.serviceKey) }),
             publishing,
             // One service key for everything sealed: webhook secrets and TOTP secrets.
             people: {

@@ -111,6 +111,11 @@ export const ERRORS = {
     message: 'The site edit cannot be published as it is',
     hint: "The built-in publisher needs a payload of JSON with proposed_content and a page of the client (page_id in the payload, or the edit's page_url)",
   },
+  site_edit_conflict: {
+    status: 409,
+    message: 'The page changed on the site since the edit was written',
+    hint: 'Nothing was written. Someone changed the page on the site after the edit was staged (or, for a rollback, after it was applied); stage the change again (a prompted_edit job reads the live page) and apply the new edit. get_unresolved_push_failures shows the conflict',
+  },
   site_publish_failed: {
     status: 502,
     message: 'The site publisher failed',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { RemoteReceipt } from '../publishing/site-publisher/receipt.js'
 import { Id } from '../shared/values.js'
 
 export const SiteEditOperation = z.string().trim().min(1, 'must not be empty').max(100)
@@ -31,6 +32,8 @@ export const SiteEditApplied = z.object({
   publisher: z.string().max(100),
   before_snapshot_id: Id.nullable(),
   after_snapshot_id: Id.nullable(),
+  /** What a site publisher changed on the client's site, to undo exactly (absent: the built-in publisher, or older events). */
+  remote: RemoteReceipt.nullable().optional(),
 })
 
 /** An apply attempt the publisher refused or failed: the edit stays proposed and can be applied again. */

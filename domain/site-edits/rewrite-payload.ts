@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { WordPressTarget } from '../publishing/site-publisher/wordpress-target.js'
 import { Id } from '../shared/values.js'
 
 /** The operation prompted_edit stages (spec: Site edit). */
@@ -23,6 +24,8 @@ export const RewritePayload = z.object({
   summary: z.string(),
   /** `built-in` or the language model's name (e.g. `anthropic:claude-…`). */
   writer: z.string(),
+  /** Written from the live WordPress post (the client's site is connected): what to write there, and its version then. */
+  wordpress: WordPressTarget.optional(),
 })
 export type RewritePayload = z.infer<typeof RewritePayload>
 

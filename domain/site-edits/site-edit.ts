@@ -1,6 +1,7 @@
 import type { Aggregate, Evolving } from '../shared/aggregate.js'
 import { DomainError } from '../shared/errors.js'
 import { assertNever } from '../shared/values.js'
+import type { RemoteReceipt } from '../publishing/site-publisher/receipt.js'
 import type { SiteEditEvent } from './events.js'
 
 /**
@@ -30,6 +31,10 @@ export interface SiteEditState {
   readonly approvedBy: string
   readonly beforeSnapshotId: number | null
   readonly afterSnapshotId: number | null
+  /** What the apply changed on the client's site, for rollback (null: nothing outside the service). */
+  readonly remote: RemoteReceipt | null
+  /** The publisher that applied it (empty until applied): rollback goes back through the same one. */
+  readonly appliedBy: string
   /** The organization the edit was staged in (its first event's metadata); null: no edit. */
   readonly orgId: number | null
 }
@@ -37,6 +42,8 @@ export interface SiteEditState {
 export interface AppliedReceipt {
   readonly before_snapshot_id: number | null
   readonly after_snapshot_id: number | null
+  /** What a site publisher changed on the client's site (null or absent: nothing outside the service). */
+  readonly remote?: RemoteReceipt | null
 }
 
 export type SiteEditCommand =
@@ -66,6 +73,8 @@ export const initialSiteEditState = (): SiteEditState => ({
   approvedBy: '',
   beforeSnapshotId: null,
   afterSnapshotId: null,
+  remote: null,
+  appliedBy: '',
   orgId: null,
 })
 
@@ -92,6 +101,8 @@ function evolveSiteEdit(state: SiteEditState, event: Evolving<SiteEditEvent>): S
         approvedBy: event.data.approved_by,
         beforeSnapshotId: event.data.before_snapshot_id,
         afterSnapshotId: event.data.after_snapshot_id,
+        remote: event.data.remote ?? null,
+        appliedBy: event.data.publisher,
       }
     case 'SiteEditApplyFailed':
       return state

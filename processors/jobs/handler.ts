@@ -1,3 +1,5 @@
+import type { ClientSites } from '../../commands/publishing/client-sites.js'
+import type { SitePublisher } from '../../commands/site-edits-publisher.js'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { CommandContext, WriteDeps } from '../../commands/command-handler.js'
@@ -34,6 +36,10 @@ export interface JobContext<K extends JobKind = JobKind> {
   readonly blobs: BlobStore
   /** Null when no provider key is configured: use the kind's deterministic built-in writer. */
   readonly languageModel: LanguageModel | null
+  /** Where the job's site edits are applied: the client's WordPress site when connected, else the built-in publisher. */
+  readonly sitePublisher: SitePublisher
+  /** The clients' connected WordPress sites (prompted_edit reads the live page); null: this process reaches none. */
+  readonly sites: ClientSites | null
   readonly log: Logger
   readonly clock: () => Date
   /** Aborted when the job is cancelled or the process shuts down: stop promptly (throwing is fine). */

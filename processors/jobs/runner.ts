@@ -10,6 +10,7 @@ import type { Processor, ProcessorDeps } from '../runtime.js'
 import type { JobContext, JobHandler, JobHandlers, JobRun } from './handler.js'
 import { claimWork, releaseWork, removeWork, renewLease, type WorkRow } from './work-table.js'
 import { sleep } from '../../commands/sleep.js'
+import { clientSitesOf, sitePublisher } from '../site-edits/site-publisher.js'
 
 /** How often an idle worker looks for queued jobs. */
 const POLL_MS = 500
@@ -48,10 +49,16 @@ export class JobRunner implements Processor {
   private loop: Promise<void> | undefined
   private wake: (() => void) | undefined
 
+  /** One site publisher for every job of this runner (its WordPress clients are made per push). */
+  private readonly publishing: Pick<JobContext, 'sitePublisher' | 'sites'>
+
   constructor(
     private readonly deps: ProcessorDeps,
     private readonly handlers: JobHandlers,
-  ) {}
+  ) {
+    const sites = clientSitesOf(deps.write, deps.publishing, deps.serviceKey)
+    this.publishing = { sites, sitePublisher: sitePublisher({ write: deps.write, read: deps.read, sites }) }
+  }
 
   private get settings() {
     return this.deps.jobs
@@ -205,6 +212,8 @@ export class JobRunner implements Processor {
       db: deps.db,
       blobs: deps.blobs,
       languageModel: deps.languageModel,
+      sitePublisher: this.publishing.sitePublisher,
+      sites: this.publishing.sites,
       log,
       clock: deps.write.clock,
       signal: controller.signal,

@@ -10,12 +10,14 @@ import { systemContext } from '../../commands/command-handler.js'
 import { PostgresBlobStore } from '../../commands/files/postgres-blob-store.js'
 import type { JobPayload } from '../../domain/jobs/kinds.js'
 import type { JobContext } from '../../processors/jobs/handler.js'
+import { sitePublisher } from '../../processors/site-edits/site-publisher.js'
 import { promptedEdit } from '../../processors/jobs/kinds/prompted-edit.js'
 import { createOpenAiLanguageModel } from '../../processors/language-model/openai.js'
 import type { LanguageModel } from '../../processors/language-model/port.js'
 import { clientPayload, orgWithKey } from '../http/helpers.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { startProviderServer } from './aeo/provider-server.js'
+import { readModelsAt } from '../support/read-models.js'
 
 async function setup(t: Test) {
   const ts = await startTestSystem(t)
@@ -55,6 +57,8 @@ function context(
     db: ts.system.database.db,
     blobs: new PostgresBlobStore(ts.system.database.db, ts.system.write.clock),
     languageModel,
+    sitePublisher: sitePublisher({ write: ts.system.write, read: ts.system.read, sites: null }),
+    sites: null,
     log: pino({ level: 'silent' }),
     clock: ts.system.write.clock,
     signal: new AbortController().signal,
@@ -63,7 +67,7 @@ function context(
     },
     cancelRequested: async () => false,
     async settle(position) {
-      if (position) await ts.system.watermark.waitFor(position, 10_000)
+      await readModelsAt(ts, position)
     },
   }
   return { ctx, progress }

@@ -155,6 +155,7 @@ export function wordPressClient(settings: WordPressSettings, credentials: WordPr
           per_page: query.per_page,
           modified_after: query.modified_after,
           search: query.search,
+          slug: query.slug,
           status: query.status,
         },
       })

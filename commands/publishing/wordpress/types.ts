@@ -125,6 +125,8 @@ export interface WpPostQuery {
   /** ISO 8601; posts modified after it (WordPress 5.7+). */
   readonly modified_after?: string
   readonly search?: string
+  /** Only the post with this slug (WordPress's `slug` filter). */
+  readonly slug?: string
   /** A status or `any`; default WordPress's (publish). */
   readonly status?: string
 }

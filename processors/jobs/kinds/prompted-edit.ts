@@ -8,6 +8,7 @@ import { latestSnapshot, pagesForClient, type PageRow } from '../../../projectio
 import { editOfJobForPage } from '../../../projections/site-edits/queries.js'
 import type { LanguageModel } from '../../language-model/port.js'
 import type { JobContext, JobHandler } from '../handler.js'
+import { livePage, liveTarget } from './prompted-edit-live.js'
 
 /**
  * prompted_edit: for each target page, rewrite its current content (its newest snapshot) by the instruction
@@ -18,8 +19,10 @@ import type { JobContext, JobHandler } from '../handler.js'
  * - Writer: the configured language model, else the deterministic built-in writer (domain/site-edits).
  * - Per page, `status` is staged (edit_id set), proposed (dry_run: nothing staged), unchanged (the writer
  *   changed nothing: nothing staged) or skipped (the page has no content yet: add_snapshot first).
- * - `refresh`: the page content always comes from the newest snapshot (there is no live-site fetcher in
- *   this service); `skip` also accepts pages without content as skipped, the others too. Recorded in the result.
+ * - Source: for a client whose WordPress site is connected, the live post (prompted-edit-live.ts: the raw
+ *   content, or an Elementor page's widget text), its version recorded in the payload's `wordpress` so apply
+ *   refuses if the page changes on the site meanwhile; otherwise the newest snapshot.
+ * - `refresh` is recorded in the result; the source is always the freshest the service can read.
  * - A resumed job (attempt > 1) reuses the edit it already staged for a page instead of staging it twice.
  */
 const SYSTEM = [
@@ -89,6 +92,8 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
       throw new Error(`client ${clientId} has no active pages: add them with add_page (and their content with add_snapshot) first`)
   }
 
+  // A connected site is the source of every page's content; its failures fail the job (nothing half-read is staged).
+  const site = ctx.sites ? await ctx.sites.connected(clientId, ctx.signal) : null
   const results: PageResult[] = []
   for (const [index, page] of targets.entries()) {
     ctx.signal.throwIfAborted()
@@ -107,21 +112,21 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
       })
       continue
     }
+    const skipped = (summary: string) =>
+      results.push({ ...base, status: 'skipped', edit_id: null, summary, writer: null, before_excerpt: '', proposed_content: null })
     const before = await latestSnapshot(ctx.read, page.id)
-    if (!before) {
-      results.push({
-        ...base,
-        status: 'skipped',
-        edit_id: null,
-        summary: 'the page has no content yet (add_snapshot)',
-        writer: null,
-        before_excerpt: '',
-        proposed_content: null,
-      })
+    const live = site ? await livePage(site, page) : null
+    if (site && !live) {
+      skipped('the connected WordPress site has no page or post for it (set its wp_post_id with update_page)')
       continue
     }
-    const written = await rewrite(ctx.languageModel, before.content, before.title, instruction, ctx.signal)
-    if (written.content === before.content) {
+    if (!live && !before) {
+      skipped('the page has no content yet (add_snapshot)')
+      continue
+    }
+    const source = live ? { content: live.text, title: live.title } : before!
+    const written = await rewrite(ctx.languageModel, source.content, source.title, instruction, ctx.signal)
+    if (written.content === source.content) {
       results.push({
         ...base,
         status: 'unchanged',
@@ -133,16 +138,23 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
       })
       continue
     }
+    const target = live ? liveTarget(live, written.content) : null
+    if (target && 'problem' in target) {
+      skipped(target.problem)
+      continue
+    }
+    const proposed = target ? target.proposedContent : written.content
     const payload: RewritePayload = {
       instruction,
       page_id: page.id,
       page_url: page.url,
-      wp_post_id: page.wp_post_id,
-      before_snapshot_id: before.id,
+      wp_post_id: live ? live.found.post.id : page.wp_post_id,
+      before_snapshot_id: before?.id ?? null,
       before_excerpt: written.excerpt,
-      proposed_content: written.content,
+      proposed_content: proposed,
       summary: written.summary,
       writer: written.writer,
+      ...(target ? { wordpress: target.wordpress } : {}),
     }
     let editId: number | null = null
     if (!dryRun) {
@@ -160,12 +172,13 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
     }
     results.push({
       ...base,
+      wp_post_id: payload.wp_post_id,
       status: dryRun ? 'proposed' : 'staged',
       edit_id: editId,
       summary: written.summary,
       writer: written.writer,
       before_excerpt: written.excerpt,
-      proposed_content: written.content,
+      proposed_content: proposed,
     })
   }
   await ctx.progress(targets.length, targets.length, 'done')

@@ -4,7 +4,6 @@ import type { ClientState } from '../../../domain/clients/client.js'
 import type { ActionItemStatus } from '../../../domain/planning/action-items/events.js'
 import { DomainError } from '../../../domain/shared/errors.js'
 import type { ReadDb } from '../../../projections/tables.js'
-import { builtInSitePublisher } from '../../site-edits/built-in-publisher.js'
 import { itemPayloadPrefix, planItemEdits, REDIRECT, type CarryContext, type ItemToCarry } from './item-edits.js'
 
 /**
@@ -14,9 +13,9 @@ import { itemPayloadPrefix, planItemEdits, REDIRECT, type CarryContext, type Ite
  * A resumed job (or a later one, when the first died before the status) finds the edits staged for the item
  * (the payload's action_item_id) and stages none twice; an edit already applied is not applied again; setting a status again changes nothing.
  *
- * - A redirect is staged, never applied by the job: the built-in publisher records page content and has no
- *   redirect to write (its payload has no proposed_content), so the item stays in_progress with a note for a
- *   person to set it up on the site (list_redirects, issue 27, will read these edits).
+ * - A redirect is applied (when the setting is on) only for a client whose WordPress site is connected: the site
+ *   publisher creates it through the Redirection plugin. Without a connection nothing would reach the site, so it
+ *   stays staged and the item in_progress, with a note for a person to set it up there (list_redirects shows it).
  * - An apply refused by a cooldown that holds publishing back (409 client_in_cooldown) leaves the edit
  *   staged and the item in_progress, saying so; so does a publisher failure (its code in the note).
  */
@@ -85,7 +84,7 @@ const ids = (edits: readonly StagedEdit[]) => edits.map((e) => `#${e.id}`).join(
 
 /** Applies the edits not applied yet; answers why not all are (null: all applied). */
 async function applyAll(ctx: Ctx, edits: StagedEdit[]): Promise<string | null> {
-  const publisher = builtInSitePublisher({ write: ctx.write, read: ctx.read })
+  const publisher = ctx.sitePublisher
   for (const edit of edits) {
     if (edit.status === 'applied') continue
     ctx.signal.throwIfAborted()
@@ -152,9 +151,11 @@ export async function carryOutItem(ctx: Ctx, owner: ClientState, item: ItemToCar
   const first = edits[0]!
   let note: string
   let allApplied = false
-  if (first.operation === REDIRECT) {
+  // A site that cannot be reached now is not one to write the redirect to either: the note stands.
+  const siteForRedirects = first.operation === REDIRECT && (await ctx.sites?.connected(owner.id, ctx.signal).catch(() => null))
+  if (first.operation === REDIRECT && !siteForRedirects) {
     note =
-      `redirect site edit ${ids(edits)} staged (${first.pageUrl} → see its payload's to_url); the built-in publisher does not write redirects: ` +
+      `redirect site edit ${ids(edits)} staged (${first.pageUrl} → see its payload's to_url); the client has no connected WordPress site to write it to: ` +
       'set it up on the site, then mark the item done'
   } else if (!autoApply) {
     note = `site edit ${ids(edits)} staged; awaits approval (apply_site_edit): the client's ${AUTO_APPLY_SETTING} is off`

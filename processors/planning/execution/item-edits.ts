@@ -59,7 +59,7 @@ export type EditPlan = { readonly edits: PlannedEdit[] } | { readonly refused: s
  */
 export type CarryContext = Pick<
   JobContext,
-  'store' | 'write' | 'command' | 'read' | 'languageModel' | 'log' | 'clock' | 'signal' | 'settle'
+  'store' | 'write' | 'command' | 'read' | 'languageModel' | 'log' | 'clock' | 'signal' | 'settle' | 'sitePublisher' | 'sites'
 > & {
   readonly job: Pick<JobRun, 'jobId' | 'orgId' | 'attempt'>
 }

@@ -45,7 +45,14 @@ const redirectsProjector: Projector = eachEvent({
       const at = occurredAt(event)
       await db
         .updateTable('redirects')
-        .set({ status: 'applied', publisher: event.data.publisher, applied_at: at, updated_at: at })
+        .set({
+          status: 'applied',
+          publisher: event.data.publisher,
+          // The site's own id when a site publisher created it there (the Redirection plugin's).
+          remote_id: event.data.remote?.kind === 'wordpress_redirect' ? String(event.data.remote.redirect_id) : null,
+          applied_at: at,
+          updated_at: at,
+        })
         .where('id', '=', event.data.edit_id)
         .where('status', '=', 'proposed')
         .execute()

@@ -9,6 +9,9 @@ import type { JobKind, JobPayload } from '../../../domain/jobs/kinds.js'
 import type { JobContext } from '../../../processors/jobs/handler.js'
 import type { LanguageModel } from '../../../processors/language-model/port.js'
 import type { TestSystem } from '../../support/system.js'
+import type { ClientSites } from '../../../commands/publishing/client-sites.js'
+import { sitePublisher } from '../../../processors/site-edits/site-publisher.js'
+import { readModelsAt } from '../../support/read-models.js'
 
 export interface TestJob<K extends JobKind> {
   readonly kind: K
@@ -20,6 +23,8 @@ export interface TestJob<K extends JobKind> {
   readonly payload: JobPayload<K>
   readonly languageModel?: LanguageModel | null
   readonly attempt?: number
+  /** The clients' WordPress sites the job reaches (default none: every client gets the built-in publisher). */
+  readonly sites?: ClientSites | null
 }
 
 export function jobContext<K extends JobKind>(
@@ -45,6 +50,8 @@ export function jobContext<K extends JobKind>(
     db: ts.system.database.db,
     blobs: new PostgresBlobStore(ts.system.database.db, ts.system.write.clock),
     languageModel: job.languageModel ?? null,
+    sitePublisher: sitePublisher({ write: ts.system.write, read: ts.system.read, sites: job.sites ?? null }),
+    sites: job.sites ?? null,
     log: pino({ level: 'silent' }),
     clock: ts.system.write.clock,
     signal: controller.signal,
@@ -53,7 +60,7 @@ export function jobContext<K extends JobKind>(
     },
     cancelRequested: async () => false,
     async settle(position) {
-      if (position) await ts.system.watermark.waitFor(position, 10_000)
+      await readModelsAt(ts, position)
     },
     progressSeen,
   }

@@ -138,7 +138,7 @@ t.test('auto_apply_site_edits on: applied, items done, the pages changed; the re
   t.match(row, { status: 'done', site_edit_id: metaEdit.edit_id })
   t.ok(row?.completed_at, 'completed_at set')
   const redirectRow = await ts.system.read.selectFrom('action_items').selectAll().where('id', '=', ids.redirect).executeTakeFirst()
-  t.match(redirectRow?.note, /does not write redirects/)
+  t.match(redirectRow?.note, /no connected WordPress site to write it to/)
 
   const drains = await ts.call<any>('get_latest_snapshot', { page_id: site.pages.drains }, org.key)
   t.match(drains, { source: 'site_edit' })

@@ -386,6 +386,7 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
       .filter((p) => statuses.includes('any') || statuses.includes(p.status))
       .filter((p) => after === null || Date.parse(`${p.modified_gmt}Z`) > after)
       .filter((p) => !search || p.title.toLowerCase().includes(search) || p.content.toLowerCase().includes(search))
+      .filter((p) => query.slug === undefined || query.slug.split(',').includes(p.slug))
       .sort((a, b) => b.date_gmt.localeCompare(a.date_gmt) || b.id - a.id)
     const total = matching.length
     const totalPages = Math.ceil(total / perPage)
