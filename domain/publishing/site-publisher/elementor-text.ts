@@ -40,7 +40,14 @@ function textFields(root: unknown): { value: string; set: (value: string) => voi
       if (settings && typeof settings === 'object' && !Array.isArray(settings)) {
         for (const key of TEXT_SETTINGS) {
           const value = settings[key]
-          if (typeof value === 'string' && value.trim() !== '') fields.push({ value, set: (next) => (settings[key] = next) })
+          if (typeof value === 'string' && value.trim() !== '') {
+            fields.push({
+              value,
+              set: (next) => {
+                settings[key] = next
+              },
+            })
+          }
         }
       }
       walk(node.elements)
@@ -95,6 +102,6 @@ export function withElementorText(data: string, rewritten: string): { data: stri
       problem: `the rewrite has ${parts.length} text fields where the Elementor page has ${fields.length}: it changed the page's structure, which an Elementor rewrite keeps`,
     }
   }
-  fields.forEach((field, i) => field.set(parts[i]!))
+  for (const [i, field] of fields.entries()) field.set(parts[i]!)
   return { data: JSON.stringify(parsed) }
 }
