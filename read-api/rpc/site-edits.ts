@@ -116,7 +116,7 @@ export const siteEditRpcs = [
       client_id: ClientId,
       operation: SiteEditOperation.describe('What kind of change, e.g. elementor_rewrite'),
       payload: SiteEditPayload.describe(
-        "The change as text. The built-in publisher publishes JSON carrying proposed_content (and page_id, or the edit's page_url). Operation redirect: JSON {from_url, to_url, status_code 301|302|307|308, action_item_id?, to_page_id?}, from_url on the client's site, checked when staged",
+        "The change as text. The built-in publisher publishes JSON carrying proposed_content (and page_id, or the edit's page_url); a client with a WordPress connection also needs wordpress {post_type pages|posts, post_id, base_modified_gmt, field content|elementor_data, proposed} (prompted_edit writes it), or a meta_rewrite payload. Operation redirect: JSON {from_url, to_url, status_code 301|302|307|308, action_item_id?, to_page_id?}, from_url on the client's site, checked when staged",
       ),
       page_url: z.string().trim().max(2000).default('').describe('The page the edit is for (default empty)'),
     }),
@@ -213,7 +213,7 @@ export const siteEditRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Approve and publish a proposed site edit through the site publisher; approved_by (default: the calling key) and the snapshots before and after are recorded. The built-in publisher records the page's new content as a snapshot. Only a proposed edit can be applied (409 otherwise). Returns the edit.",
+      "Approve and publish a proposed site edit; approved_by (default: the calling key) and the snapshots before and after are recorded. A client with a WordPress connection gets it on its site (content, an Elementor page's widget text, the SEO plugin's fields, or a Redirection redirect), checked first against the post's version the edit was written from: a page changed on the site since answers 409 site_edit_conflict and nothing is written; a site failure answers 502 site_publish_failed and is recorded as a push failure. Without a connection the built-in publisher records the page's new content as a snapshot. Only a proposed edit can be applied (409 otherwise). Returns the edit.",
     example: { params: { edit_id: 61, approved_by: 'dana@northwind.example' } },
     params: z.strictObject({
       edit_id: EditId,
@@ -240,7 +240,7 @@ export const siteEditRpcs = [
     access: 'write',
     orgScoped: true,
     summary:
-      "Undo an applied site edit: the publisher restores the page's content from before it (the built-in publisher records a new snapshot equal to it); who and when are recorded. An edit never applied answers 409 site_edit_not_applied. Returns the edit.",
+      'Undo an applied site edit through the publisher that applied it: on a WordPress site exactly the values the apply replaced are written back (409 site_edit_conflict, nothing written, when the post changed on the site since; a redirect is deleted); the built-in publisher records a new snapshot equal to the one from before. Who and when are recorded. An edit never applied answers 409 site_edit_not_applied. Returns the edit.',
     example: { params: { edit_id: 61 } },
     params: z.strictObject({ edit_id: EditId }),
     result: SiteEditView,
