@@ -307,3 +307,33 @@ t.test(
     t.match(wp.site.get('page', menu.id)!.meta, { rank_math_title: 'Menu', rank_math_description: '' }, 'the fields as they were')
   },
 )
+
+t.test(
+  'hostile answers while publishing: HTML, 30 MB, a redirect to a private address: clear failures, nothing written twice',
+  async (t) => {
+    const { ts, wp, org, clientId, connect, promptedEdit } = await setup(t)
+    const about = wp.site.addPage({ title: 'About us', slug: 'about', content: '<p>Fresh sourdough.</p>' })
+    await ts.call<number>('add_page', { page: { client_id: clientId, url: `${SITE}/about` } }, org.key)
+    await connect()
+    const staged = await promptedEdit('replace sourdough with rye', [`${SITE}/about`])
+    const editId: number = staged.pages[0].edit_id
+    const route = `/wp-json/wp/v2/pages/${about.id}`
+    const attempt = async (fault: Parameters<typeof wp.site.inject>[0], category: string, detail: RegExp) => {
+      wp.site.inject(fault, { path: route, times: 2 })
+      const answer = await ts.rpc('apply_site_edit', { edit_id: editId }, org.key)
+      expectError(t, answer, 502, 'site_publish_failed', category)
+      t.match(answer.json().detail, detail, category)
+      wp.site.clearFaults()
+    }
+    await attempt({ kind: 'html' }, 'invalid_response', /invalid_response: .*HTML/i)
+    await attempt({ kind: 'huge', bytes: 30 * 1024 * 1024 }, 'invalid_response', /invalid_response/)
+    t.ok(wp.site.hugeBytesSent < 30 * 1024 * 1024, 'the 30 MB answer was not read to its end')
+    await attempt({ kind: 'redirect', location: 'http://10.0.0.7/wp-json/wp/v2/pages/1' }, 'blocked', /blocked/)
+    t.equal(wp.requests.filter((r) => r.method === 'POST').length, 0, 'nothing was written while the site misbehaved')
+    t.same((await failures(ts, org.key, clientId)).map((f) => f.category).sort(), ['blocked', 'invalid_response', 'invalid_response'])
+    t.match(await ts.call('apply_site_edit', { edit_id: editId }, org.key), { status: 'applied' })
+    t.equal(wp.requests.filter((r) => r.method === 'POST').length, 1, 'written once, by the attempt that succeeded')
+    t.equal(wp.site.get('page', about.id)!.content, '<p>Fresh rye.</p>')
+    t.same(await failures(ts, org.key, clientId), [], 'the success resolved them')
+  },
+)
