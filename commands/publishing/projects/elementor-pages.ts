@@ -18,7 +18,7 @@ export interface ElementorPageInput {
 }
 
 /**
- * record_elementor_page: the page as read from the site (by an agent now, by the publisher's sync next). The
+ * record_elementor_page: the page as read from the site (by an agent, or by sync_elementor_pages). The
  * project must be the caller's and not archived; the data must be a JSON array within the cap. Its sha256 is
  * computed here (domain code has no crypto); the same stamp and sha256 again record nothing.
  */

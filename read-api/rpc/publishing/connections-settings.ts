@@ -1,3 +1,6 @@
+import type { WriteDeps } from '../../../commands/command-handler.js'
+import { clientSites, type ClientSites } from '../../../commands/publishing/client-sites.js'
+import type { WordPressSettings } from '../../../commands/publishing/wordpress/settings.js'
 import type { ServiceKey } from '../../../commands/secrets/service-key.js'
 import type { WebhookPolicy } from '../../../commands/webhooks.js'
 import { siteConnectionRow } from '../../../projections/publishing/connections/queries.js'
@@ -11,6 +14,17 @@ import type { ServiceSettings } from '../../settings.js'
 export function serviceKeyOf(settings: ServiceSettings): ServiceKey {
   if (!settings.serviceKey) throw new ApiError('service_unavailable', 'no service key is configured to seal site credentials')
   return settings.serviceKey
+}
+
+/** How this process reaches WordPress sites (WORDPRESS_* and SITE_ALLOWED_HOSTS); absent: the methods that reach one answer 503. */
+export function wordPressSettingsOf(settings: ServiceSettings): WordPressSettings {
+  if (!settings.publishing) throw new ApiError('service_unavailable', 'WordPress connections are not configured in this process')
+  return settings.publishing
+}
+
+/** The clients' connected WordPress sites, as this process reaches them. */
+export function clientSitesOfSettings(write: Pick<WriteDeps, 'store'>, settings: ServiceSettings): ClientSites {
+  return clientSites(write, wordPressSettingsOf(settings), serviceKeyOf(settings))
 }
 
 export function webhookPolicyOf(settings: ServiceSettings): WebhookPolicy {

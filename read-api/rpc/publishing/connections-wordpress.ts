@@ -1,23 +1,15 @@
 import { z } from 'zod'
 import { checkClientConnection, setClientWordPress } from '../../../commands/publishing/connections.js'
 import { wordPressSiteChecker } from '../../../commands/publishing/connections/site-check.js'
-import type { WordPressSettings } from '../../../commands/publishing/wordpress/client.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import { wordPressConnectionView } from '../../../projections/publishing/connections/queries.js'
 import { ApiError } from '../../errors.js'
-import type { ServiceSettings } from '../../settings.js'
 import { rpc, type AnyRpc } from '../../registry.js'
 import { ClientId } from '../ids.js'
-import { connectionRowAfterWrite, serviceKeyOf } from './connections-settings.js'
+import { connectionRowAfterWrite, serviceKeyOf, wordPressSettingsOf } from './connections-settings.js'
 import { exampleCheck, exampleConnection, SiteCheckSchema, WordPressConnectionSchema } from './connections-schemas.js'
 
 const domain = 'publishing'
-
-/** How this process reaches WordPress sites (WORDPRESS_* and SITE_ALLOWED_HOSTS); absent: these methods answer 503. */
-function wordPressSettingsOf(settings: ServiceSettings): WordPressSettings {
-  if (!settings.publishing) throw new ApiError('service_unavailable', 'WordPress connections are not configured in this process')
-  return settings.publishing
-}
 
 /** The methods that reach the client's WordPress site: connect (checked first) and check again. */
 export const wordPressConnectionRpcs: readonly AnyRpc[] = [

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { recordElementorPage, removeElementorPage } from '../../../../commands/publishing/projects/elementor-pages.js'
+import { MAX_SYNC_REQUESTS, syncElementorPages } from '../../../../commands/publishing/projects/elementor-sync.js'
+import { clientSitesOfSettings } from '../connections-settings.js'
 import {
   ELEMENTOR_DATA_MAX_BYTES,
   ELEMENTOR_LINK_MAX_LENGTH,
@@ -196,6 +198,50 @@ export const elementorPageRpcs: readonly AnyRpc[] = [
     async handler(ctx) {
       const project = await websiteProjectForOrg(ctx.read, ctx.params.project_id, ctx.orgId)
       return elementorPageStampsOf(ctx.read, project.id)
+    },
+  }),
+  rpc({
+    name: 'sync_elementor_pages',
+    domain,
+    access: 'write',
+    orgScoped: true,
+    summary:
+      "Read the pages of the project's client's connected WordPress site (every status) and record each page built with Elementor, " +
+      'as record_elementor_page would: new pages and pages with another stamp or data are recorded, the rest change nothing. ' +
+      `Once every page was listed (at most ${MAX_SYNC_REQUESTS * 100} per call; complete false beyond, and nothing is removed), ` +
+      'recorded pages the site no longer has are removed. Pages whose data the records refuse are listed in skipped. A client without ' +
+      'a connection: 409 site_not_connected; a site failure: 502 site_publish_failed with its category; an archived project: 409 ' +
+      'website_project_archived. Returns the counts.',
+    example: {
+      params: { project_id: 5 },
+      result: { seen: 14, elementor: 9, recorded: 2, unchanged: 7, removed: 1, skipped: [], skipped_count: 0, complete: true },
+    },
+    params: z.strictObject({ project_id: ProjectId }),
+    result: z
+      .object({
+        seen: z.number().int().describe('Pages the site listed'),
+        elementor: z.number().int().describe('Of those, pages built with Elementor'),
+        recorded: z.number().int().describe('Recorded now: new, or with another stamp or data'),
+        unchanged: z.number().int().describe('Already recorded with this stamp and data'),
+        removed: z.number().int().describe('Recorded before and gone from the site: removed now (only when complete)'),
+        skipped: z
+          .array(z.object({ wp_post_id: WpPostId, reason: z.string().describe('Why the records refuse its data') }))
+          .describe('Elementor pages not recorded (their data is not JSON or too large); at most 20 listed'),
+        skipped_count: z.number().int().describe('How many were skipped in all'),
+        complete: z
+          .boolean()
+          .describe('false: the site has more pages than one call reads; call again after fewer changes, nothing was removed'),
+      })
+      .describe('What the sync found and did'),
+    async handler(ctx) {
+      const project = await websiteProjectForOrg(ctx.read, ctx.params.project_id, ctx.orgId)
+      const { position: _position, ...outcome } = await syncElementorPages(ctx.write, ctx.command, {
+        orgId: project.org_id,
+        projectId: project.id,
+        sites: clientSitesOfSettings(ctx.write, ctx.settings),
+      })
+      await ctx.settle()
+      return { ...outcome, skipped: [...outcome.skipped] }
     },
   }),
 ]
