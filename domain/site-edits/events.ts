@@ -4,7 +4,8 @@ import { Id } from '../shared/values.js'
 
 export const SiteEditOperation = z.string().trim().min(1, 'must not be empty').max(100)
 /** The change itself, as text (prompted_edit writes JSON; see domain/site-edits/rewrite-payload.ts). */
-export const SiteEditPayload = z.string().max(1_100_000)
+export const SITE_EDIT_PAYLOAD_MAX_LENGTH = 1_100_000
+export const SiteEditPayload = z.string().max(SITE_EDIT_PAYLOAD_MAX_LENGTH)
 
 /**
  * One site edit: stream `site_edit-<edit_id>`, so that an apply and a rollback of the same edit are decided

@@ -22,6 +22,10 @@ import { pageUrlKey } from '../../domain/pages/url.js'
  * - a redirect: through the Redirection plugin (an identical redirect already on the site is adopted, so a
  *   retried apply never makes two).
  *
+ * An apply whose write took on the site but whose answer was lost (a timeout after WordPress saved) is failed
+ * and tried again: the retry finds the proposed value already there and adopts it, with the payload's `before`
+ * as what the rollback restores, instead of calling the moved version a conflict or writing twice.
+ *
  * The receipt keeps what each write replaced, exactly as the site had it, and the post's modified_gmt after
  * the write: a rollback writes the old values back only when the post is unchanged since. Failures are
  * WordPressErrors (a refused version check is category `conflict`) or SitePublishErrors (the edit itself
@@ -32,6 +36,10 @@ export function wordPressPublisher(deps: { readonly read: ReadDb }) {
     async publish(edit: EditToPublish, site: ConnectedSite): Promise<RemoteReceipt> {
       if (edit.operation === REDIRECT_OPERATION) return publishRedirect(edit, site)
       const plan = await planPostWrite(deps.read, edit, site)
+      if (plan.adopted) {
+        const { type, post } = plan.found
+        return { kind: 'wordpress_post', post_type: type, post_id: post.id, modified_gmt: post.modified_gmt, before: plan.adopted.before }
+      }
       const before = fieldsBefore(plan.found.post, plan.fields)
       const written = await site.wordpress.updatePost(plan.found.type, plan.found.post.id, wpFields(plan.fields))
       try {
@@ -67,6 +75,8 @@ export type WordPressPublisher = ReturnType<typeof wordPressPublisher>
 interface PostWrite {
   readonly found: FoundPost
   readonly fields: PostFields
+  /** The site already has these fields (an earlier apply's write took, its answer was lost): nothing to write. */
+  readonly adopted?: { readonly before: PostFields }
 }
 
 /** What to write where, checked against the live post; refuses what cannot or must not be written. */
@@ -76,13 +86,18 @@ async function planPostWrite(read: ReadDb, edit: EditToPublish, site: ConnectedS
   if (target.success) {
     const t = target.data
     const post = await site.wordpress.getPost(t.post_type, t.post_id)
+    const fields: PostFields = t.field === 'content' ? { content: t.proposed } : { meta: { [ELEMENTOR_DATA_META]: t.proposed } }
+    const current = t.field === 'content' ? post.content.raw : post.meta[ELEMENTOR_DATA_META]
+    if (post.modified_gmt !== t.base_modified_gmt && current === t.proposed) {
+      const before: PostFields = t.field === 'content' ? { content: t.before } : { meta: { [ELEMENTOR_DATA_META]: t.before } }
+      return { found: { type: t.post_type, post }, fields, adopted: { before } }
+    }
     if (post.modified_gmt !== t.base_modified_gmt) {
       throw new WordPressError(
         'conflict',
         `wp:${t.post_type}/${t.post_id} changed on the site after the edit was written (modified ${post.modified_gmt} GMT, written from ${t.base_modified_gmt}): stage it again`,
       )
     }
-    const fields: PostFields = t.field === 'content' ? { content: t.proposed } : { meta: { [ELEMENTOR_DATA_META]: t.proposed } }
     return { found: { type: t.post_type, post }, fields }
   }
   const meta = MetaRewritePayload.safeParse(json)

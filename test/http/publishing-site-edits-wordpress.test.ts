@@ -71,6 +71,7 @@ t.test('connect → prompted_edit → apply → rollback → conflict → 500 an
     base_modified_gmt: about.modified_gmt,
     field: 'content',
     proposed: '<p>We bake rye bread every morning since 1998.</p>',
+    before: '<p>We bake sourdough every morning since 1998.</p>',
   })
 
   // apply: the site's page changes; the edit records the WordPress publisher and a snapshot of what it wrote.
@@ -335,5 +336,28 @@ t.test(
     t.equal(wp.requests.filter((r) => r.method === 'POST').length, 1, 'written once, by the attempt that succeeded')
     t.equal(wp.site.get('page', about.id)!.content, '<p>Fresh rye.</p>')
     t.same(await failures(ts, org.key, clientId), [], 'the success resolved them')
+  },
+)
+
+t.test(
+  'an apply whose answer was lost after the site saved it: the retry adopts the write, and rollback still restores exactly',
+  async (t) => {
+    const { ts, wp, org, clientId, connect, promptedEdit } = await setup(t)
+    const about = wp.site.addPage({ title: 'About us', slug: 'about', content: '<p>Fresh sourdough.</p>' })
+    await ts.call<number>('add_page', { page: { client_id: clientId, url: `${SITE}/about` } }, org.key)
+    await connect()
+    const staged = await promptedEdit('replace sourdough with rye', [`${SITE}/about`])
+    const editId: number = staged.pages[0].edit_id
+    // WordPress saves every write, and each answer is lost on the way back: the apply fails (network).
+    wp.site.inject({ kind: 'lost_answer' }, { path: `/wp-json/wp/v2/pages/${about.id}`, method: 'POST', times: 2 })
+    expectError(t, await ts.rpc('apply_site_edit', { edit_id: editId }, org.key), 502, 'site_publish_failed')
+    t.equal(wp.site.get('page', about.id)!.content, '<p>Fresh rye.</p>', 'the site saved the write')
+    const posts = wp.requests.filter((r) => r.method === 'POST').length
+
+    t.match(await ts.call('apply_site_edit', { edit_id: editId }, org.key), { status: 'applied' })
+    t.equal(wp.requests.filter((r) => r.method === 'POST').length, posts, 'adopted: not written again')
+    t.match(await failures(ts, org.key, clientId), [], 'the timeout resolved by the success')
+    await ts.call('rollback_site_edit', { edit_id: editId }, org.key)
+    t.equal(wp.site.get('page', about.id)!.content, '<p>Fresh sourdough.</p>', 'rollback restores what the proposal was written from')
   },
 )

@@ -16,6 +16,11 @@ export const WordPressTarget = z.object({
   field: z.enum(['content', 'elementor_data']),
   /** The field's new value: raw HTML, or Elementor's JSON. */
   proposed: z.string(),
+  /**
+   * The field's value the proposal was written from: what a rollback puts back when the apply's own answer was
+   * lost after the site took the write (the next apply finds `proposed` on the site and adopts it).
+   */
+  before: z.string(),
 })
 export type WordPressTarget = z.infer<typeof WordPressTarget>
 

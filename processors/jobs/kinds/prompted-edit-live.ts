@@ -48,9 +48,11 @@ export function liveTarget(
   rewritten: string,
 ): { wordpress: WordPressTarget; proposedContent: string } | { problem: string } {
   const base = { post_type: live.found.type, post_id: live.found.post.id, base_modified_gmt: live.found.post.modified_gmt }
-  if (live.field === 'content') return { wordpress: { ...base, field: 'content', proposed: rewritten }, proposedContent: rewritten }
+  if (live.field === 'content') {
+    return { wordpress: { ...base, field: 'content', proposed: rewritten, before: live.text }, proposedContent: rewritten }
+  }
   const data = live.found.post.meta[ELEMENTOR_DATA_META] as string
   const next = withElementorText(data, rewritten)
   if ('problem' in next) return next
-  return { wordpress: { ...base, field: 'elementor_data', proposed: next.data }, proposedContent: readableText(rewritten) }
+  return { wordpress: { ...base, field: 'elementor_data', proposed: next.data, before: data }, proposedContent: readableText(rewritten) }
 }

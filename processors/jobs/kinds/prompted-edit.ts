@@ -2,6 +2,7 @@ import { stageSiteEdit } from '../../../commands/site-edits.js'
 import type { PageRef } from '../../../domain/jobs/kinds.js'
 import { pageUrlKey } from '../../../domain/pages/url.js'
 import { BUILT_IN_WRITER, builtInRewrite } from '../../../domain/site-edits/built-in-writer.js'
+import { SITE_EDIT_PAYLOAD_MAX_LENGTH } from '../../../domain/site-edits/events.js'
 import { ELEMENTOR_REWRITE, type RewritePayload } from '../../../domain/site-edits/rewrite-payload.js'
 import type { z } from 'zod'
 import { latestSnapshot, pagesForClient, type PageRow } from '../../../projections/pages/queries.js'
@@ -156,6 +157,12 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
       writer: written.writer,
       ...(target ? { wordpress: target.wordpress } : {}),
     }
+    const payloadText = JSON.stringify(payload)
+    if (payloadText.length > SITE_EDIT_PAYLOAD_MAX_LENGTH) {
+      // A live Elementor page carries its data twice (proposed and before): one that large is not staged whole.
+      skipped(`the edit would be ${payloadText.length} characters, more than a site edit holds (${SITE_EDIT_PAYLOAD_MAX_LENGTH})`)
+      continue
+    }
     let editId: number | null = null
     if (!dryRun) {
       const staged = await stageSiteEdit(ctx.write, ctx.command, {
@@ -164,7 +171,7 @@ export const promptedEdit: JobHandler<'prompted_edit'> = async (ctx: JobContext<
         operation: ELEMENTOR_REWRITE,
         pageUrl: page.url,
         pageId: page.id,
-        payload: JSON.stringify(payload),
+        payload: payloadText,
         jobId: job.jobId,
       })
       editId = staged.editId

@@ -111,6 +111,8 @@ export type StandInFault =
   | { readonly kind: 'redirect'; readonly location: string; readonly status?: number }
   /** The connection is destroyed without an answer. */
   | { readonly kind: 'reset' }
+  /** WordPress carries the request out (a write is saved), then the connection drops before the answer. */
+  | { readonly kind: 'lost_answer' }
   | { readonly kind: 'raw'; readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body: string }
 
 export interface StandInRequest {
@@ -141,8 +143,8 @@ export interface StandInSite {
   setPlugins(plugins: { seo?: StandInSeo; redirection?: boolean; elementor?: boolean }): void
   /** Sets the roles of the user (e.g. ['editor']: plugins are then 403, redirects 403). */
   setRoles(roles: readonly string[]): void
-  /** Applies `fault` to the next `times` (default 1) requests whose path starts with `path` (default any). */
-  inject(fault: StandInFault, options?: { times?: number; path?: string }): void
+  /** Applies `fault` to the next `times` (default 1) requests whose path starts with `path` (default any), of `method` when given. */
+  inject(fault: StandInFault, options?: { times?: number; path?: string; method?: string }): void
   /** The next `times` requests answer `status` (default 500) with WordPress's error JSON. */
   failNext(times: number, status?: number, options?: { code?: string; message?: string; retryAfter?: string; path?: string }): void
   clearFaults(): void
@@ -205,7 +207,7 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
   let nextPostId = 1
   let nextRedirectId = 1
   let lastStamp = 0
-  const faults: { fault: StandInFault; remaining: number; path: string }[] = []
+  const faults: { fault: StandInFault; remaining: number; path: string; method?: string }[] = []
   const requests: StandInRequest[] = []
   let hugeBytesSent = 0
   let open = 0
@@ -590,7 +592,12 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
   }
 
   /** Applies a fault; true when it answered (or will never answer), false when the ordinary answer follows. */
-  const applyFault = (fault: StandInFault, req: http.IncomingMessage, res: http.ServerResponse, ordinary: () => void): boolean => {
+  const applyFault = (
+    fault: StandInFault,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    ordinary: (lost?: boolean) => void,
+  ): boolean => {
     switch (fault.kind) {
       case 'status':
         sendError(
@@ -607,6 +614,9 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
         return true
       case 'delay':
         later(fault.ms, ordinary)
+        return true
+      case 'lost_answer':
+        ordinary(true)
         return true
       case 'trickle': {
         res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' })
@@ -690,7 +700,8 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
         authorization: req.headers.authorization,
         body,
       })
-      const ordinary = () => {
+      /** The request carried out; `lost`: the answer never leaves (the connection drops instead). */
+      const ordinary = (lost = false) => {
         if (res.destroyed) return
         try {
           // The home page and its feed (no REST; no credentials needed).
@@ -715,13 +726,16 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
           const rest = (restRoute ?? address.pathname.slice('/wp-json'.length)).replace(/\/+$/, '') || '/'
           const { rest_route: _route, ...params } = query
           const answer = route(req.method ?? 'GET', rest, params, body, auth === 'valid')
+          if (lost) return void res.destroy()
           send(res, answer.status ?? 200, answer.body, answer.headers)
         } catch (error) {
           if (error instanceof WpError) return sendError(res, error)
           sendError(res, new WpError(500, 'internal_server_error', (error as Error).message))
         }
       }
-      const pending = faults.find((f) => f.remaining > 0 && address.pathname.startsWith(f.path))
+      const pending = faults.find(
+        (f) => f.remaining > 0 && address.pathname.startsWith(f.path) && (f.method === undefined || f.method === req.method),
+      )
       if (pending) {
         pending.remaining--
         if (applyFault(pending.fault, req, res, ordinary)) return
@@ -766,7 +780,12 @@ export async function startWordPressStandIn(options: WordPressStandInOptions = {
       roles = [...next]
     },
     inject(fault, injectOptions = {}) {
-      faults.push({ fault, remaining: injectOptions.times ?? 1, path: injectOptions.path ?? '/' })
+      faults.push({
+        fault,
+        remaining: injectOptions.times ?? 1,
+        path: injectOptions.path ?? '/',
+        ...(injectOptions.method ? { method: injectOptions.method } : {}),
+      })
     },
     failNext(times, status = 500, failOptions = {}) {
       faults.push({
