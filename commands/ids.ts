@@ -16,6 +16,7 @@ import type { SITE_SCAN_ID_KINDS } from '../migrations/0035-site-scan-ids.js'
 import type { SITE_CHANGE_ID_KINDS } from '../migrations/0036-site-change-ids.js'
 import type { PLANNING_ID_KINDS } from '../migrations/0037-planning-ids.js'
 import type { PUBLISHING_ID_KINDS } from '../migrations/0038-publishing-ids.js'
+import type { CONTENT_ID_KINDS } from '../migrations/0039-content-ids.js'
 
 export type IdKind =
   | (typeof ID_KINDS)[number]
@@ -35,6 +36,7 @@ export type IdKind =
   | (typeof SITE_CHANGE_ID_KINDS)[number]
   | (typeof PLANNING_ID_KINDS)[number]
   | (typeof PUBLISHING_ID_KINDS)[number]
+  | (typeof CONTENT_ID_KINDS)[number]
 
 /** Allocates the integer ids the API shows, from one PostgreSQL sequence per kind. */
 export interface IdAllocator {

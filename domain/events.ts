@@ -25,6 +25,7 @@ import { searchEventSchemas } from './search/events.js'
 import { monitoringEventSchemas } from './monitoring/events.js'
 import { planningEventSchemas } from './planning/events.js'
 import { publishingEventSchemas } from './publishing/events.js'
+import { contentEventSchemas } from './content/events.js'
 
 /**
  * Every event type the domain can record, with the zod schema of its data at the type's current
@@ -70,6 +71,7 @@ export const eventSchemas = {
   ...monitoringEventSchemas,
   ...planningEventSchemas,
   ...publishingEventSchemas,
+  ...contentEventSchemas,
 } as const
 
 /** The name of every event type the domain records. */

@@ -26,6 +26,7 @@ import * as siteScanIds from './0035-site-scan-ids.js'
 import * as siteChangeIds from './0036-site-change-ids.js'
 import * as planningIds from './0037-planning-ids.js'
 import * as publishingIds from './0038-publishing-ids.js'
+import * as contentIds from './0039-content-ids.js'
 
 /**
  * The durable schema, in order. Names are never changed once released; a change is a new migration.
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0036-site-change-ids': siteChangeIds,
   '0037-planning-ids': planningIds,
   '0038-publishing-ids': publishingIds,
+  '0039-content-ids': contentIds,
 }
 
 /** Applies every pending migration; throws with the failing migration's name. Safe to call concurrently. */

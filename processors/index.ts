@@ -7,6 +7,7 @@ import { searchProcessors } from './search/index.js'
 import { monitoringProcessors } from './monitoring/index.js'
 import { planningProcessors } from './planning/index.js'
 import { publishingProcessors } from './publishing/index.js'
+import { contentProcessors } from './content/index.js'
 
 /** Every processor the processors role runs. */
 export function createProcessors(deps: ProcessorDeps): Processor[] {
@@ -19,5 +20,6 @@ export function createProcessors(deps: ProcessorDeps): Processor[] {
     ...monitoringProcessors(deps),
     ...planningProcessors(deps),
     ...publishingProcessors(deps),
+    ...contentProcessors(deps),
   ]
 }

@@ -19,6 +19,7 @@ import { searchProjectors } from './search/index.js'
 import { monitoringProjectors } from './monitoring/index.js'
 import { planningProjectors } from './planning/index.js'
 import { publishingProjectors } from './publishing/index.js'
+import { contentProjectors } from './content/index.js'
 
 /** Every projector of the main group, applied in this order to each batch of events. */
 export const projectors: readonly Projector[] = [
@@ -40,6 +41,7 @@ export const projectors: readonly Projector[] = [
   ...monitoringProjectors,
   ...planningProjectors,
   ...publishingProjectors,
+  ...contentProjectors,
   activityProjector,
   // Last: a sandbox reset deletes rows the projectors above wrote (see projections/sandbox/projector.ts).
   sandboxProjector,

@@ -15,6 +15,7 @@ import type { SearchReadModels } from './search/tables.js'
 import type { MonitoringReadModels } from './monitoring/tables.js'
 import type { PlanningReadModels } from './planning/tables.js'
 import type { PublishingReadModels } from './publishing/tables.js'
+import type { ContentReadModels } from './content/tables.js'
 
 /**
  * The read models as kysely sees them (DDL in migrations/read-models/). bigint ids come back as numbers
@@ -117,6 +118,7 @@ export interface ReadModels
     MonitoringReadModels,
     PlanningReadModels,
     PublishingReadModels,
+    ContentReadModels,
     JobReadModels,
     PageReadModels,
     SiteEditReadModels,

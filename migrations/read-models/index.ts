@@ -20,13 +20,14 @@ import { createSearchTables } from './search.js'
 import { createMonitoringTables } from './monitoring.js'
 import { createPlanningTables } from './planning.js'
 import { createPublishingTables } from './publishing.js'
+import { createContentTables } from './content.js'
 
 /**
  * Read models are disposable: they are built by projections from the log into a named schema, so that
  * `ops rebuild` can build a fresh copy beside the live one and swap. Bump READ_MODEL_VERSION whenever the
  * DDL below changes: a service that finds an older version rebuilds blue/green on start.
  */
-export const READ_MODEL_VERSION = 22
+export const READ_MODEL_VERSION = 23
 
 /** The schema reads are served from. A rebuild builds `read_models_next` and renames it into place. */
 export const LIVE_SCHEMA = 'read_models'
@@ -62,4 +63,5 @@ export async function createReadModelSchema(db: Kysely<any>, schema: string): Pr
   await createMonitoringTables(db, schema)
   await createPlanningTables(db, schema)
   await createPublishingTables(db, schema)
+  await createContentTables(db, schema)
 }

@@ -24,6 +24,7 @@ import { seedSandboxSearch } from './seed-search.js'
 import { seedSandboxMonitoring } from './seed-monitoring.js'
 import { seedSandboxPlanning } from './seed-planning.js'
 import { seedSandboxPublishing } from './seed-publishing.js'
+import { seedSandboxContent } from './seed-content.js'
 import { seedSandboxCompareReport } from './seed-planning-compare-reports.js'
 import { organizationStream, organization } from '../../domain/organizations/organization.js'
 import { SCOPES } from '../../domain/api-keys/scopes.js'
@@ -382,6 +383,7 @@ async function seedFixture(
   // The month's plan is made from what search and AI Visibility found, so it comes after them.
   await seedSandboxPlanning(write, ctx, orgId, clientId)
   await seedSandboxPublishing(write, ctx, orgId, clientId)
+  await seedSandboxContent(write, ctx, orgId, clientId)
   // The month's compare report is rendered from the read models, like the AI Visibility report above.
   await caughtUp(deps)
   await seedSandboxCompareReport({ ...deps, write }, ctx, orgId, clientId, months.at(-1)!)

@@ -20,6 +20,7 @@ import { searchRpcs } from './search/index.js'
 import { monitoringRpcs } from './monitoring/index.js'
 import { planningRpcs } from './planning/index.js'
 import { publishingRpcs } from './publishing/index.js'
+import { contentRpcs } from './content/index.js'
 
 /** Every RPC the service exposes. A method not listed here answers 403. */
 export function createRegistry(): RpcRegistry {
@@ -45,5 +46,6 @@ export function createRegistry(): RpcRegistry {
     ...monitoringRpcs,
     ...planningRpcs,
     ...publishingRpcs,
+    ...contentRpcs,
   ] as AnyRpc[])
 }

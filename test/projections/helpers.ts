@@ -30,6 +30,7 @@ import { writeSearchLog } from './realistic/search.js'
 import { writeMonitoringLog } from './realistic/monitoring.js'
 import { writePlanningLog } from './realistic/planning.js'
 import { writePublishingLog } from './realistic/publishing.js'
+import { writeContentLog } from './realistic/content.js'
 
 /** Every table of a schema: its rows as JSON objects (full timestamp precision), ordered by primary key. */
 export type SchemaDump = Record<string, Record<string, unknown>[]>
@@ -387,6 +388,7 @@ export async function writeRealisticLog(ts: TestSystem): Promise<RealisticLog> {
   await writeMonitoringLog(ts, log, keys)
   await writePlanningLog(ts, log, keys)
   await writePublishingLog(ts, log, keys)
+  await writeContentLog(ts, log, keys)
   await writeSandboxLog(ts)
   return log
 }

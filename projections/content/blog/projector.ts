@@ -1,0 +1,4 @@
+import type { Projector } from '../../projector.js'
+
+/** The blog sub-area's projectors. */
+export const blogProjectors: readonly Projector[] = []
