@@ -243,26 +243,19 @@ t.test(
     await ts.call('add_snapshot', { snapshot: { page_id: pageId, content: '<p>Our breads</p>' } }, org.key)
 
     // Staged before the client was connected: the built-in publisher applies it then; once connected, it is refused.
-    const before = await ts.call<number>(
-      'create_site_edit',
-      {
-        client_id: clientId,
-        operation: 'rewrite',
-        page_url: `${SITE}/menu`,
-        payload: JSON.stringify({ proposed_content: '<p>Our rye</p>', page_id: pageId }),
-      },
-      org.key,
-    )
-    const builtIn = await ts.call<number>(
-      'create_site_edit',
-      {
-        client_id: clientId,
-        operation: 'rewrite',
-        page_url: `${SITE}/menu`,
-        payload: JSON.stringify({ proposed_content: '<p>Our bread</p>', page_id: pageId }),
-      },
-      org.key,
-    )
+    const stageRewrite = (proposed: string) =>
+      ts.call<number>(
+        'create_site_edit',
+        {
+          client_id: clientId,
+          operation: 'rewrite',
+          page_url: `${SITE}/menu`,
+          payload: JSON.stringify({ proposed_content: proposed, page_id: pageId }),
+        },
+        org.key,
+      )
+    const before = await stageRewrite('<p>Our rye</p>')
+    const builtIn = await stageRewrite('<p>Our bread</p>')
     await ts.call('apply_site_edit', { edit_id: builtIn }, org.key)
     const builtInApplied = (await streamEvents(ts, `site_edit-${builtIn}`)).find((e) => e.type === 'SiteEditApplied')!
     t.match(builtInApplied.data, { publisher: 'built-in' })
