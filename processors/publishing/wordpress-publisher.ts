@@ -137,7 +137,10 @@ async function publishRedirect(edit: EditToPublish, site: ConnectedSite): Promis
   const parsed = parseRedirectPayload(edit.payload)
   if ('problem' in parsed) throw new SitePublishError('site_edit_unpublishable', `not a redirect: ${parsed.problem}`, 'wordpress')
   if (!site.redirection) {
-    throw new WordPressError('not_found', 'the Redirection plugin is not active on the site (as of its last check): install and activate it, then check_client_connection, to publish redirects')
+    throw new WordPressError(
+      'not_found',
+      'the Redirection plugin is not active on the site (as of its last check): install and activate it, then check_client_connection, to publish redirects',
+    )
   }
   const source = sitePath(parsed.payload.from_url)
   const target = parsed.payload.to_url
