@@ -1,5 +1,5 @@
 import type { AppliedReceipt } from '../domain/site-edits/site-edit.js'
-import type { CommandContext } from './command-handler.js'
+import type { CommandContext, WriteDeps } from './command-handler.js'
 
 /** A staged edit as a publisher sees it. */
 export interface EditToPublish {
@@ -27,19 +27,20 @@ export interface AppliedRecord extends AppliedReceipt {
  * The port apply_site_edit and rollback_site_edit publish through. The built-in publisher
  * (processors/site-edits/built-in-publisher.ts) records the page's new content as a page snapshot; the site
  * publisher (processors/site-edits/site-publisher.ts) pushes to the client's WordPress site when it is
- * connected and records the snapshot too. It acts with the caller's command context, so whatever it records
- * is attributed to the caller.
+ * connected and records the snapshot too. It acts with the caller's command context and write deps, so whatever
+ * it records is attributed to the caller and waited for by the caller's read-your-writes, failures included.
  */
 export interface SitePublisher {
   /** Recorded with every apply and rollback (e.g. `built-in`) unless the receipt names who published. */
   readonly name: string
   /** Publishes the edit. Throws SitePublishError when it cannot (the attempt is recorded as failed). */
-  publish(edit: EditToPublish, context: CommandContext): Promise<PublishedReceipt>
+  publish(edit: EditToPublish, context: CommandContext, write: WriteDeps): Promise<PublishedReceipt>
   /** Puts back the content from before the edit, as `applied` (publish's receipt) describes it. */
   restore(
     edit: EditToPublish,
     applied: AppliedRecord,
     context: CommandContext,
+    write: WriteDeps,
   ): Promise<{ restored_snapshot_id: number | null; publisher?: string }>
 }
 

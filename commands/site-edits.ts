@@ -115,7 +115,7 @@ export async function applySiteEdit(
   const approved_by = input.approvedBy.trim() || actorLabel(context.actor)
   let receipt
   try {
-    receipt = await publisher.publish(toPublish(loaded), context)
+    receipt = await publisher.publish(toPublish(loaded), context, deps)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const by = error instanceof SitePublishError ? (error.publisher ?? publisher.name) : publisher.name
@@ -153,6 +153,7 @@ export async function rollbackSiteEdit(
         publisher: loaded.state.appliedBy,
       },
       context,
+      deps,
     )
   } catch (error) {
     if (error instanceof SitePublishError) throw publishError(error, input.editId)

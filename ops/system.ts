@@ -221,7 +221,7 @@ export async function openSystem(options: SystemOptions): Promise<System> {
             webhooks: webhookPolicy,
             serviceKey: webhookPolicy.serviceKey,
             keywordMetricsMaxAgeDays: (options.search ?? DEFAULT_SEARCH_PROVIDER_SETTINGS).metricsMaxAgeDays,
-            sitePublisher: sitePublisher({ write, read, sites: clientSitesOf(write, publishing, webhookPolicy.serviceKey) }),
+            sitePublisher: sitePublisher({ read, sites: clientSitesOf(write, publishing, webhookPolicy.serviceKey) }),
             publishing,
             // One service key for everything sealed: webhook secrets and TOTP secrets.
             people: {

@@ -57,7 +57,7 @@ export class JobRunner implements Processor {
     private readonly handlers: JobHandlers,
   ) {
     const sites = clientSitesOf(deps.write, deps.publishing, deps.serviceKey)
-    this.publishing = { sites, sitePublisher: sitePublisher({ write: deps.write, read: deps.read, sites }) }
+    this.publishing = { sites, sitePublisher: sitePublisher({ read: deps.read, sites }) }
   }
 
   private get settings() {

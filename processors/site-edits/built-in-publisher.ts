@@ -1,4 +1,3 @@
-import type { WriteDeps } from '../../commands/command-handler.js'
 import { recordSnapshot } from '../../commands/pages.js'
 import { SitePublishError, type EditToPublish, type SitePublisher } from '../../commands/site-edits-publisher.js'
 import { pageUrlKey } from '../../domain/pages/url.js'
@@ -35,10 +34,10 @@ async function targetPage(read: ReadDb, edit: EditToPublish, payloadPageId: numb
  * none). Every change is therefore visible (get_latest_snapshot, get_snapshots_for_page) and reversible. A
  * redirect edit records no snapshot either way: its applied or rolled-back edit is the redirect's record.
  */
-export function builtInSitePublisher(deps: { readonly write: WriteDeps; readonly read: ReadDb }): SitePublisher {
+export function builtInSitePublisher(deps: { readonly read: ReadDb }): SitePublisher {
   return {
     name: BUILT_IN_PUBLISHER,
-    async publish(edit, context) {
+    async publish(edit, context, write) {
       if (edit.operation === REDIRECT_OPERATION) {
         // A redirect changes no page's content: the applied edit itself is the record (list_redirects reads it).
         const redirect = parseRedirectPayload(edit.payload)
@@ -49,7 +48,7 @@ export function builtInSitePublisher(deps: { readonly write: WriteDeps; readonly
       if (!payload) throw new SitePublishError('site_edit_unpublishable', 'the payload is not JSON carrying proposed_content (a string)')
       const page = await targetPage(deps.read, edit, payload.page_id)
       const before = await latestSnapshot(deps.read, page.id)
-      const after = await recordSnapshot(deps.write, context, {
+      const after = await recordSnapshot(write, context, {
         orgId: edit.orgId,
         clientId: edit.clientId,
         pageId: page.id,
@@ -60,12 +59,12 @@ export function builtInSitePublisher(deps: { readonly write: WriteDeps; readonly
       })
       return { before_snapshot_id: before?.id ?? null, after_snapshot_id: after.snapshotId }
     },
-    async restore(edit, receipt, context) {
+    async restore(edit, receipt, context, write) {
       if (edit.operation === REDIRECT_OPERATION) return { restored_snapshot_id: null } // the rolled-back edit is the record
       const after = receipt.after_snapshot_id === null ? undefined : await snapshotById(deps.read, receipt.after_snapshot_id)
       if (!after) throw new SitePublishError('site_publish_failed', 'the snapshot the edit published is gone; nothing to restore from')
       const before = receipt.before_snapshot_id === null ? undefined : await snapshotById(deps.read, receipt.before_snapshot_id)
-      const restored = await recordSnapshot(deps.write, context, {
+      const restored = await recordSnapshot(write, context, {
         orgId: edit.orgId,
         clientId: edit.clientId,
         pageId: after.page_id,

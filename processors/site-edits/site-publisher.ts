@@ -15,7 +15,6 @@ import { builtInSitePublisher } from './built-in-publisher.js'
 export const SITE_PUBLISHER = 'site'
 
 export interface SitePublisherDeps {
-  readonly write: WriteDeps
   readonly read: ReadDb
   /** How to reach clients' WordPress sites; null: this process pushes nowhere (every client gets the built-in publisher). */
   readonly sites: ClientSites | null
@@ -42,12 +41,18 @@ export function sitePublisher(deps: SitePublisherDeps): SitePublisher {
   const wordpress = wordPressPublisher(deps)
 
   /** Runs a push, recording a failure of the site as a push failure and answering it as the edit's error. */
-  const pushing = async <T>(edit: EditToPublish, context: CommandContext, operation: string, push: () => Promise<T>): Promise<T> => {
+  const pushing = async <T>(
+    edit: EditToPublish,
+    context: CommandContext,
+    write: WriteDeps,
+    operation: string,
+    push: () => Promise<T>,
+  ): Promise<T> => {
     try {
       return await push()
     } catch (error) {
       if (!(error instanceof WordPressError)) throw error
-      await recordPushFailure(deps.write, context, {
+      await recordPushFailure(write, context, {
         orgId: edit.orgId,
         clientId: edit.clientId,
         operation,
@@ -62,34 +67,34 @@ export function sitePublisher(deps: SitePublisherDeps): SitePublisher {
     }
   }
 
-  const succeeded = (edit: EditToPublish, context: CommandContext, operation: string) =>
-    resolvePushFailures(deps.write, context, { clientId: edit.clientId, operation, auto: true })
+  const succeeded = (edit: EditToPublish, context: CommandContext, write: WriteDeps, operation: string) =>
+    resolvePushFailures(write, context, { clientId: edit.clientId, operation, auto: true })
 
   const connected = async (clientId: number): Promise<ConnectedSite | null> => (deps.sites ? deps.sites.connected(clientId) : null)
 
   return {
     name: SITE_PUBLISHER,
-    async publish(edit, context) {
+    async publish(edit, context, write) {
       const operation = edit.operation === REDIRECT_OPERATION ? REDIRECT_OPERATION : 'apply_site_edit'
-      const site = await pushing(edit, context, operation, () => connected(edit.clientId))
-      if (!site) return { ...(await builtIn.publish(edit, context)), publisher: builtIn.name }
-      const remote = await pushing(edit, context, operation, () => wordpress.publish(edit, site))
+      const site = await pushing(edit, context, write, operation, () => connected(edit.clientId))
+      if (!site) return { ...(await builtIn.publish(edit, context, write)), publisher: builtIn.name }
+      const remote = await pushing(edit, context, write, operation, () => wordpress.publish(edit, site))
       let local
       try {
-        local = await builtIn.publish(edit, context)
+        local = await builtIn.publish(edit, context, write)
       } catch (error) {
         // The site took it but the service cannot record it (its page is gone here): undo on the site, then say why.
         await wordpress.restore(remote, site).catch(() => {})
         throw error instanceof SitePublishError ? new SitePublishError(error.code, error.message, WORDPRESS_PUBLISHER) : error
       }
-      await succeeded(edit, context, operation)
+      await succeeded(edit, context, write, operation)
       return { ...local, remote, publisher: WORDPRESS_PUBLISHER }
     },
-    async restore(edit, applied, context) {
+    async restore(edit, applied, context, write) {
       const remote = applied.remote ?? null
-      if (remote === null) return { ...(await builtIn.restore(edit, applied, context)), publisher: builtIn.name }
+      if (remote === null) return { ...(await builtIn.restore(edit, applied, context, write)), publisher: builtIn.name }
       const operation = 'rollback_site_edit'
-      const site = await pushing(edit, context, operation, () => connected(edit.clientId))
+      const site = await pushing(edit, context, write, operation, () => connected(edit.clientId))
       if (!site) {
         throw new SitePublishError(
           'site_publish_failed',
@@ -97,9 +102,9 @@ export function sitePublisher(deps: SitePublisherDeps): SitePublisher {
           WORDPRESS_PUBLISHER,
         )
       }
-      await pushing(edit, context, operation, () => wordpress.restore(remote, site))
-      const local = await builtIn.restore(edit, applied, context)
-      await succeeded(edit, context, operation)
+      await pushing(edit, context, write, operation, () => wordpress.restore(remote, site))
+      const local = await builtIn.restore(edit, applied, context, write)
+      await succeeded(edit, context, write, operation)
       return { ...local, publisher: WORDPRESS_PUBLISHER }
     },
   }

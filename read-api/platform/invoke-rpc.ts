@@ -145,28 +145,36 @@ export async function invokeRpc(deps: InvokeRpcDeps, call: RpcCall): Promise<Rpc
   const ports = portsOf(deps)
   // Written out, not spread, and no accessors: this literal is built on every call of every method, and a
   // spread or a getter in it costs V8 a slow object clone each time.
-  const result = await definition.handler({
-    history: ports.history,
-    locks: ports.locks,
-    files: ports.files,
-    captureRecords: ports.captureRecords,
-    usage: ports.usage,
-    params,
-    caller,
-    orgId,
-    read: deps.read,
-    write,
-    command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
-    aeoCommands: {
-      runs: { store, ids: deps.write.ids, clock: deps.write.clock, db: deps.db, reads: queueReadsOf(deps), settings: deps.settings.aeo },
-      captures: { store, ids: deps.write.ids, clock: deps.write.clock, db: deps.db },
-    },
-    settings: deps.settings,
-    settle,
-    waitForReadModels: (position, timeoutMs) => deps.watermark.waitFor(position, timeoutMs),
-    page: pageOf(definition, params),
-    baseUrl: baseUrlOf(request, deps.publicDocs?.baseUrl),
-  })
+  let result: unknown
+  try {
+    result = await definition.handler({
+      history: ports.history,
+      locks: ports.locks,
+      files: ports.files,
+      captureRecords: ports.captureRecords,
+      usage: ports.usage,
+      params,
+      caller,
+      orgId,
+      read: deps.read,
+      write,
+      command: { actor: caller.actor, requestId: request.id, correlationId: request.id, causationId: null },
+      aeoCommands: {
+        runs: { store, ids: deps.write.ids, clock: deps.write.clock, db: deps.db, reads: queueReadsOf(deps), settings: deps.settings.aeo },
+        captures: { store, ids: deps.write.ids, clock: deps.write.clock, db: deps.db },
+      },
+      settings: deps.settings,
+      settle,
+      waitForReadModels: (position, timeoutMs) => deps.watermark.waitFor(position, timeoutMs),
+      page: pageOf(definition, params),
+      baseUrl: baseUrlOf(request, deps.publicDocs?.baseUrl),
+    })
+  } catch (error) {
+    // A refusal may have recorded what was tried (a failed publish, its push failure): the reads right after the
+    // error answer show it, as they would after a success.
+    if (definition.readYourWrites !== false) await settle().catch(() => {})
+    throw error
+  }
   if (definition.readYourWrites !== false) await settle()
   else if (store.lastAppended !== null && readYourWrites === undefined) readYourWrites = 'skipped'
   return { result: result === undefined ? null : result, readYourWrites }

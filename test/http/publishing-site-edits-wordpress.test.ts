@@ -9,7 +9,6 @@
  */
 import t from 'tap'
 import { startWordPressStandIn, standInSettings } from '../support/stand-ins/wordpress.js'
-import { readModelsCaughtUp } from '../support/read-models.js'
 import { startTestSystem, type TestSystem } from '../support/system.js'
 import { clientPayload, expectError, orgWithKey, streamEvents } from './helpers.js'
 import { postJob, QUICK_JOBS, waitForJob } from './jobs-helpers.js'
@@ -45,9 +44,8 @@ async function setup(t: Parameters<typeof startTestSystem>[0], options: Paramete
   return { ts, wp, org, clientId, connect, promptedEdit }
 }
 
-/** The client's unresolved push failures, once the read models hold them (a refused RPC answers without waiting). */
+/** The client's unresolved push failures, read right after the answer: a refused apply waits for what it recorded too. */
 async function failures(ts: TestSystem, key: string, clientId: number) {
-  await readModelsCaughtUp(ts)
   const all = await ts.call<any[]>('get_unresolved_push_failures', {}, key)
   return all.filter((f) => f.client_id === clientId)
 }

@@ -57,7 +57,7 @@ function context(
     db: ts.system.database.db,
     blobs: new PostgresBlobStore(ts.system.database.db, ts.system.write.clock),
     languageModel,
-    sitePublisher: sitePublisher({ write: ts.system.write, read: ts.system.read, sites: null }),
+    sitePublisher: sitePublisher({ read: ts.system.read, sites: null }),
     sites: null,
     log: pino({ level: 'silent' }),
     clock: ts.system.write.clock,

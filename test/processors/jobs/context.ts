@@ -50,7 +50,7 @@ export function jobContext<K extends JobKind>(
     db: ts.system.database.db,
     blobs: new PostgresBlobStore(ts.system.database.db, ts.system.write.clock),
     languageModel: job.languageModel ?? null,
-    sitePublisher: sitePublisher({ write: ts.system.write, read: ts.system.read, sites: job.sites ?? null }),
+    sitePublisher: sitePublisher({ read: ts.system.read, sites: job.sites ?? null }),
     sites: job.sites ?? null,
     log: pino({ level: 'silent' }),
     clock: ts.system.write.clock,
