@@ -546,6 +546,32 @@ export const ERRORS = {
     message: 'The stored site credentials cannot be opened with this service key',
     hint: 'The service key changed since they were stored: set them again (set_client_wordpress, set_client_ftp, create_client_ssh_key with rotate)',
   },
+  // Content: client images (domain/content/images)
+  image_too_large: {
+    status: 413,
+    message: 'The image is too large',
+    hint: 'Send an image of at most 20 MiB (source_url), or under the request body limit as data_base64; detail names the size',
+  },
+  image_not_supported: {
+    status: 415,
+    message: 'The file is not a supported image',
+    hint: 'Send a JPEG, PNG, GIF, WebP or AVIF image; SVG is refused (it can carry script): convert it to PNG or WebP. detail says what the file is',
+  },
+  image_too_many_pixels: {
+    status: 422,
+    message: 'The image has too many pixels',
+    hint: 'Scale it down to at most 50 megapixels (width × height × frames) and send it again',
+  },
+  image_source_refused: {
+    status: 400,
+    message: 'The image address is not allowed',
+    hint: 'Use a public http(s) address; private, loopback and link-local addresses are refused unless the operator allows them with SITE_ALLOWED_HOSTS',
+  },
+  image_fetch_failed: {
+    status: 502,
+    message: 'The image could not be fetched',
+    hint: 'detail says why (the HTTP status, a timeout, a connection failure); check source_url opens in a browser, or send the image as data_base64',
+  },
   // Publishing: section templates, template catalog, template pages (domain/publishing/templates)
   section_template_invalid: {
     status: 400,
