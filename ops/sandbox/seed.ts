@@ -383,7 +383,7 @@ async function seedFixture(
   // The month's plan is made from what search and AI Visibility found, so it comes after them.
   await seedSandboxPlanning(write, ctx, orgId, clientId)
   await seedSandboxPublishing(write, ctx, orgId, clientId)
-  await seedSandboxContent(write, ctx, orgId, clientId)
+  await seedSandboxContent(write, ctx, orgId, clientId, new PostgresBlobStore(deps.db, write.clock))
   // The month's compare report is rendered from the read models, like the AI Visibility report above.
   await caughtUp(deps)
   await seedSandboxCompareReport({ ...deps, write }, ctx, orgId, clientId, months.at(-1)!)

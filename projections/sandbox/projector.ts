@@ -66,6 +66,7 @@ export const CLIENT_TABLES = [
   'elementor_pages',
   'push_failures',
   'redirects',
+  'client_images',
 ] as const
 
 /**

@@ -288,6 +288,21 @@ const CLIENT_CASES: ClientCase[] = [
   // Publishing: content pages and the template images report.
   { label: 'create_content_page', method: 'create_content_page', body: (id) => ({ client_id: id, wp_post_id: 481 }) },
   { label: 'list_content_pages', method: 'list_content_pages', body: (id) => ({ client_id: id }) },
+  // Content: client images (add_client_image checks the client before it reads or stores the image).
+  {
+    label: 'add_client_image',
+    method: 'add_client_image',
+    body: (id) => ({ image: { client_id: id, filename: 'x.png', data_base64: 'AAAA' } }),
+  },
+  { label: 'get_images_for_client', method: 'get_images_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_image_stats', method: 'get_image_stats', body: (id) => ({ client_id: id }) },
+  { label: 'get_image_type_stats', method: 'get_image_type_stats', body: (id) => ({ client_id: id }) },
+  { label: 'get_image_sync_states_for_client', method: 'get_image_sync_states_for_client', body: (id) => ({ client_id: id }) },
+  {
+    label: 'get_last_image_push_timestamp_for_client',
+    method: 'get_last_image_push_timestamp_for_client',
+    body: (id) => ({ client_id: id }),
+  },
   // Publishing: website projects and their content (every one checks the client before it appends anything).
   { label: 'add_website_project', method: 'add_website_project', body: (id) => ({ project: { client_id: id, name: 'Intruder' } }) },
   { label: 'get_projects_for_client', method: 'get_projects_for_client', body: (id) => ({ client_id: id }) },
