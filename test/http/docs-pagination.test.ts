@@ -92,6 +92,8 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_entity_changes_between',
     'get_entity_history',
     'get_gsc_capture_keywords',
+    'get_images_for_client',
+    'get_images_out_of_sync',
     'get_keyword_metrics_for_client',
     'get_keywords_for_client',
     'get_keywords_without_pages',
