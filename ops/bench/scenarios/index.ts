@@ -9,6 +9,7 @@ import { rebuildScenarios } from './rebuild.js'
 import { webhookScenarios } from './webhook-dispatch.js'
 import { rankScenarios } from './ranks.js'
 import { strategistScenarios } from './strategist.js'
+import { publishingScenarios } from './publishing.js'
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
 export const scenarios: readonly Scenario[] = [
@@ -22,4 +23,5 @@ export const scenarios: readonly Scenario[] = [
   ...rankScenarios,
   ...crawlScenarios,
   ...strategistScenarios,
+  ...publishingScenarios,
 ]
