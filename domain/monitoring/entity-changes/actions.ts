@@ -31,6 +31,7 @@ export const ACTION_TABLE: readonly (readonly [pattern: RegExp, action: EntityAc
   [/^(JobRequested|ClientCooldownSet)$/, 'created'],
   [/^ClientAddedToGroup$/, 'linked'],
   [/^ClientRemovedFromGroup$/, 'unlinked'],
+  [/^ClientImageStored$/, 'recorded'], // an image's first version or a new one, recorded alike
   // By the verb the type ends with.
   [/Restored$/, 'restored'],
   [/StatusChanged$/, 'status_changed'],

@@ -19,6 +19,7 @@ const RECORD_STREAMS: readonly (readonly [prefix: string, entity: string])[] = [
 
 /** Id fields of event data, in the order they name the record, with the entity type each names. */
 const ID_FIELDS: readonly (readonly [field: string, entity: string])[] = [
+  ['image_id', 'client_image'],
   ['optimization_id', 'meta_optimization'],
   ['insight_id', 'seo_insight'],
   ['change_id', 'site_change'],
