@@ -201,8 +201,15 @@ async function retireClients(deps: SandboxDeps, orgId: number, state: SandboxSta
       .where('org_id', '=', orgId)
       .where(sql<boolean>`client_id = any(${sql.val(retired)}::bigint[])`)
       .execute()
+    // Client images: every version's files, under images/<org>/<client>/ (commands/content/images.ts).
+    const images = await deps.db
+      .selectFrom('files')
+      .select('path')
+      .where('org_id', '=', orgId)
+      .where(sql<boolean>`path like any(${sql.val(retired.map((id) => `images/${orgId}/${id}/%`))}::text[])`)
+      .execute()
     const blobs = new PostgresBlobStore(deps.db, deps.write.clock)
-    for (const report of [...reports, ...compareReports]) await blobs.delete(report.path)
+    for (const report of [...reports, ...compareReports, ...images]) await blobs.delete(report.path)
     await deps.db
       .deleteFrom('aeo_capture_records')
       .where('org_id', '=', orgId)

@@ -125,8 +125,16 @@ t.test('a reset touches no other organization, and a rebuild reaches the same st
       'raw capture records only of the current fixture',
     )
     const files = await db.selectFrom('files').select('path').where('org_id', '=', orgId).execute()
+    const imageFiles = files.filter((f) => f.path.startsWith('images/'))
+    t.ok(
+      imageFiles.length > 0 && imageFiles.every((f) => f.path.startsWith(`images/${orgId}/${third.clientId}/`)),
+      "image files only of the current fixture's client (every version of the retired clients' images deleted)",
+    )
     t.same(
-      files.map((f) => f.path).sort(),
+      files
+        .map((f) => f.path)
+        .filter((path) => !path.startsWith('images/'))
+        .sort(),
       [
         `aeo-reports/${orgId}/${third.clientId}/${third.months.at(-2)}.html`,
         `compare-reports/${orgId}/${third.clientId}/${third.months.at(-1)}.html`,
