@@ -13,7 +13,7 @@ import {
   ImageType,
   syncStatusOf,
 } from '../../../domain/content/images/rules.js'
-import { DomainError } from '../../../domain/shared/errors.js'
+import { DomainError, NotFoundError } from '../../../domain/shared/errors.js'
 import { Id } from '../../../domain/shared/values.js'
 import { visibleClient } from '../../../projections/clients/queries.js'
 import {
@@ -332,7 +332,8 @@ export const imagesRpcs: readonly AnyRpc[] = [
         }
         try {
           await visibleClient(ctx.read, ctx.orgId, item.client_id)
-        } catch {
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error
           results.push({ ...base, image_id: null, outcome: 'not_found', detail: `client ${item.client_id} not found` })
           continue
         }
