@@ -48,6 +48,13 @@ async function imageServer(t: Parameters<typeof startTestSystem>[0]) {
     const path = req.url ?? '/'
     if (path === '/van.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': van.length }).end(van)
     if (path === '/old-van.jpg') return res.writeHead(302, { location: '/van.jpg' }).end()
+    if (path === '/to-private.jpg') return res.writeHead(302, { location: 'http://10.0.0.1/van.jpg' }).end()
+    if (path === '/slow.jpg') {
+      // Headers, a few bytes, then silence: the one deadline cuts it off.
+      res.writeHead(200, { 'content-type': 'image/jpeg' })
+      res.write(Buffer.from([0xff, 0xd8, 0xff]))
+      return undefined
+    }
     if (path === '/photo.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(HTML)
     if (path === '/logo.svg') return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(SVG)
     if (path === '/bomb.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(bomb)
@@ -239,6 +246,9 @@ t.test('hostile input is refused with a coded error and nothing is stored', asyn
   )
   expectError(t, await add({ source_url: 'http://10.0.0.1/x.jpg' }), 400, 'image_source_refused', 'a private address')
   expectError(t, await add({ source_url: 'file:///etc/passwd' }), 400, 'image_source_refused', 'not http(s)')
+  expectError(t, await add({ source_url: `${site.base}/to-private.jpg` }), 400, 'image_source_refused', 'a redirect to a private address')
+  const slow = expectError(t, await add({ source_url: `${site.base}/slow.jpg` }), 502, 'image_fetch_failed', 'a body that never ends')
+  t.match(slow.detail, /within 3000 ms/)
   expectError(t, await add({ source_url: `${site.base}/missing.jpg` }), 502, 'image_fetch_failed', 'a 404')
   expectError(t, await add({ data_base64: 'not base64 !!' }), 400, 'validation_failed', 'bad base64')
   expectError(t, await add({}), 400, 'validation_failed', 'neither data_base64 nor source_url')
