@@ -15,8 +15,6 @@ export const IMAGE_MAX_BYTES = 20 * 1024 * 1024
 export const IMAGE_MAX_PIXELS = 50_000_000
 /** The WebP derivative fits inside this many pixels on its longer side (a larger image is scaled down, never up). */
 export const WEBP_MAX_SIDE = 2560
-/** How long fetching source_url may take, headers and body together. */
-export const IMAGE_FETCH_TIMEOUT_MS = 20_000
 export const IMAGE_FILENAME_MAX_LENGTH = 255
 export const IMAGE_ALT_TEXT_MAX_LENGTH = 1000
 export const IMAGE_TITLE_MAX_LENGTH = 300
