@@ -509,6 +509,17 @@ export const ERRORS = {
     message: 'The project has as many sitemap pages as it may',
     hint: 'Delete pages the project no longer plans (delete_sitemap_page), or split the site into projects',
   },
+  // Content: reference documents (domain/content/reference-docs)
+  reference_doc_title_taken: {
+    status: 409,
+    message: 'Another reference document of the same scope has this title',
+    hint: 'Choose another title, or update the document named in detail (get_org_reference_docs lists them)',
+  },
+  reference_doc_limit: {
+    status: 409,
+    message: 'The organization has as many reference documents as it may',
+    hint: 'Delete documents no writer needs (delete_org_reference_doc), or merge several into one',
+  },
   // Publishing: content pages (domain/publishing/content-pages)
   content_page_exists: {
     status: 409,

@@ -67,6 +67,7 @@ export const CLIENT_TABLES = [
   'push_failures',
   'redirects',
   'client_images',
+  'reference_docs',
 ] as const
 
 /**

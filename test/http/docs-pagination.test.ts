@@ -99,6 +99,8 @@ t.test('only paginated methods take limit/offset', async (t) => {
     'get_keywords_without_pages',
     'get_meta_optimizations',
     'get_org_activity',
+    'get_org_reference_doc_history',
+    'get_org_reference_docs',
     'get_pages_for_client',
     'get_pages_without_keywords',
     'get_push_failures',

@@ -211,6 +211,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const [contentPage] = await call<{ id: number }[]>('list_content_pages', { client_id: clientId })
     const [sectionTemplate] = await call<{ id: number }[]>('get_section_templates', {})
     const [catalogEntry] = await call<{ template_id: number }[]>('list_template_catalog', { library_client_id: clientId })
+    const [referenceDoc] = await call<{ id: number }[]>('get_org_reference_docs', {})
     const valuesOf: Record<string, Record<string, unknown>> = {
       get_gsc_capture: { capture_id: gscCaptures[0]!.id },
       get_gsc_capture_keywords: { capture_id: gscCaptures[0]!.id },
@@ -236,6 +237,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       get_generated_content_for_page: { sitemap_page_id: sitemap[0]!.id },
       get_template_page: { page_id: templatePage!.id },
       get_content_page: { page_id: contentPage!.id },
+      get_org_reference_doc: { doc_id: referenceDoc!.id },
+      get_org_reference_doc_history: { doc_id: referenceDoc!.id },
       get_section_template: { template_id: sectionTemplate!.id },
       list_template_catalog: { library_client_id: clientId },
       get_template_catalog_entry: { library_client_id: clientId, template_id: catalogEntry!.template_id },

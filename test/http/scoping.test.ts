@@ -285,6 +285,13 @@ const CLIENT_CASES: ClientCase[] = [
     body: (id) => ({ group_id: NO_SET, client_id: id }),
     missingDetail: `client group ${NO_SET} not found`,
   },
+  // Content: reference documents (a client's own documents; the client is checked before anything is appended).
+  { label: 'get_org_reference_docs', method: 'get_org_reference_docs', body: (id) => ({ client_id: id }) },
+  {
+    label: 'add_org_reference_doc',
+    method: 'add_org_reference_doc',
+    body: (id) => ({ kind: 'brand_voice', title: 'Planted', body: 'x', client_id: id }),
+  },
   // Publishing: content pages and the template images report.
   { label: 'create_content_page', method: 'create_content_page', body: (id) => ({ client_id: id, wp_post_id: 481 }) },
   { label: 'list_content_pages', method: 'list_content_pages', body: (id) => ({ client_id: id }) },
@@ -438,6 +445,8 @@ t.test('an organization key passing another org_id answers like a missing organi
     ['get_outstanding_summary', {}],
     ['get_all_client_groups', {}],
     ['create_client_group', { name: 'Planted' }],
+    ['get_org_reference_docs', {}],
+    ['add_org_reference_doc', { kind: 'brand_voice', title: 'Planted', body: 'x' }],
   ]
   for (const [method, body] of cases) {
     const missing = expectError(t, await ts.rpc(method, { ...body, org_id: missingOrg }, a.key), 404, 'not_found', `${method} missing org`)
@@ -576,6 +585,8 @@ t.test('platform keys must name the organization for list methods', async (t) =>
     ['get_all_client_groups', {}],
     ['create_client_group', { name: 'Orphan' }],
     ['get_ftp_capable_client_ids', {}],
+    ['get_org_reference_docs', {}],
+    ['add_org_reference_doc', { kind: 'brand_voice', title: 'Orphan', body: 'x' }],
   ]
   for (const [method, body] of needOrg) {
     const envelope = expectError(t, await ts.rpc(method, body), 400, 'org_id_required', method)
