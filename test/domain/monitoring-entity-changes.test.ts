@@ -53,6 +53,10 @@ t.test('the record an event changed: its own stream, else its first id field, el
     id_field: null,
   })
   t.match(entityOf('site_edit-12', 'SiteEditApplied', { edit_id: 12 }, 34), { entity_type: 'site_edit', entity_id: 12 })
+  t.match(entityOf('reference_docs-5', 'ReferenceDocUpdated', { doc_id: 3, client_id: 34 }, 34), {
+    entity_type: 'reference_doc',
+    entity_id: 3,
+  })
   t.match(entityOf('seo_insights-34', 'SeoInsightRaised', { insight_id: 5, keyword_id: 1, page_id: 2, client_id: 34 }, 34), {
     entity_type: 'seo_insight',
     entity_id: 5,

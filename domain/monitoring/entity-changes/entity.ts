@@ -20,6 +20,7 @@ const RECORD_STREAMS: readonly (readonly [prefix: string, entity: string])[] = [
 /** Id fields of event data, in the order they name the record, with the entity type each names. */
 const ID_FIELDS: readonly (readonly [field: string, entity: string])[] = [
   ['image_id', 'client_image'],
+  ['doc_id', 'reference_doc'],
   ['optimization_id', 'meta_optimization'],
   ['insight_id', 'seo_insight'],
   ['change_id', 'site_change'],
