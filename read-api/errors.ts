@@ -624,6 +624,32 @@ export const ERRORS = {
     message: 'The project has no library client',
     hint: "Set the project's library_client_id (update_website_project) before using catalog templates",
   },
+  // Content: blog topics and the publishing schedule (domain/content/blog)
+  blog_topic_exists: {
+    status: 409,
+    message: 'The client already has a blog topic with this title',
+    hint: 'Titles are compared case- and punctuation-insensitively: update or re-open the topic named in detail (set_blog_topic_status to proposed), or choose another title',
+  },
+  blog_topic_status_invalid: {
+    status: 409,
+    message: 'The blog topic cannot move to this status',
+    hint: 'detail names the statuses it may move to; get_blog_topic shows where it is',
+  },
+  blog_topic_planned_date_required: {
+    status: 400,
+    message: 'A scheduled blog topic needs a planned date',
+    hint: "Give planned_date (YYYY-MM-DD, the local date in the client's schedule time zone) with the move to scheduled",
+  },
+  blog_topic_not_deletable: {
+    status: 409,
+    message: 'The blog topic has been written and cannot be deleted',
+    hint: 'Only proposed, approved and rejected topics can be deleted; reject it instead (set_blog_topic_status to rejected)',
+  },
+  blog_topic_limit: {
+    status: 409,
+    message: 'The client has the most blog topics allowed',
+    hint: 'Delete topics that will not be written (delete_blog_topic), then add again',
+  },
   internal_error: { status: 500, message: 'Internal error', hint: 'Retry later; report the X-Request-Id if it persists' },
   service_unavailable: { status: 503, message: 'The service is not ready', hint: 'Retry after a moment' },
   store_unavailable: {

@@ -58,6 +58,8 @@ export const CLIENT_TABLES = [
   'client_group_members',
   'site_connections',
   'content_pages',
+  'blog_topics',
+  'blog_schedules',
   'template_catalog_entries',
   'template_pages',
   'website_projects',

@@ -209,6 +209,7 @@ t.test('the sandbox key reads the fictional history', async (t) => {
     const sitemap = await call<{ id: number }[]>('get_sitemap_pages_for_project', { project_id: project!.id })
     const [templatePage] = await call<{ id: number }[]>('get_template_pages_for_project', { project_id: project!.id })
     const [contentPage] = await call<{ id: number }[]>('list_content_pages', { client_id: clientId })
+    const [blogTopic] = await call<{ id: number }[]>('get_blog_topics_for_client', { client_id: clientId })
     const [sectionTemplate] = await call<{ id: number }[]>('get_section_templates', {})
     const [catalogEntry] = await call<{ template_id: number }[]>('list_template_catalog', { library_client_id: clientId })
     const [referenceDoc] = await call<{ id: number }[]>('get_org_reference_docs', {})
@@ -237,6 +238,8 @@ t.test('the sandbox key reads the fictional history', async (t) => {
       get_generated_content_for_page: { sitemap_page_id: sitemap[0]!.id },
       get_template_page: { page_id: templatePage!.id },
       get_content_page: { page_id: contentPage!.id },
+      get_blog_topic: { topic_id: blogTopic!.id },
+      count_scheduled_blog_topics_by_client: { month: '2026-01' },
       get_org_reference_doc: { doc_id: referenceDoc!.id },
       get_org_reference_doc_history: { doc_id: referenceDoc!.id },
       get_section_template: { template_id: sectionTemplate!.id },

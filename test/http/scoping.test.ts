@@ -295,6 +295,16 @@ const CLIENT_CASES: ClientCase[] = [
   // Publishing: content pages and the template images report.
   { label: 'create_content_page', method: 'create_content_page', body: (id) => ({ client_id: id, wp_post_id: 481 }) },
   { label: 'list_content_pages', method: 'list_content_pages', body: (id) => ({ client_id: id }) },
+  // Content: blog topics and the publishing schedule.
+  { label: 'add_blog_topic', method: 'add_blog_topic', body: (id) => ({ client_id: id, title: 'Planted' }) },
+  { label: 'get_blog_topics_for_client', method: 'get_blog_topics_for_client', body: (id) => ({ client_id: id }) },
+  { label: 'get_recent_topic_profile', method: 'get_recent_topic_profile', body: (id) => ({ client_id: id }) },
+  {
+    label: 'set_blog_schedule',
+    method: 'set_blog_schedule',
+    body: (id) => ({ client_id: id, posts_per_week: 1, days: ['mon'], time: '08:00', timezone: 'UTC' }),
+  },
+  { label: 'get_blog_schedule', method: 'get_blog_schedule', body: (id) => ({ client_id: id }) },
   // Content: client images (add_client_image checks the client before it reads or stores the image).
   {
     label: 'add_client_image',
