@@ -5,6 +5,7 @@
  */
 import t from 'tap'
 import { REFERENCE_DOC_BODY_MAX_BYTES } from '../../domain/content/reference-docs/rules.js'
+import { voiceGuideForClient } from '../../projections/content/reference-docs/queries.js'
 import { startTestSystem } from '../support/system.js'
 import { clientPayload, expectError, orgWithKey, streamEvents } from './helpers.js'
 
@@ -237,4 +238,27 @@ t.test("another organization's documents and clients answer like missing ones; a
   )
   t.equal((await ts.call<any>('get_org_reference_doc', { doc_id: doc.id })).id, doc.id)
   expectError(t, await ts.rpc('add_org_reference_doc', { org_id: 999_999, kind: 'other', title: 'x', body: 'y' }), 404, 'not_found')
+})
+
+t.test("the writers' voice guide reads the documents that apply to the client, its own first", async (t) => {
+  const { ts, org, other, client, second } = await setup(t)
+  const read = ts.system.read
+  t.equal(await voiceGuideForClient(read, org.orgId, client), '', 'no documents: nothing')
+  await ts.call('add_org_reference_doc', { kind: 'service_facts', title: 'Facts', body: 'Open 24/7.' }, org.key)
+  await ts.call('add_org_reference_doc', { kind: 'brand_voice', title: 'House voice', body: 'Plain.' }, org.key)
+  await ts.call('add_org_reference_doc', { kind: 'style_guide', title: 'Plumbing style', body: 'Say "drain".', client_id: client }, org.key)
+  await ts.call('add_org_reference_doc', { kind: 'brand_voice', title: 'Roofing voice', body: 'Sturdy.', client_id: second }, org.key)
+  await ts.call('add_org_reference_doc', { kind: 'brand_voice', title: 'Theirs', body: 'Not ours.' }, other.key)
+  const deleted = await ts.call<any>('add_org_reference_doc', { kind: 'other', title: 'Old', body: 'Gone.' }, org.key)
+  await ts.call('delete_org_reference_doc', { doc_id: deleted.id }, org.key)
+  t.equal(
+    await voiceGuideForClient(read, org.orgId, client),
+    '### Style guide: Plumbing style (this client)\nSay "drain".\n\n### Brand voice: House voice\nPlain.\n\n### Service facts: Facts\nOpen 24/7.',
+  )
+  t.equal(
+    await voiceGuideForClient(read, org.orgId, null),
+    '### Brand voice: House voice\nPlain.\n\n### Service facts: Facts\nOpen 24/7.',
+    'no client: the organization-wide documents',
+  )
+  t.ok((await voiceGuideForClient(read, org.orgId, client, 60)).length <= 60, 'bounded as asked')
 })

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import { REFERENCE_DOC_KINDS, type ReferenceDocKind } from '../../../domain/content/reference-docs/rules.js'
+import { docsForClient, type VoiceGuideDoc, voiceGuide } from '../../../domain/content/reference-docs/voice-guide.js'
 import { NotFoundError } from '../../../domain/shared/errors.js'
 import type { ReadDb } from '../../tables.js'
 import type { ReferenceDocsTable } from './tables.js'
@@ -73,4 +74,21 @@ export async function visibleReferenceDocAnyState(db: ReadDb, orgId: number | nu
   const row = await query.executeTakeFirst()
   if (!row) throw new NotFoundError('reference document', docId)
   return row
+}
+
+/**
+ * What a writer (the blog pipeline, content_edit, prompted_edit) includes as its voice guide for a client:
+ * voiceGuide over the organization's live documents that apply to it (at most REFERENCE_DOCS_PER_ORG_MAX, so
+ * one read); '' when none apply.
+ */
+export async function voiceGuideForClient(db: ReadDb, orgId: number, clientId: number | null, maxChars?: number): Promise<string> {
+  const rows = await db
+    .selectFrom('reference_docs')
+    .select(['id', 'client_id', 'kind', 'title', 'body'])
+    .where('org_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where((eb) => (clientId === null ? eb('client_id', 'is', null) : eb.or([eb('client_id', 'is', null), eb('client_id', '=', clientId)])))
+    .execute()
+  const docs: VoiceGuideDoc[] = rows.map((r) => ({ ...r, kind: r.kind as ReferenceDocKind }))
+  return voiceGuide(docsForClient(docs, clientId), clientId, maxChars)
 }
