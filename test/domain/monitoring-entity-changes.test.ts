@@ -57,6 +57,12 @@ t.test('the record an event changed: its own stream, else its first id field, el
     entity_type: 'reference_doc',
     entity_id: 3,
   })
+  t.match(entityOf('blog_topics-34', 'BlogTopicStatusChanged', { topic_id: 8, client_id: 34 }, 34), {
+    entity_type: 'blog_topic',
+    entity_id: 8,
+    id_field: 'topic_id',
+  })
+  t.match(entityOf('blog_schedule-34', 'BlogScheduleSet', { client_id: 34 }, 34), { entity_type: 'client', entity_id: 34 })
   t.match(entityOf('seo_insights-34', 'SeoInsightRaised', { insight_id: 5, keyword_id: 1, page_id: 2, client_id: 34 }, 34), {
     entity_type: 'seo_insight',
     entity_id: 5,

@@ -21,6 +21,7 @@ const RECORD_STREAMS: readonly (readonly [prefix: string, entity: string])[] = [
 const ID_FIELDS: readonly (readonly [field: string, entity: string])[] = [
   ['image_id', 'client_image'],
   ['doc_id', 'reference_doc'],
+  ['topic_id', 'blog_topic'],
   ['optimization_id', 'meta_optimization'],
   ['insight_id', 'seo_insight'],
   ['change_id', 'site_change'],
