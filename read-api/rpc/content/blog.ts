@@ -7,6 +7,8 @@ import {
   BLOG_TOPIC_REASON_MAX_LENGTH,
   BLOG_TOPIC_SOURCE_REF_MAX_LENGTH,
   BLOG_TOPIC_TITLE_MAX_LENGTH,
+  BLOG_TOPIC_SOURCES,
+  BLOG_TOPIC_STATUSES,
   BlogTopicInitialStatus,
   BlogTopicSource,
   BlogTopicStatus,
@@ -31,6 +33,10 @@ import { ClientId } from '../ids.js'
 const domain = 'content'
 
 const TopicId = Id.describe('The blog topic (an integer id, as add_blog_topic or get_blog_topics_for_client answered)')
+/** A count per value, every value present: an object with one described integer per key (OpenAPI sees each property). */
+const countsOf = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int().describe(`Count for ${k}`)])) as Record<K, z.ZodNumber>)
+
 const Status = BlogTopicStatus.describe(
   'proposed, approved, drafted (a draft is written), scheduled (has a planned date), published (live; final) or rejected',
 )
@@ -355,8 +361,8 @@ export const blogRpcs: readonly AnyRpc[] = [
         days: z.number().int().describe('The window in days'),
         since: z.string().describe('The window’s start (ISO 8601)'),
         added: z.number().int().describe('Topics added in the window'),
-        by_status: z.record(BlogTopicStatus, z.number().int()).describe('Topics added in the window, by their status now'),
-        by_source: z.record(BlogTopicSource, z.number().int()).describe('Topics added in the window, by source'),
+        by_status: countsOf(BLOG_TOPIC_STATUSES).describe('Topics added in the window, by their status now'),
+        by_source: countsOf(BLOG_TOPIC_SOURCES).describe('Topics added in the window, by source'),
         approved: z.number().int().describe('Topics moved to approved in the window'),
         published: z.number().int().describe('Topics moved to published in the window'),
         rejected: z.number().int().describe('Topics moved to rejected in the window'),
